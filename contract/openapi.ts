@@ -1,0 +1,224 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import type { OpenAPIV3_1 } from 'openapi-types';
+import { parse } from 'yaml';
+import { isIso8601DateTime } from './datetime';
+
+export const OPENAPI_PATH = join(__dirname, '..', 'openapi.yaml');
+const SCHEMA_BASE = 'https://oms-conformance.local/openapi.json';
+const COMPONENT_PREFIX = '#/components/schemas/';
+
+export type OperationId =
+  | 'listOrders'
+  | 'createOrder'
+  | 'getOrder'
+  | 'updateOrder'
+  | 'deleteOrder'
+  | 'issueToken';
+
+export type JsonSchema = { [keyword: string]: unknown };
+
+export interface SchemaProblem {
+  /** JSON pointer into the validated value ('' is the root). */
+  pointer: string;
+  expected: string;
+  received: string;
+}
+
+/** A compiled check of one value against one schema of openapi.yaml. */
+export interface SchemaCheck {
+  /** Which part of openapi.yaml this checks, for messages. */
+  source: string;
+  problems(value: unknown): SchemaProblem[];
+}
+
+interface Located {
+  path: string;
+  method: string;
+  operation: OpenAPIV3_1.OperationObject;
+}
+
+/** openapi.yaml parsed and compiled once per process: the only place fields and types are written down. */
+export class Contract {
+  readonly document: OpenAPIV3_1.Document;
+  private readonly ajv: Ajv2020;
+  private readonly cache = new Map<string, SchemaCheck>();
+
+  constructor(document: OpenAPIV3_1.Document) {
+    this.document = document;
+    this.ajv = new Ajv2020({ strict: true, allErrors: true, verbose: true });
+    addFormats(this.ajv, ['uuid']);
+    // Section 2.1 says "ISO 8601 timestamp"; precision and offset are left open, so any ISO 8601 date-time passes.
+    this.ajv.addFormat('date-time', { type: 'string', validate: isIso8601DateTime });
+    // OpenAPI-only keywords, declared so strict mode stays on for everything else.
+    this.ajv.addVocabulary(['example', 'xml', 'externalDocs', 'discriminator']);
+    const schemas = document.components?.schemas ?? {};
+    this.ajv.addSchema({ $id: SCHEMA_BASE, $defs: rewriteRefs(schemas) });
+  }
+
+  /** The raw schema of a component, e.g. schema('Order'), with its $refs pointing into $defs. */
+  schema(name: string): JsonSchema {
+    const found = this.document.components?.schemas?.[name];
+    if (!found) throw new Error(`openapi.yaml has no components.schemas.${name}`);
+    return rewriteRefs(found) as JsonSchema;
+  }
+
+  /** Resolves a {$ref} (as returned by schema()) to the referenced component, once. */
+  resolve(schema: JsonSchema): JsonSchema {
+    const ref = schema.$ref;
+    if (typeof ref !== 'string') return schema;
+    return this.schema(ref.slice('#/$defs/'.length));
+  }
+
+  /** Check of a value against components.schemas.<name>. */
+  component(name: string): SchemaCheck {
+    return this.cached(`component:${name}`, () => {
+      this.schema(name);
+      return this.check(`components.schemas.${name}`, { $ref: `${SCHEMA_BASE}#/$defs/${name}` });
+    });
+  }
+
+  /** Check of a response body of an operation for an HTTP status, or undefined if openapi.yaml defines no JSON body for it. */
+  response(operationId: OperationId, status: number): SchemaCheck | undefined {
+    const { path, method, operation } = this.operation(operationId);
+    const responses = operation.responses ?? {};
+    const key = [String(status), `${String(status)[0]}XX`, 'default'].find((candidate) => candidate in responses);
+    if (!key) return undefined;
+    let response = responses[key] as OpenAPIV3_1.ResponseObject | OpenAPIV3_1.ReferenceObject;
+    if ('$ref' in response) {
+      const name = response.$ref.split('/').pop() as string;
+      response = this.document.components?.responses?.[name] as OpenAPIV3_1.ResponseObject;
+    }
+    const schema = response.content?.['application/json']?.schema;
+    if (!schema) return undefined;
+    return this.cached(`response:${operationId}:${key}`, () =>
+      this.check(`${method.toUpperCase()} ${path} response ${key}`, absoluteRefs(rewriteRefs(schema) as JsonSchema)),
+    );
+  }
+
+  /** Check of a request body of an operation (used by the reference server and the generator self-tests). */
+  request(operationId: OperationId): SchemaCheck {
+    const { path, method, operation } = this.operation(operationId);
+    const body = operation.requestBody as OpenAPIV3_1.RequestBodyObject | undefined;
+    const schema = body?.content?.['application/json']?.schema;
+    if (!schema) throw new Error(`openapi.yaml: ${operationId} has no JSON request body`);
+    return this.cached(`request:${operationId}`, () =>
+      this.check(`${method.toUpperCase()} ${path} request body`, absoluteRefs(rewriteRefs(schema) as JsonSchema)),
+    );
+  }
+
+  /** A query parameter's schema (page, limit), as the document bounds it. */
+  queryParameter(operationId: OperationId, name: string): JsonSchema {
+    const parameters = (this.operation(operationId).operation.parameters ?? []) as Array<
+      OpenAPIV3_1.ParameterObject | OpenAPIV3_1.ReferenceObject
+    >;
+    for (const entry of parameters) {
+      const parameter =
+        '$ref' in entry
+          ? (this.document.components?.parameters?.[entry.$ref.split('/').pop() as string] as OpenAPIV3_1.ParameterObject)
+          : entry;
+      if (parameter.in === 'query' && parameter.name === name) return parameter.schema as JsonSchema;
+    }
+    throw new Error(`openapi.yaml: ${operationId} has no query parameter ${name}`);
+  }
+
+  operation(operationId: OperationId): Located {
+    for (const [path, item] of Object.entries(this.document.paths ?? {})) {
+      for (const method of ['get', 'post', 'put', 'delete', 'patch'] as const) {
+        const operation = item?.[method];
+        if (operation?.operationId === operationId) return { path, method, operation };
+      }
+    }
+    throw new Error(`openapi.yaml has no operation ${operationId}`);
+  }
+
+  private cached(key: string, build: () => SchemaCheck): SchemaCheck {
+    let check = this.cache.get(key);
+    if (!check) {
+      check = build();
+      this.cache.set(key, check);
+    }
+    return check;
+  }
+
+  private check(source: string, schema: JsonSchema): SchemaCheck {
+    const validate: ValidateFunction = this.ajv.compile(schema);
+    return {
+      source,
+      problems: (value) => (validate(value) ? [] : describeErrors(validate.errors ?? [])),
+    };
+  }
+}
+
+/** Turns "#/components/schemas/X" into "#/$defs/X" throughout, so ajv resolves them against one schema. */
+function rewriteRefs(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(rewriteRefs);
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [key, inner] of Object.entries(value)) {
+      out[key] =
+        key === '$ref' && typeof inner === 'string' && inner.startsWith(COMPONENT_PREFIX)
+          ? `#/$defs/${inner.slice(COMPONENT_PREFIX.length)}`
+          : rewriteRefs(inner);
+    }
+    return out;
+  }
+  return value;
+}
+
+function absoluteRefs(value: JsonSchema): JsonSchema {
+  return JSON.parse(JSON.stringify(value).replace(/"#\/\$defs\//g, `"${SCHEMA_BASE}#/$defs/`)) as JsonSchema;
+}
+
+/** ajv errors as "at <pointer>: expected …, got …", dropping the noise of oneOf branches that were never meant. */
+function describeErrors(errors: ErrorObject[]): SchemaProblem[] {
+  const seen = new Set<string>();
+  const problems: SchemaProblem[] = [];
+  for (const error of errors) {
+    let pointer = error.instancePath;
+    let expected: string;
+    switch (error.keyword) {
+      case 'required':
+        pointer = `${pointer}/${(error.params as { missingProperty: string }).missingProperty}`;
+        expected = 'a required field (it is missing)';
+        break;
+      case 'type':
+        expected = `type ${(error.params as { type: string | string[] }).type}`;
+        break;
+      case 'format':
+        expected = `format ${(error.params as { format: string }).format}`;
+        break;
+      case 'oneOf':
+      case 'anyOf':
+        expected = `one of the shapes of ${error.schemaPath.replace(/\/(oneOf|anyOf)$/, '')}`;
+        break;
+      default:
+        expected = `${error.keyword} ${JSON.stringify(error.params)}`;
+    }
+    const received = error.keyword === 'required' ? 'nothing' : excerpt(error.data);
+    const key = `${pointer}|${expected}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    problems.push({ pointer, expected, received });
+  }
+  return problems;
+}
+
+export function excerpt(value: unknown, max = 120): string {
+  const text = value === undefined ? 'undefined' : JSON.stringify(value);
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+export function formatProblems(problems: SchemaProblem[]): string {
+  return problems.map((p) => `  at ${p.pointer || '(root)'}: expected ${p.expected}, got ${p.received}`).join('\n');
+}
+
+let loaded: Contract | undefined;
+
+/** The process-wide contract, compiled on first use. */
+export function contract(): Contract {
+  loaded ??= new Contract(parse(readFileSync(OPENAPI_PATH, 'utf8')) as OpenAPIV3_1.Document);
+  return loaded;
+}

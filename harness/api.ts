@@ -1,0 +1,89 @@
+import { randomUUID } from 'node:crypto';
+import { test } from '@playwright/test';
+import type { OperationId } from '../contract/openapi';
+import { responseChecks } from './checks';
+import { RateLimitedError, type OmsClient, type RequestSpec } from './client';
+import type { Exchange } from './exchange';
+import { check } from './findings';
+import type { CreatedOrders } from './created-orders';
+
+export type AccountName = 'A' | 'B';
+
+/**
+ * The order operations of one account, as tests use them. Every response is checked against the
+ * contract (JSON, meta.status, schema) on the way back. Only orders this run created can be changed
+ * or deleted: a shared account's other orders are never touched.
+ */
+export class OmsApi {
+  constructor(
+    readonly account: AccountName,
+    readonly client: OmsClient,
+    private readonly created: CreatedOrders,
+    private readonly readOnly: boolean,
+  ) {}
+
+  list(query: Record<string, string | number> = {}): Promise<Exchange> {
+    return this.send({ operationId: 'listOrders', method: 'GET', path: '/orders', query });
+  }
+
+  async create(body: unknown): Promise<Exchange> {
+    this.refuseInReadOnly('create an order');
+    const exchange = await this.send({ operationId: 'createOrder', method: 'POST', path: '/orders', json: body });
+    const id = (exchange.json as { id?: unknown } | undefined)?.id;
+    if (exchange.status >= 200 && exchange.status < 300 && (typeof id === 'string' || typeof id === 'number')) {
+      this.created.add(String(id), this.account);
+    }
+    return exchange;
+  }
+
+  get(id: string): Promise<Exchange> {
+    return this.send({ operationId: 'getOrder', method: 'GET', path: orderPath(id) });
+  }
+
+  update(id: string, body: unknown): Promise<Exchange> {
+    this.refuseInReadOnly('update an order');
+    this.created.assertOwn(id);
+    return this.send({ operationId: 'updateOrder', method: 'PUT', path: orderPath(id), json: body });
+  }
+
+  async delete(id: string): Promise<Exchange> {
+    this.refuseInReadOnly('delete an order');
+    this.created.assertOwn(id);
+    const exchange = await this.send({ operationId: 'deleteOrder', method: 'DELETE', path: orderPath(id) });
+    if (exchange.status >= 200 && exchange.status < 300 && this.created.ownerOf(id) === this.account) this.created.forget(id);
+    return exchange;
+  }
+
+  /** Any request, for the cases the operations above cannot make (broken auth, malformed bodies). */
+  async send(spec: RequestSpec): Promise<Exchange> {
+    if (spec.method !== 'GET') this.refuseInReadOnly(`send ${spec.method} ${spec.path}`);
+    if (spec.method !== 'GET' && spec.method !== 'POST') this.created.assertOwn(decodeURIComponent(spec.path.split('/')[2] ?? ''));
+    let exchange: Exchange;
+    try {
+      exchange = await this.client.send(spec);
+    } catch (error) {
+      // A 429 that outlasted the retries is no evidence either way.
+      if (error instanceof RateLimitedError) test.info().skip(true, `rate limited: ${error.message}`);
+      throw error;
+    }
+    for (const finding of responseChecks(exchange)) check(finding);
+    return exchange;
+  }
+
+  /** An id no order has, remembered so update and delete may be sent to it. */
+  unknownId(): string {
+    const id = `oms-conformance-missing-${randomUUID()}`;
+    this.created.allowMissing(id);
+    return id;
+  }
+
+  private refuseInReadOnly(what: string): void {
+    if (this.readOnly) test.info().skip(true, `read-only mode (OMS_READ_ONLY): this check needs to ${what}`);
+  }
+}
+
+export function orderPath(id: string): string {
+  return `/orders/${encodeURIComponent(id)}`;
+}
+
+export type { OperationId };

@@ -1,0 +1,140 @@
+import type { APIRequestContext } from '@playwright/test';
+import type { OperationId } from '../contract/openapi';
+import type { Exchange } from './exchange';
+import { redact } from './redaction';
+
+export interface RequestSpec {
+  operationId?: OperationId;
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
+  /** Path below the base URL, e.g. /orders/123 (already encoded). */
+  path: string;
+  query?: Record<string, string | number>;
+  /** Sent as JSON. */
+  json?: unknown;
+  /** Sent as is (malformed JSON, empty bodies, oversized bodies). */
+  rawBody?: string;
+  contentType?: string;
+  /** Authorization header value; undefined: "Bearer <token>" of this client; null: no header. */
+  authorization?: string | null;
+}
+
+/** A 429 or 503 that outlasted every retry: never evidence for or against a requirement. */
+export class RateLimitedError extends Error {}
+
+export interface ClientOptions {
+  baseUrl: string;
+  token: string;
+  timeoutMs: number;
+  /** Bounded waits on 429/503 with Retry-After. */
+  maxRetries?: number;
+  /** Called before every request (request-rate cap). */
+  pace?: () => Promise<void>;
+  /** Asked for a fresh token once after a 401 mid-run (tokens from POST /token expire). */
+  renewToken?: () => Promise<string | undefined>;
+}
+
+const MAX_RETRY_WAIT_MS = 10_000;
+
+/** HTTP to the service under test, through Playwright's request context; every exchange comes back redacted. */
+export class OmsClient {
+  private token: string;
+  private renewed = false;
+
+  constructor(
+    private readonly context: APIRequestContext,
+    private readonly options: ClientOptions,
+  ) {
+    this.token = options.token;
+  }
+
+  get baseUrl(): string {
+    return this.options.baseUrl;
+  }
+
+  async send(spec: RequestSpec): Promise<Exchange> {
+    const search = new URLSearchParams(
+      Object.entries(spec.query ?? {}).map(([name, value]) => [name, String(value)]),
+    ).toString();
+    const path = `${spec.path}${search ? `?${search}` : ''}`;
+    const url = `${this.options.baseUrl}${path}`;
+    const body = spec.rawBody ?? (spec.json === undefined ? undefined : JSON.stringify(spec.json));
+    const maxRetries = this.options.maxRetries ?? 4;
+    for (let attempt = 0; ; attempt++) {
+      const headers: Record<string, string> = { Accept: 'application/json' };
+      const authorization = spec.authorization === undefined ? `Bearer ${this.token}` : spec.authorization;
+      if (authorization !== null) headers.Authorization = authorization;
+      if (body !== undefined) headers['Content-Type'] = spec.contentType ?? 'application/json';
+      await this.options.pace?.();
+      const response = await this.context
+        .fetch(url, {
+          method: spec.method,
+          headers,
+          data: body,
+          timeout: this.options.timeoutMs,
+          failOnStatusCode: false,
+          maxRedirects: 0,
+        })
+        .catch((error: Error) => {
+          const reason = /Timeout/i.test(error.message)
+            ? `no answer within ${this.options.timeoutMs} ms (raise OMS_REQUEST_TIMEOUT_MS if the server is just slow)`
+            : redact(error.message.split('\n')[0]);
+          throw new Error(`${spec.method} ${path} failed: ${reason}`);
+        });
+      const status = response.status();
+      const responseHeaders = response.headers();
+      if ((status === 429 || status === 503) && attempt < maxRetries) {
+        await response.dispose();
+        await sleep(retryDelay(responseHeaders['retry-after'], attempt));
+        continue;
+      }
+      if (status === 429) {
+        throw new RateLimitedError(`${spec.method} ${path} was still rate limited (429) after ${attempt} retries`);
+      }
+      if (status === 401 && spec.authorization === undefined && !this.renewed && this.options.renewToken) {
+        // Token lifetimes are not shown (5.3): a token from POST /token is fetched again, once.
+        this.renewed = true;
+        const fresh = await this.options.renewToken();
+        if (fresh) {
+          this.token = fresh;
+          continue;
+        }
+      }
+      const text = redact(await response.text());
+      return {
+        operationId: spec.operationId,
+        request: { method: spec.method, url: redact(url), path: redact(path), headers: redactHeaders(headers), body: body === undefined ? undefined : redact(body) },
+        status,
+        headers: responseHeaders,
+        text,
+        json: parseJson(text),
+        retries: attempt,
+      };
+    }
+  }
+}
+
+function redactHeaders(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, redact(value)]));
+}
+
+function parseJson(text: string): unknown {
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Retry-After in seconds or as an HTTP date; without it, exponential back-off. */
+function retryDelay(retryAfter: string | undefined, attempt: number): number {
+  const seconds = Number(retryAfter);
+  if (retryAfter && Number.isFinite(seconds)) return Math.min(seconds * 1000, MAX_RETRY_WAIT_MS);
+  const date = retryAfter ? Date.parse(retryAfter) : NaN;
+  if (Number.isFinite(date)) return Math.min(Math.max(date - Date.now(), 0), MAX_RETRY_WAIT_MS);
+  return Math.min(250 * 2 ** attempt, MAX_RETRY_WAIT_MS);
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

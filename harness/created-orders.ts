@@ -1,0 +1,38 @@
+import type { AccountName } from './api';
+
+/**
+ * The orders this worker created, and the ids it made up for "unknown id" checks. The suite may
+ * change or delete nothing else; whatever is still here at the end is deleted by the cleanup.
+ */
+export class CreatedOrders {
+  private readonly owners = new Map<string, AccountName>();
+  private readonly madeUp = new Set<string>();
+
+  add(id: string, account: AccountName): void {
+    this.owners.set(id, account);
+  }
+
+  forget(id: string): void {
+    this.owners.delete(id);
+  }
+
+  ownerOf(id: string): AccountName | undefined {
+    return this.owners.get(id);
+  }
+
+  allowMissing(id: string): void {
+    this.madeUp.add(id);
+  }
+
+  assertOwn(id: string): void {
+    if (!this.owners.has(id) && !this.madeUp.has(id)) {
+      throw new Error(
+        `The suite refuses to change or delete order ${id}: this run did not create it (safety on shared accounts).`,
+      );
+    }
+  }
+
+  remaining(): Array<[string, AccountName]> {
+    return [...this.owners];
+  }
+}

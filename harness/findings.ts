@@ -1,0 +1,52 @@
+import { expect as baseExpect } from '@playwright/test';
+import { describeExchange, type Exchange } from './exchange';
+import { requirement } from './requirements';
+
+/** A requirement that a response did not meet, with what it takes to act on it. */
+export interface Finding {
+  requirementId: string;
+  expected: string;
+  received: string;
+  /** The exchange that shows it; its request, response excerpt and curl line go into the message. */
+  exchange?: Exchange;
+}
+
+/**
+ * The failure message. Its first line starts with "[<id>]": the reporter reads the violated
+ * requirement from there, so a failure is attributed to what it breaks, not to the test it happened in.
+ */
+export function formatFinding(finding: Finding): string {
+  const r = requirement(finding.requirementId);
+  const lines = [
+    `[${r.id}] ${r.level}, section ${r.section}: ${r.statement}`,
+    `Expected: ${finding.expected}`,
+    `Received: ${finding.received}`,
+  ];
+  if (finding.exchange) lines.push(describeExchange(finding.exchange));
+  return lines.join('\n');
+}
+
+export const expect = baseExpect.extend({
+  toMeetRequirement(finding: Finding | undefined) {
+    return {
+      pass: finding === undefined,
+      name: 'toMeetRequirement',
+      message: () => (finding ? formatFinding(finding) : 'requirement met'),
+    };
+  },
+});
+
+/** Records a violation and lets the test go on, so one response can show every requirement it breaks. */
+export function check(finding: Finding | undefined): void {
+  expect.soft(finding).toMeetRequirement();
+}
+
+/** Stops the test at a violation that later steps depend on (no id to get, no order to update). */
+export function ensure(finding: Finding | undefined): void {
+  expect(finding).toMeetRequirement();
+}
+
+/** A finding when the condition is false. */
+export function unless(condition: boolean, finding: () => Finding): Finding | undefined {
+  return condition ? undefined : finding();
+}

@@ -1,0 +1,92 @@
+import { test as base, request as playwrightRequest } from '@playwright/test';
+import { OmsApi, type AccountName } from './api';
+import { OmsClient } from './client';
+import { CreatedOrders } from './created-orders';
+import { registerSecret } from './redaction';
+import { readSettings, type Settings } from './settings';
+import { fetchToken } from './token';
+
+interface Accounts {
+  A: OmsApi;
+  B?: OmsApi;
+}
+
+interface WorkerFixtures {
+  /** The configuration contract, read once (global setup has already resolved the base URL and token). */
+  settings: Settings;
+  accounts: Accounts;
+}
+
+interface TestFixtures {
+  /** Account A (OMS_TOKEN). */
+  api: OmsApi;
+  /** Account B (OMS_TOKEN_B); a test asking for it is skipped, with the reason, when it is not set. */
+  apiB: OmsApi;
+}
+
+export const test = base.extend<TestFixtures, WorkerFixtures>({
+  settings: [
+    async ({}, use) => {
+      const settings = readSettings();
+      registerSecret(settings.token, '$OMS_TOKEN');
+      registerSecret(settings.tokenB, '$OMS_TOKEN_B');
+      registerSecret(settings.clientSecret, '$OMS_CLIENT_SECRET');
+      await use(settings);
+    },
+    { scope: 'worker' },
+  ],
+
+  accounts: [
+    async ({ settings }, use) => {
+      const context = await playwrightRequest.newContext();
+      const created = new CreatedOrders();
+      const baseUrl = settings.baseUrl as string;
+      const open = (name: AccountName, token: string, renew?: () => Promise<string | undefined>) =>
+        new OmsApi(
+          name,
+          new OmsClient(context, { baseUrl, token, timeoutMs: settings.requestTimeoutMs, renewToken: renew }),
+          created,
+          settings.readOnly,
+        );
+      const renewA =
+        settings.clientId && settings.clientSecret
+          ? () => fetchToken(baseUrl, settings.clientId as string, settings.clientSecret as string, settings.requestTimeoutMs)
+          : undefined;
+      const accounts: Accounts = {
+        A: open('A', settings.token as string, renewA),
+        B: settings.tokenB ? open('B', settings.tokenB) : undefined,
+      };
+      await use(accounts);
+      await deleteLeftovers(accounts, created);
+      await context.dispose();
+    },
+    { scope: 'worker' },
+  ],
+
+  api: async ({ accounts }, use) => use(accounts.A),
+
+  apiB: async ({ accounts }, use, testInfo) => {
+    testInfo.skip(!accounts.B, 'OMS_TOKEN_B is not set: isolation between accounts needs a second account');
+    await use(accounts.B as OmsApi);
+  },
+});
+
+/** Deletes every order this worker created and did not delete, even after failures; reports what it could not. */
+async function deleteLeftovers(accounts: Accounts, created: CreatedOrders): Promise<void> {
+  const failed: string[] = [];
+  for (const [id, owner] of created.remaining()) {
+    const api = owner === 'A' ? accounts.A : accounts.B;
+    if (!api) continue;
+    try {
+      const exchange = await api.client.send({ method: 'DELETE', path: `/orders/${encodeURIComponent(id)}` });
+      if (exchange.status >= 300 && exchange.status !== 404 && exchange.status !== 410) failed.push(`${id} (${exchange.status})`);
+    } catch (error) {
+      failed.push(`${id} (${(error as Error).message})`);
+    }
+  }
+  if (failed.length) {
+    console.warn(`oms-conformance: could not delete ${failed.length} order(s) it created: ${failed.join(', ')}`);
+  }
+}
+
+export { expect } from './findings';

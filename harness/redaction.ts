@@ -1,0 +1,14 @@
+/** Secrets the suite knows (tokens, client secret), each with the shell variable that stands for it in output. */
+const secrets = new Map<string, string>();
+
+export function registerSecret(value: string | undefined, placeholder: string): void {
+  // Very short values would blank out ordinary text; no real token is that short.
+  if (value && value.length >= 6) secrets.set(value, placeholder);
+}
+
+/** Replaces every known secret in text by its placeholder ($OMS_TOKEN …). */
+export function redact(text: string): string {
+  let out = text;
+  for (const [value, placeholder] of secrets) out = out.split(value).join(placeholder);
+  return out;
+}

@@ -1,0 +1,52 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+
+export const CATALOGUE_PATH = join(__dirname, '..', 'requirements', 'catalogue.yaml');
+
+export type Level = 'MUST' | 'SHOULD' | 'OBSERVED' | 'NONE';
+export const LEVELS: readonly Level[] = ['MUST', 'SHOULD', 'OBSERVED', 'NONE'];
+export const REQUIREMENT_ID = /^ORD-[A-Z]+-\d{3}$/;
+
+export interface Requirement {
+  id: string;
+  section: string;
+  level: Level;
+  statement: string;
+  quote: string;
+  /** Why the statement cannot be tested; absent for every tested entry. */
+  not_tested?: string;
+}
+
+let loaded: Map<string, Requirement> | undefined;
+
+/** The catalogue, read and checked once per process. */
+export function catalogue(): Map<string, Requirement> {
+  if (loaded) return loaded;
+  const entries = parse(readFileSync(CATALOGUE_PATH, 'utf8')) as Requirement[];
+  const byId = new Map<string, Requirement>();
+  for (const entry of entries) {
+    const where = `requirements/catalogue.yaml entry ${JSON.stringify(entry.id)}`;
+    if (!REQUIREMENT_ID.test(entry.id ?? '')) throw new Error(`${where}: id must look like ORD-LIST-003`);
+    if (byId.has(entry.id)) throw new Error(`${where}: the id is used twice`);
+    if (!LEVELS.includes(entry.level)) throw new Error(`${where}: level must be one of ${LEVELS.join(', ')}`);
+    for (const field of ['section', 'statement', 'quote'] as const) {
+      if (!entry[field]) throw new Error(`${where}: ${field} is missing`);
+    }
+    if (entry.level === 'NONE' && !entry.not_tested) throw new Error(`${where}: level NONE needs a not_tested reason`);
+    byId.set(entry.id, entry);
+  }
+  loaded = byId;
+  return byId;
+}
+
+export function requirement(id: string): Requirement {
+  const found = catalogue().get(id);
+  if (!found) throw new Error(`Unknown requirement id ${id}: add it to requirements/catalogue.yaml or fix the typo`);
+  return found;
+}
+
+/** Which levels fail a run of a profile: core gates on MUST, strict on MUST and SHOULD. */
+export function gatingLevels(profile: 'core' | 'strict'): Level[] {
+  return profile === 'strict' ? ['MUST', 'SHOULD'] : ['MUST'];
+}

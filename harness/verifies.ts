@@ -1,0 +1,21 @@
+import type { TestDetails } from '@playwright/test';
+import { requirement } from './requirements';
+
+export const REQUIREMENT_ANNOTATION = 'requirement';
+
+/**
+ * Ties a test to the catalogue: test('…', verifies('ORD-LIST-003'), async (…) => …).
+ * Expands into a tag per id and level (for --grep) and an annotation per id (for the reporter).
+ * An unknown id throws while the tests load.
+ */
+export function verifies(...ids: string[]): TestDetails {
+  if (ids.length === 0) throw new Error('verifies() needs at least one requirement id');
+  const requirements = ids.map(requirement);
+  return {
+    tag: [...new Set(requirements.flatMap((r) => [`@${r.id}`, `@${r.level}`]))],
+    annotation: requirements.map((r) => ({
+      type: REQUIREMENT_ANNOTATION,
+      description: `${r.id} (${r.level}, section ${r.section}): ${r.statement}`,
+    })),
+  };
+}

@@ -1,0 +1,173 @@
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { AccountRegistry } from './accounts';
+import { ApiError, errorReply, type ApiReply, type ApiRequest } from './http';
+import { createOrder, deleteOrder, getOrder, listOrders, updateOrder } from './routes/orders';
+import { issueToken } from './routes/token';
+import { defaultServices, type Services } from './services';
+import { InMemoryOrderStore, type OrderStore } from './store';
+
+/**
+ * A change to the clean server, switched on by configuration: faults (deliberate violations) and
+ * variants (conformant differences) are both behaviours, kept in reference/faults and reference/variants.
+ */
+export interface Behaviour {
+  name: string;
+  /** Replace or wrap storage, ids or the clock. */
+  wrapServices?(services: Services, accounts: AccountRegistry): Services;
+  /** Rewrite the request before authentication and routing. */
+  rewriteRequest?(request: ApiRequest): ApiRequest;
+  /** Answer before routing (rate limits, latency). */
+  intercept?(request: ApiRequest): ApiReply | undefined | Promise<ApiReply | undefined>;
+  /** Rewrite the reply before it is sent. */
+  rewriteReply?(request: ApiRequest, reply: ApiReply, services: Services): ApiReply | Promise<ApiReply>;
+  /** Background work (another client writing), started with the server and stopped with it. */
+  start?(services: Services, accounts: AccountRegistry): void;
+  stop?(): void;
+}
+
+export interface ReferenceOptions {
+  store?: OrderStore;
+  accounts?: AccountRegistry;
+  behaviours?: Behaviour[];
+  /** Bodies above this many bytes get 413. */
+  maxBodyBytes?: number;
+}
+
+export interface ReferenceApp {
+  handle: RequestListener;
+  services: Services;
+  accounts: AccountRegistry;
+  start(): void;
+  stop(): void;
+}
+
+const ORDER_PATH = /^\/orders\/([^/]+)$/;
+
+export function createReferenceApp(options: ReferenceOptions = {}): ReferenceApp {
+  const accounts = options.accounts ?? new AccountRegistry();
+  const behaviours = options.behaviours ?? [];
+  const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
+  let services = defaultServices(options.store ?? new InMemoryOrderStore());
+  for (const behaviour of behaviours) services = behaviour.wrapServices?.(services, accounts) ?? services;
+
+  async function answer(request: ApiRequest): Promise<ApiReply> {
+    for (const behaviour of behaviours) {
+      const early = await behaviour.intercept?.(request);
+      if (early) return early;
+    }
+    return route(request, services, accounts);
+  }
+
+  const handle: RequestListener = (incoming, outgoing) => {
+    void (async () => {
+      let reply: ApiReply;
+      let request: ApiRequest | undefined;
+      try {
+        request = await readRequest(incoming, maxBodyBytes);
+        for (const behaviour of behaviours) request = behaviour.rewriteRequest?.(request) ?? request;
+        reply = await answer(request);
+      } catch (error) {
+        reply = toErrorReply(error);
+      }
+      if (request) for (const behaviour of behaviours) reply = (await behaviour.rewriteReply?.(request, reply, services)) ?? reply;
+      send(outgoing, reply);
+    })();
+  };
+
+  return {
+    handle,
+    services,
+    accounts,
+    start: () => behaviours.forEach((b) => b.start?.(services, accounts)),
+    stop: () => behaviours.forEach((b) => b.stop?.()),
+  };
+}
+
+function route(request: ApiRequest, services: Services, accounts: AccountRegistry): ApiReply {
+  if (request.path === '/token') {
+    if (request.method !== 'POST') throw methodNotAllowed('POST');
+    return issueToken(request, accounts);
+  }
+  const orderMatch = ORDER_PATH.exec(request.path);
+  if (request.path !== '/orders' && !orderMatch) throw new ApiError(404, 'not_found', `No resource at ${request.path}`);
+  // Section 4: all endpoints require the Authorization header, checked before anything about the request.
+  const accountId = authenticate(request, accounts);
+  if (!orderMatch) {
+    if (request.method === 'GET') return listOrders(request, services, accountId);
+    if (request.method === 'POST') return createOrder(request, services, accountId);
+    throw methodNotAllowed('GET, POST');
+  }
+  const orderId = decodeURIComponent(orderMatch[1]);
+  switch (request.method) {
+    case 'GET':
+      return getOrder(services, accountId, orderId);
+    case 'PUT':
+      return updateOrder(request, services, accountId, orderId);
+    case 'DELETE':
+      return deleteOrder(services, accountId, orderId);
+    default:
+      throw methodNotAllowed('GET, PUT, DELETE');
+  }
+}
+
+/** Section 5.1: Authorization: Bearer <ACCESS_TOKEN>; the scheme name is case-insensitive (RFC 9110). */
+function authenticate(request: ApiRequest, accounts: AccountRegistry): string {
+  const header = request.headers.authorization;
+  const challenge = { 'WWW-Authenticate': 'Bearer realm="oms"' };
+  if (!header) throw new ApiError(401, 'unauthorized', 'The Authorization header is missing', [], challenge);
+  const match = /^Bearer ([^\s]+)$/i.exec(header);
+  if (!match) throw new ApiError(401, 'unauthorized', 'Authorization must be "Bearer <token>"', [], challenge);
+  const account = accounts.accountFor(match[1]);
+  if (!account) throw new ApiError(401, 'unauthorized', 'The access token is not valid', [], challenge);
+  return account.id;
+}
+
+function methodNotAllowed(allowed: string): ApiError {
+  return new ApiError(405, 'method_not_allowed', `Allowed methods: ${allowed}`, [], { Allow: allowed });
+}
+
+function readRequest(incoming: IncomingMessage, maxBodyBytes: number): Promise<ApiRequest> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = Number(incoming.headers['content-length'] ?? 0) > maxBodyBytes;
+    incoming.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBodyBytes) tooLarge = true;
+      else chunks.push(chunk);
+    });
+    incoming.on('error', reject);
+    incoming.on('end', () => {
+      if (tooLarge) {
+        reject(new ApiError(413, 'payload_too_large', `The request body exceeds ${maxBodyBytes} bytes`));
+        return;
+      }
+      const url = new URL(incoming.url ?? '/', 'http://reference.local');
+      resolve({
+        method: (incoming.method ?? 'GET').toUpperCase(),
+        path: url.pathname.replace(/\/+$/, '') || '/',
+        query: url.searchParams,
+        headers: incoming.headers,
+        bodyText: Buffer.concat(chunks).toString('utf8'),
+      });
+    });
+  });
+}
+
+function toErrorReply(error: unknown): ApiReply {
+  if (error instanceof ApiError) return errorReply(error);
+  // Never leak a stack trace; an unexpected error is still an envelope.
+  console.error('reference server: unexpected error', error);
+  return errorReply(new ApiError(500, 'internal_error', 'Unexpected server error'));
+}
+
+function send(outgoing: ServerResponse, reply: ApiReply): void {
+  const text = reply.rawBody ?? (reply.body === undefined ? '' : JSON.stringify(reply.body));
+  const headers: Record<string, string> = { ...(reply.headers ?? {}) };
+  if (text && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) {
+    headers['Content-Type'] = 'application/json; charset=utf-8';
+  }
+  headers['Content-Length'] = String(Buffer.byteLength(text));
+  outgoing.writeHead(reply.status, headers);
+  outgoing.end(text);
+}

@@ -1,0 +1,56 @@
+import type { IncomingHttpHeaders } from 'node:http';
+
+/** A request as the routes see it: parsed once, before any route runs. */
+export interface ApiRequest {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  headers: IncomingHttpHeaders;
+  /** The raw body text ('' when none was sent). */
+  bodyText: string;
+}
+
+/** What a route answers; serialised by the app, so behaviours can rewrite it first. */
+export interface ApiReply {
+  status: number;
+  headers?: Record<string, string>;
+  /** A JSON value, or undefined for no body. */
+  body?: unknown;
+  /** Sent as is instead of JSON.stringify(body), for behaviours that need to send malformed text. */
+  rawBody?: string;
+}
+
+export interface ErrorDetail {
+  field: string;
+  error: string;
+}
+
+/** An error a route throws on purpose; the app turns it into the error envelope of section 7. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details: ErrorDetail[] = [],
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+/** The error envelope of section 7: meta carries status, code, message and details. */
+export function errorReply(error: ApiError): ApiReply {
+  return {
+    status: error.status,
+    headers: error.headers,
+    body: {
+      success: false,
+      meta: {
+        status: error.status,
+        code: error.code,
+        message: error.message,
+        ...(error.details.length ? { details: error.details } : {}),
+      },
+    },
+  };
+}

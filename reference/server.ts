@@ -1,0 +1,48 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { DEVELOPMENT_ACCOUNTS } from './accounts';
+import { createReferenceApp, type ReferenceApp, type ReferenceOptions } from './app';
+import { behavioursFromEnvironment } from './behaviours';
+
+export interface RunningReference {
+  url: string;
+  app: ReferenceApp;
+  close(): Promise<void>;
+}
+
+/** Listens on 127.0.0.1; port 0 (the default) picks a free port. */
+export async function startReferenceServer(options: ReferenceOptions & { port?: number } = {}): Promise<RunningReference> {
+  const app = createReferenceApp(options);
+  const server: Server = createServer(app.handle);
+  server.keepAliveTimeout = 5000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', resolve);
+  });
+  app.start();
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    app,
+    close: () =>
+      new Promise<void>((resolve) => {
+        app.stop();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+if (require.main === module) {
+  const port = Number(process.env.PORT ?? 8080);
+  void startReferenceServer({ port, behaviours: behavioursFromEnvironment(process.env) }).then((running) => {
+    const [a, b] = DEVELOPMENT_ACCOUNTS;
+    console.log(`Reference Order Management Service listening on ${running.url}`);
+    console.log(`  account A: Authorization: Bearer ${a.developmentToken}   (POST /token with client_id=${a.client.id}, client_secret=${a.client.secret})`);
+    console.log(`  account B: Authorization: Bearer ${b.developmentToken}`);
+    console.log(`  try: curl -H 'Authorization: Bearer ${a.developmentToken}' ${running.url}/orders`);
+    const stop = () => void running.close().then(() => process.exit(0));
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}
