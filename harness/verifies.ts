@@ -19,3 +19,5 @@ export function verifies(...ids: string[]): TestDetails {
     })),
   };
 }
+
+export const OBSERVATION_ANNOTATION = 'observed';

@@ -1,0 +1,51 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { RequirementResult } from '../../reporter/conformance-reporter';
+
+export const PROJECT_ROOT = join(__dirname, '..', '..');
+
+export interface SuiteReport {
+  profile: 'core' | 'strict';
+  verdict: 'conformant' | 'not-conformant';
+  unattributedFailures: string[];
+  requirements: RequirementResult[];
+}
+
+export interface SuiteRun {
+  exitCode: number;
+  output: string;
+  reportDir: string;
+  report?: SuiteReport;
+}
+
+/**
+ * Runs the conformance suite as a user would (a child process), with the given environment on top of
+ * a clean one: no OMS_* variable of the caller leaks in. OMS_BASE_URL unset means the embedded server.
+ */
+export function runSuite(env: Record<string, string | undefined>, args: string[] = []): Promise<SuiteRun> {
+  const reportDir = mkdtempSync(join(tmpdir(), 'oms-run-'));
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('OMS_') && !name.startsWith('PLAYWRIGHT_') && name !== 'TEST_WORKER_INDEX' && name !== 'TEST_PARALLEL_INDEX'));
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [require.resolve('@playwright/test/cli'), 'test', '--config', join(PROJECT_ROOT, 'playwright.config.ts'), ...args], {
+      cwd: PROJECT_ROOT,
+      env: { ...inherited, CI: '1', OMS_WORKERS: '1', OMS_REPORT_DIR: reportDir, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const file = join(reportDir, 'report.json');
+      const report = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as SuiteReport) : undefined;
+      resolve({ exitCode: code ?? -1, output, reportDir, report });
+    });
+  });
+}
+
+/** Ids of the requirements a run failed, with their levels. */
+export function failedRequirements(report: SuiteReport | undefined): RequirementResult[] {
+  return (report?.requirements ?? []).filter((r) => r.status === 'failed');
+}
