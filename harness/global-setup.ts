@@ -28,8 +28,10 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
       baseUrl = server.url;
       process.env.OMS_BASE_URL = baseUrl;
       if (!settings.token && !settings.clientId) {
+        // Account A signs in through POST /token, as a real client would; B uses its development token.
         const [a, b] = DEVELOPMENT_ACCOUNTS;
-        process.env.OMS_TOKEN = a.developmentToken;
+        settings.clientId = process.env.OMS_CLIENT_ID = a.client.id;
+        settings.clientSecret = process.env.OMS_CLIENT_SECRET = a.client.secret;
         process.env.OMS_TOKEN_B ??= b.developmentToken;
       }
       console.log(`oms-conformance: no OMS_BASE_URL given, testing the embedded reference server at ${baseUrl}`);

@@ -1,6 +1,6 @@
 import { contract, type OperationId } from '../../contract/openapi';
 import { ApiError, type ApiReply, type ApiRequest, type ErrorDetail } from '../http';
-import { declaredFields, project } from '../projection';
+import { declaredFields, project } from '../../contract/projection';
 import type { StoredOrder } from '../store';
 import type { Services } from '../services';
 

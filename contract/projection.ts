@@ -1,4 +1,4 @@
-import { contract, type JsonSchema } from '../contract/openapi';
+import { contract, type JsonSchema } from './openapi';
 
 /**
  * Keeps only what a schema of openapi.yaml declares, recursively: how the list summary (2.7)

@@ -1,0 +1,54 @@
+import { is2xx, isRefused } from '../../harness/checks';
+import { check, unless } from '../../harness/findings';
+import { test } from '../../harness/fixtures';
+import { findInList } from '../../harness/listing';
+import { createOrder, getOrder } from '../../harness/orders';
+import { fullOrder } from '../../harness/payloads';
+import { differences, formatDifferences } from '../../harness/roundtrip';
+import { verifies } from '../../harness/verifies';
+
+test.describe('Isolation between accounts (1)', () => {
+  test('account B cannot read an order of account A', verifies('ORD-ISO-001'), async ({ api, apiB }) => {
+    const created = await createOrder(api, fullOrder());
+    check(isRefused('ORD-ISO-001')(await apiB.get(created.id)));
+    const seen = (await findInList(apiB, [created.id])).get(created.id);
+    check(
+      unless(!seen, () => ({
+        requirementId: 'ORD-ISO-001',
+        expected: `account A's order ${created.id} absent from account B's list`,
+        received: `listed at position ${seen!.position + 1}`,
+        exchange: seen!.exchange,
+      })),
+    );
+  });
+
+  test('account B cannot change an order of account A', verifies('ORD-ISO-002'), async ({ api, apiB }) => {
+    const created = await createOrder(api, fullOrder());
+    check(isRefused('ORD-ISO-002')(await apiB.update(created.id, { note: 'written by account B', price: 0.01 })));
+    const { body, exchange } = await getOrder(api, created.id);
+    const changed = differences(created.sent, body);
+    check(
+      unless(changed.length === 0, () => ({
+        requirementId: 'ORD-ISO-002',
+        expected: `account A's order ${created.id} unchanged`,
+        received: `changed:\n${formatDifferences(changed)}`,
+        exchange,
+      })),
+    );
+  });
+
+  test('account B cannot delete an order of account A', verifies('ORD-ISO-003'), async ({ api, apiB }) => {
+    const created = await createOrder(api, fullOrder());
+    check(isRefused('ORD-ISO-003')(await apiB.delete(created.id)));
+    const after = await api.get(created.id);
+    check(is2xx('ORD-ISO-003')(after));
+    check(
+      unless(!(after.json as { deleted_at?: unknown } | undefined)?.deleted_at, () => ({
+        requirementId: 'ORD-ISO-003',
+        expected: `account A's order ${created.id} not deleted`,
+        received: 'deleted_at is set',
+        exchange: after,
+      })),
+    );
+  });
+});

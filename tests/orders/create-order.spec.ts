@@ -1,0 +1,142 @@
+import { contract, excerpt } from '../../contract/openapi';
+import { is2xx } from '../../harness/checks';
+import { check, ensure, unless } from '../../harness/findings';
+import { test } from '../../harness/fixtures';
+import { observe } from '../../harness/observe';
+import { carriesWhatWasSent, createOrder, getOrder, itemsOf, type Json } from '../../harness/orders';
+import { fullOrder, minimalOrder, nonAsciiOrder } from '../../harness/payloads';
+import { verifies } from '../../harness/verifies';
+
+test.describe('POST /orders (4.2)', () => {
+  test('accepts an order with every documented field', verifies('ORD-CREATE-001', 'ORD-FORM-001', 'ORD-OBS-001', 'ORD-OBS-010'), async ({ api }) => {
+    const created = await createOrder(api, fullOrder());
+    observe('ORD-OBS-001', `create answers ${created.exchange.status}`);
+    const documented = Object.keys((contract().schema('Order').properties as object) ?? {});
+    const extra = Object.keys(created.body).filter((field) => !documented.includes(field));
+    observe('ORD-OBS-010', extra.length ? `full form carries extra fields: ${extra.sort().join(', ')}` : 'no extra fields in the full form');
+  });
+
+  test('accepts an order with only the required fields', verifies('ORD-CREATE-002', 'ORD-OBS-011'), async ({ api }) => {
+    const created = await createOrder(api, minimalOrder(), 'ORD-CREATE-002');
+    const schema = contract().schema('Order') as { properties: object; required: string[] };
+    const optional = Object.keys(schema.properties).filter((field) => !schema.required.includes(field) && !(field in created.sent));
+    const shown = optional.map((field) => `${field}: ${!(field in created.body) ? 'absent' : created.body[field] === null ? 'null' : 'a value'}`);
+    observe('ORD-OBS-011', `optional fields not sent come back as ${shown.join('; ')}`);
+  });
+
+  test('assigns id, user_id, status and timestamps', verifies('ORD-CREATE-003', 'ORD-OBS-007'), async ({ api }) => {
+    const first = await createOrder(api, minimalOrder());
+    const second = await createOrder(api, minimalOrder());
+    for (const { body, exchange } of [first, second]) {
+      for (const field of ['status', 'created_at', 'updated_at']) {
+        check(
+          unless(typeof body[field] === 'string' && body[field] !== '', () => ({
+            requirementId: 'ORD-CREATE-003',
+            expected: `${field}: a non-empty string assigned by the service`,
+            received: `${field} ${excerpt(body[field])}`,
+            exchange,
+          })),
+        );
+      }
+    }
+    check(
+      unless(typeof first.body.user_id === 'string' && first.body.user_id === second.body.user_id, () => ({
+        requirementId: 'ORD-CREATE-003',
+        expected: 'the same user_id (the account owner) on every order of the account',
+        received: `user_id ${excerpt(first.body.user_id)} and then ${excerpt(second.body.user_id)}`,
+        exchange: second.exchange,
+      })),
+    );
+    observe('ORD-OBS-007', `order ids look like ${idFormat(first.id)} (e.g. ${first.id})`);
+  });
+
+  test('returns every field sent, at every depth', verifies('ORD-CREATE-004'), async ({ api }) => {
+    const created = await createOrder(api, fullOrder());
+    check(carriesWhatWasSent('ORD-CREATE-004', created.sent, created.exchange, 'the create response'));
+  });
+
+  test('returns non-ASCII text exactly as sent', verifies('ORD-CREATE-004'), async ({ api }) => {
+    const created = await createOrder(api, nonAsciiOrder());
+    check(carriesWhatWasSent('ORD-CREATE-004', created.sent, created.exchange, 'the create response'));
+  });
+
+  test('assigns customer.id, item ids and item totals', verifies('ORD-CREATE-005'), async ({ api }) => {
+    const created = await createOrder(api, fullOrder());
+    const customer = (created.body.customer ?? {}) as Json;
+    const problems: string[] = [];
+    if (typeof customer.id !== 'string' || customer.id === '') problems.push(`customer.id is ${excerpt(customer.id)}`);
+    itemsOf(created.body).forEach((item, index) => {
+      if (typeof item.id !== 'string' || item.id === '') problems.push(`items[${index}].id is ${excerpt(item.id)}`);
+      if (typeof item.total !== 'number') problems.push(`items[${index}].total is ${excerpt(item.total)}`);
+    });
+    check(
+      unless(problems.length === 0, () => ({
+        requirementId: 'ORD-CREATE-005',
+        expected: 'customer.id and each item id (non-empty strings) and total (a number) in the full form',
+        received: problems.join('; '),
+        exchange: created.exchange,
+      })),
+    );
+  });
+
+  test('computes each item total as quantity times price', verifies('ORD-CREATE-006'), async ({ api }) => {
+    const created = await createOrder(api, fullOrder());
+    const wrong = itemsOf(created.body)
+      .map((item, index) => ({ item, index }))
+      .filter(({ item }) => typeof item.total === 'number' && Math.abs(item.total - Number(item.quantity) * Number(item.price)) > 0.005 + 1e-9);
+    check(
+      unless(wrong.length === 0, () => ({
+        requirementId: 'ORD-CREATE-006',
+        expected: 'items[i].total = quantity × price, to the cent',
+        received: wrong.map(({ item, index }) => `items[${index}]: ${item.quantity} × ${item.price} gave total ${item.total}`).join('; '),
+        exchange: created.exchange,
+      })),
+    );
+  });
+
+  test('gives distinct ids to orders created in parallel', verifies('ORD-CREATE-007'), async ({ api }) => {
+    const sent = Array.from({ length: 12 }, () => minimalOrder());
+    const exchanges = await Promise.all(sent.map((body) => api.create(body)));
+    exchanges.forEach((exchange) => ensure(is2xx('ORD-CREATE-002')(exchange)));
+    const ids = exchanges.map((exchange) => String((exchange.json as Json).id));
+    const duplicates = ids.filter((id, index) => ids.indexOf(id) !== index);
+    check(
+      unless(duplicates.length === 0, () => ({
+        requirementId: 'ORD-CREATE-007',
+        expected: '12 orders created in parallel to get 12 distinct ids',
+        received: `duplicate ids: ${[...new Set(duplicates)].join(', ')}`,
+        exchange: exchanges[ids.lastIndexOf(duplicates[0])],
+      })),
+    );
+    // Each id must also lead to its own order, not to whichever parallel create wrote last.
+    for (const [index, id] of ids.entries()) {
+      if (duplicates.includes(id)) continue;
+      const { body, exchange } = await getOrder(api, id);
+      const name = (body.customer as Json | undefined)?.name;
+      check(
+        unless(name === (sent[index].customer as Json).name, () => ({
+          requirementId: 'ORD-CREATE-007',
+          expected: `order ${id} to hold the customer sent with it, ${excerpt((sent[index].customer as Json).name)}`,
+          received: `customer.name ${excerpt(name)}`,
+          exchange,
+        })),
+      );
+    }
+  });
+
+  test('ignores or rejects an unknown request field', verifies('ORD-OBS-012'), async ({ api }) => {
+    const exchange = await api.create({ ...minimalOrder(), oms_conformance_unknown_field: 'probe' });
+    const echoed = (exchange.json as Json | undefined)?.oms_conformance_unknown_field !== undefined;
+    observe(
+      'ORD-OBS-012',
+      exchange.status < 300 ? `unknown field accepted (${exchange.status})${echoed ? ' and echoed back' : ' and dropped'}` : `unknown field rejected with ${exchange.status}`,
+    );
+  });
+});
+
+function idFormat(id: string): string {
+  if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return 'UUIDs';
+  if (/^\d+$/.test(id)) return 'numbers in a string';
+  if (/^[a-z]+[_-]/i.test(id)) return `prefixed strings (${id.split(/[_-]/)[0]}…)`;
+  return 'opaque strings';
+}

@@ -1,0 +1,64 @@
+import { contract, excerpt } from '../../contract/openapi';
+import { is2xx, isNotFound } from '../../harness/checks';
+import { check, ensure, unless } from '../../harness/findings';
+import { test } from '../../harness/fixtures';
+import { observe } from '../../harness/observe';
+import { createOrder, type Json } from '../../harness/orders';
+import { fullOrder, minimalOrder } from '../../harness/payloads';
+import { differences, formatDifferences } from '../../harness/roundtrip';
+import { verifies } from '../../harness/verifies';
+
+test.describe('DELETE /orders/{order_id} (4.5)', () => {
+  test('answers a 2xx with one of the documented shapes', verifies('ORD-DELETE-001', 'ORD-OBS-001', 'ORD-OBS-003'), async ({ api }) => {
+    const created = await createOrder(api, minimalOrder());
+    const exchange = await api.delete(created.id);
+    ensure(is2xx('ORD-DELETE-001')(exchange));
+    observe('ORD-OBS-001', `delete answers ${exchange.status}`);
+    const shape = contract().component('DeleteMessage').problems(exchange.json).length === 0 ? 'the { message } shape' : 'the envelope shape';
+    observe('ORD-OBS-003', `delete answers ${shape}`);
+  });
+
+  test('takes effect: a later get answers 404/410 or the order with deleted_at set', verifies('ORD-DELETE-002', 'ORD-OBS-004'), async ({ api }) => {
+    const created = await createOrder(api, minimalOrder());
+    ensure(is2xx('ORD-DELETE-001')(await api.delete(created.id)));
+    const after = await api.get(created.id);
+    const deletedAt = (after.json as Json | undefined)?.deleted_at;
+    const soft = after.status >= 200 && after.status < 300;
+    check(
+      unless((after.status === 404 || after.status === 410) || (soft && typeof deletedAt === 'string' && deletedAt !== ''), () => ({
+        requirementId: 'ORD-DELETE-002',
+        expected: 'get after delete: 404 or 410, or the order with deleted_at set',
+        received: soft ? `${after.status} with deleted_at ${excerpt(deletedAt)}` : `${after.status}`,
+        exchange: after,
+      })),
+    );
+    observe('ORD-OBS-004', soft ? `soft delete (get answers ${after.status} with deleted_at set)` : `hard delete (get answers ${after.status})`);
+  });
+
+  test('answers 404 or 410 for an unknown id', verifies('ORD-DELETE-003'), async ({ api }) => {
+    check(isNotFound('ORD-DELETE-003')(await api.delete(api.unknownId())));
+  });
+
+  test('deletes only the order named', verifies('ORD-DELETE-004'), async ({ api }) => {
+    const orders = [await createOrder(api, fullOrder()), await createOrder(api, fullOrder()), await createOrder(api, fullOrder())];
+    ensure(is2xx('ORD-DELETE-001')(await api.delete(orders[1].id)));
+    for (const survivor of [orders[0], orders[2]]) {
+      const exchange = await api.get(survivor.id);
+      const body = exchange.json as Json | undefined;
+      const changed = body ? differences(survivor.sent, body) : [];
+      check(
+        unless(exchange.status >= 200 && exchange.status < 300 && !body?.deleted_at && changed.length === 0, () => ({
+          requirementId: 'ORD-DELETE-004',
+          expected: `order ${survivor.id} untouched by the delete of ${orders[1].id}`,
+          received:
+            exchange.status >= 300
+              ? `get answers ${exchange.status}`
+              : body?.deleted_at
+                ? `deleted_at is ${excerpt(body.deleted_at)}`
+                : `it changed:\n${formatDifferences(changed)}`,
+          exchange,
+        })),
+      );
+    }
+  });
+});

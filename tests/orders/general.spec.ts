@@ -1,0 +1,32 @@
+import { contentTypeIsJson, metaStatusMatches } from '../../harness/checks';
+import { check } from '../../harness/findings';
+import { test } from '../../harness/fixtures';
+import { createOrder } from '../../harness/orders';
+import { minimalOrder } from '../../harness/payloads';
+import { verifies } from '../../harness/verifies';
+
+test.describe('JSON bodies and meta.status (1, 4.1)', () => {
+  test('answers every operation with a JSON body and content type application/json', verifies('ORD-GEN-001'), async ({ api }) => {
+    const created = await createOrder(api, minimalOrder());
+    for (const exchange of [
+      created.exchange,
+      await api.get(created.id),
+      await api.list({ limit: 2 }),
+      await api.update(created.id, { note: 'json?' }),
+      await api.delete(created.id),
+      await api.get(api.unknownId()),
+    ]) {
+      check(contentTypeIsJson(exchange));
+    }
+  });
+
+  test('gives the HTTP status in meta.status', verifies('ORD-GEN-002'), async ({ api }) => {
+    for (const exchange of [
+      await api.list({ limit: 1 }),
+      await api.get(api.unknownId()),
+      await api.send({ operationId: 'listOrders', method: 'GET', path: '/orders', authorization: null }),
+    ]) {
+      check(metaStatusMatches(exchange));
+    }
+  });
+});

@@ -1,0 +1,67 @@
+import { excerpt } from '../../contract/openapi';
+import { instantOf } from '../../contract/datetime';
+import { isNotFound } from '../../harness/checks';
+import { check, unless } from '../../harness/findings';
+import { test } from '../../harness/fixtures';
+import { carriesWhatWasSent, createOrder, getOrder } from '../../harness/orders';
+import { fullOrder, item, minimalOrder, nonAsciiOrder } from '../../harness/payloads';
+import { verifies } from '../../harness/verifies';
+
+test.describe('GET /orders/{order_id} (4.3)', () => {
+  test('returns the order asked for, in the full form', verifies('ORD-GET-001', 'ORD-FORM-001'), async ({ api }) => {
+    const older = await createOrder(api, fullOrder());
+    const newer = await createOrder(api, fullOrder());
+    for (const created of [older, newer]) {
+      const { body, exchange } = await getOrder(api, created.id);
+      check(
+        unless(body.id === created.id, () => ({
+          requirementId: 'ORD-GET-001',
+          expected: `the order ${created.id}`,
+          received: `the order ${excerpt(body.id)}`,
+          exchange,
+        })),
+      );
+    }
+  });
+
+  test('returns every field sent on create, at every depth', verifies('ORD-GET-002'), async ({ api }) => {
+    const created = await createOrder(api, fullOrder());
+    const { exchange } = await getOrder(api, created.id);
+    check(carriesWhatWasSent('ORD-GET-002', created.sent, exchange, 'the stored order'));
+  });
+
+  test('stores non-ASCII text exactly as sent', verifies('ORD-GET-002'), async ({ api }) => {
+    const created = await createOrder(api, nonAsciiOrder());
+    const { exchange } = await getOrder(api, created.id);
+    check(carriesWhatWasSent('ORD-GET-002', created.sent, exchange, 'the stored order'));
+  });
+
+  test('stores several items in the order sent', verifies('ORD-GET-002'), async ({ api }) => {
+    const items = ['first', 'second', 'third'].map((name, index) => item({ name: `${name} item`, quantity: index + 1, price: 1.5 + index }));
+    const created = await createOrder(api, minimalOrder({ items, price: 14 }));
+    const { exchange } = await getOrder(api, created.id);
+    check(carriesWhatWasSent('ORD-GET-002', { items }, exchange, 'the stored order'));
+  });
+
+  test('keeps the id, user_id and created_at it assigned', verifies('ORD-GET-003'), async ({ api }) => {
+    const created = await createOrder(api, minimalOrder());
+    const { body, exchange } = await getOrder(api, created.id);
+    const changed = (['id', 'user_id', 'created_at'] as const).filter((field) =>
+      field === 'created_at'
+        ? typeof body.created_at !== 'string' || instantOf(body.created_at) !== instantOf(String(created.body.created_at))
+        : body[field] !== created.body[field],
+    );
+    check(
+      unless(changed.length === 0, () => ({
+        requirementId: 'ORD-GET-003',
+        expected: 'id, user_id and created_at as the create response gave them',
+        received: changed.map((field) => `${field} ${excerpt(created.body[field])} became ${excerpt(body[field])}`).join('; '),
+        exchange,
+      })),
+    );
+  });
+
+  test('answers 404 or 410 for an unknown id', verifies('ORD-GET-004'), async ({ api }) => {
+    check(isNotFound('ORD-GET-004')(await api.get(api.unknownId())));
+  });
+});

@@ -1,0 +1,92 @@
+import { contract, type JsonSchema } from '../../contract/openapi';
+import { is4xx } from '../../harness/checks';
+import { check } from '../../harness/findings';
+import { test } from '../../harness/fixtures';
+import { observe } from '../../harness/observe';
+import { createOrder, type Json } from '../../harness/orders';
+import { fullOrder, minimalOrder } from '../../harness/payloads';
+import { verifies } from '../../harness/verifies';
+
+const createSchema = contract().schema('OrderCreate') as { required: string[]; properties: Record<string, JsonSchema> };
+
+/** A value of the wrong JSON type for a schema: a string where a number or object belongs, and so on. */
+function wrongTypeFor(schema: JsonSchema): unknown {
+  const type = contract().resolve(schema).type;
+  if (type === 'string') return 12345;
+  if (type === 'number' || type === 'integer') return 'not a number';
+  if (type === 'array') return { not: 'an array' };
+  if (type === 'object') return 'not an object';
+  return ['unexpected'];
+}
+
+test.describe('Invalid input (4.2, 4.4, 7)', () => {
+  test('refuses a body that is not JSON on create', verifies('ORD-ERR-002', 'ORD-OBS-002'), async ({ api }) => {
+    const exchange = await api.send({ operationId: 'createOrder', method: 'POST', path: '/orders', rawBody: '{"customer": {"name": "Ada"', contentType: 'application/json' });
+    check(is4xx('ORD-ERR-002')(exchange));
+    observe('ORD-OBS-002', `malformed JSON on create: ${exchange.status}`);
+  });
+
+  test('refuses an empty body on create', verifies('ORD-ERR-002'), async ({ api }) => {
+    check(is4xx('ORD-ERR-002')(await api.send({ operationId: 'createOrder', method: 'POST', path: '/orders', rawBody: '', contentType: 'application/json' })));
+  });
+
+  test('refuses a body that is not JSON on update', verifies('ORD-ERR-002'), async ({ api }) => {
+    const created = await createOrder(api, minimalOrder());
+    const exchange = await api.send({ operationId: 'updateOrder', method: 'PUT', path: `/orders/${encodeURIComponent(created.id)}`, rawBody: '{"note": ', contentType: 'application/json' });
+    check(is4xx('ORD-ERR-002')(exchange));
+  });
+
+  for (const field of createSchema.required) {
+    test(`refuses a create without ${field}`, verifies('ORD-ERR-003', 'ORD-OBS-002'), async ({ api }) => {
+      const { [field]: _removed, ...body } = fullOrder();
+      const exchange = await api.create(body);
+      check(is4xx('ORD-ERR-003')(exchange));
+      observe('ORD-OBS-002', `create without ${field}: ${exchange.status}`);
+    });
+  }
+
+  for (const [field, schema] of Object.entries(createSchema.properties)) {
+    test(`refuses a create with ${field} of the wrong type`, verifies('ORD-ERR-004'), async ({ api }) => {
+      check(is4xx('ORD-ERR-004')(await api.create({ ...fullOrder(), [field]: wrongTypeFor(schema) })));
+    });
+  }
+
+  const nested: Array<[string, (order: Json) => void]> = [
+    ['items[0].quantity as a string', (order) => ((order.items as Json[])[0].quantity = '2')],
+    ['items[0].price as a string', (order) => ((order.items as Json[])[0].price = '12.50')],
+    ['customer.email as a string', (order) => ((order.customer as Json).email = 'grace@example.com')],
+    ['customer.address as an array', (order) => ((order.customer as Json).address = ['1 Harbour Road'])],
+    ['billing.email as an object', (order) => ((order.billing as Json).email = { main: 'billing@navy.example' })],
+    ['items holding a string', (order) => (order.items = ['a mug'])],
+  ];
+  for (const [what, spoil] of nested) {
+    test(`refuses a create with ${what}`, verifies('ORD-ERR-004'), async ({ api }) => {
+      const body = fullOrder();
+      spoil(body);
+      check(is4xx('ORD-ERR-004')(await api.create(body)));
+    });
+  }
+
+  test('refuses an update with a field of the wrong type', verifies('ORD-ERR-004'), async ({ api }) => {
+    const created = await createOrder(api, minimalOrder());
+    for (const body of [{ price: 'free' }, { items: 'none' }, { customer: 'Ada' }]) {
+      check(is4xx('ORD-ERR-004')(await api.update(created.id, body)));
+    }
+  });
+
+  test('answers a very large body with a 2xx or a 4xx, never a 5xx', verifies('ORD-ERR-005'), async ({ api }) => {
+    const exchange = await api.create(minimalOrder({ note: 'x'.repeat(2 * 1024 * 1024) }));
+    check(
+      exchange.status < 500
+        ? undefined
+        : { requirementId: 'ORD-ERR-005', expected: 'a 2xx (accepted) or a 4xx such as 413', received: `${exchange.status}`, exchange },
+    );
+  });
+
+  test('answers errors with the error envelope', verifies('ORD-ERR-001'), async ({ api }) => {
+    // The api checks the envelope of every 4xx it receives; these are the three commonest errors.
+    await api.get(api.unknownId());
+    await api.create({ currency: 'EUR' });
+    await api.send({ operationId: 'listOrders', method: 'GET', path: '/orders', authorization: null });
+  });
+});
