@@ -97,7 +97,12 @@ function route(request: ApiRequest, services: Services, accounts: AccountRegistr
     if (request.method === 'POST') return createOrder(request, services, accountId);
     throw methodNotAllowed('GET, POST');
   }
-  const orderId = decodeURIComponent(orderMatch[1]);
+  let orderId: string;
+  try {
+    orderId = decodeURIComponent(orderMatch[1]);
+  } catch {
+    throw new ApiError(400, 'invalid_parameter', 'order_id is not validly percent-encoded', [{ field: 'order_id', error: 'malformed percent-encoding' }]);
+  }
   switch (request.method) {
     case 'GET':
       return getOrder(services, accountId, orderId);

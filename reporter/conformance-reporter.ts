@@ -88,7 +88,8 @@ export default class ConformanceReporter implements Reporter {
       const messages = result.errors.map((e) => e.message ?? '').filter((m) => !VIOLATION.test(m.trim()) || VIOLATION.exec(m.trim())?.[1] === id);
       this.mark(id, 'failed', title, (r) => r.evidence.push(...messages.slice(0, 3)));
     }
-    for (const id of verified) if (!violated.includes(id)) this.mark(id, 'passed', title);
+    // An OBSERVED requirement is never passed or failed: its test records what was seen.
+    for (const id of verified) if (!violated.includes(id)) this.mark(id, requirement(id).level === 'OBSERVED' ? 'observed' : 'passed', title);
   }
 
   async onEnd(result: FullResult): Promise<{ status?: FullResult['status'] } | undefined> {

@@ -1,0 +1,64 @@
+import { expect, test } from '@playwright/test';
+import { contract, formatProblems } from '../contract/openapi';
+import { isIso8601DateTime } from '../contract/datetime';
+import { differences } from '../harness/roundtrip';
+
+const validOrder = {
+  id: 'o-1',
+  user_id: '4f1c2b7e-8a3d-4c5e-9f60-1a2b3c4d5e6f',
+  customer: { name: 'Ada', email: { main: 'a@example.com' }, address: { street: 's', country_code: 'TR' } },
+  items: [{ name: 'mug', quantity: 1, price: 2.5, total: 2.5 }],
+  currency: 'EUR',
+  price: 2.5,
+  status: 'created',
+  shipments: [],
+  activities: [],
+  created_at: '2026-11-21T10:00:00Z',
+  updated_at: '2026-11-21T10:00:00.123+03:00',
+  deleted_at: null,
+};
+
+test('accepts a full-form order and any extra field', () => {
+  expect(contract().response('getOrder', 200)!.problems({ ...validOrder, extra_field: { any: 'thing' } })).toEqual([]);
+});
+
+test('points at what is wrong in a full-form order, with what was expected and what came back', () => {
+  const broken = { ...validOrder, id: 42, user_id: 'not-a-uuid', items: [{ price: '2.50' }], created_at: 'Sat Nov 21 2026' } as Record<string, unknown>;
+  delete broken.updated_at;
+  const message = formatProblems(contract().response('createOrder', 201)!.problems(broken));
+  expect(message).toContain('at /id: expected type string, got 42');
+  expect(message).toContain('at /user_id: expected format uuid, got "not-a-uuid"');
+  expect(message).toContain('at /items/0/price: expected type number, got "2.50"');
+  expect(message).toContain('at /created_at: expected format date-time');
+  expect(message).toContain('at /updated_at: expected a required field (it is missing)');
+});
+
+test('accepts both documented delete shapes and nothing else', () => {
+  const check = contract().response('deleteOrder', 200)!;
+  expect(check.problems({ message: 'Order deleted' })).toEqual([]);
+  expect(check.problems({ success: true, meta: { status: 200, code: 'deleted', message: 'ok', total: 0, details: [] } })).toEqual([]);
+  expect(check.problems({ deleted: true })).not.toEqual([]);
+});
+
+test('validates the list envelope and the error envelope', () => {
+  expect(contract().response('listOrders', 200)!.problems({ success: true, meta: { status: 200, message: 'ok', total: 0 }, data: [] })).toEqual([]);
+  expect(contract().response('listOrders', 200)!.problems({ data: [] }).map((p) => p.pointer)).toEqual(['/success', '/meta']);
+  expect(contract().response('getOrder', 404)!.problems({ meta: { status: 404, code: 'not_found', message: 'no' } })).toEqual([]);
+  expect(contract().response('getOrder', 404)!.problems({ error: 'not found' }).map((p) => p.pointer)).toEqual(['/meta']);
+});
+
+test('takes any ISO 8601 date-time, whatever its precision and offset, and nothing else', () => {
+  for (const ok of ['2026-11-21T10:00:00Z', '2026-11-21T10:00:00.123456Z', '2026-11-21T13:00:00+03:00', '2026-11-21T10:00Z', '2026-11-21T10:00:00']) {
+    expect(isIso8601DateTime(ok), ok).toBe(true);
+  }
+  for (const bad of ['2026-11-21 10:00:00', '21/11/2026', '1763719200', '2026-02-30T10:00:00Z', '2026-11-21T25:00:00Z', 'Sat Nov 21 2026']) {
+    expect(isIso8601DateTime(bad), bad).toBe(false);
+  }
+});
+
+test('compares round trips by value: text in NFC, numbers by value, timestamps by instant, null as absent', () => {
+  expect(differences({ a: 'e\u0301', n: 1.5, t: '2026-11-21T10:00:00Z', x: null }, { a: '\u00e9', n: 1.50, t: '2026-11-21T13:00:00.000+03:00' })).toEqual([]);
+  expect(differences({ items: [{ name: 'a' }, { name: 'b' }] }, { items: [{ name: 'b' }, { name: 'a' }] }).map((d) => d.pointer)).toEqual(['/items/0/name', '/items/1/name']);
+  expect(differences({ price: 12.345 }, { price: 12.35 })).toHaveLength(1);
+  expect(differences({ name: 'Zoë' }, { name: 'ZoÃ«' })).toHaveLength(1);
+});

@@ -1,0 +1,35 @@
+import { expect, test } from '@playwright/test';
+import { DEVELOPMENT_ACCOUNTS } from '../reference/accounts';
+import { startReferenceServer } from '../reference/server';
+import { runSuite, type SuiteRun } from './support/run-suite';
+
+function expectConformant(run: SuiteRun) {
+  expect(run.report, run.output).toBeDefined();
+  const failed = run.report!.requirements.filter((r) => r.status === 'failed').map((r) => `${r.id}: ${r.evidence[0] ?? ''}`);
+  expect(failed, run.output.slice(-3000)).toEqual([]);
+  expect(run.report!.unattributedFailures).toEqual([]);
+  expect(run.exitCode, run.output.slice(-3000)).toBe(0);
+  const untested = run.report!.requirements.filter((r) => (r.level === 'MUST' || r.level === 'SHOULD') && r.status === 'untested');
+  expect(untested.map((r) => r.id)).toEqual([]);
+}
+
+test('the embedded reference server passes the strict profile, every requirement checked', async () => {
+  const run = await runSuite({ OMS_PROFILE: 'strict' });
+  expectConformant(run);
+  expect(run.report!.requirements.filter((r) => r.status === 'skipped').map((r) => r.id)).toEqual([]);
+  const observed = run.report!.requirements.filter((r) => r.level === 'OBSERVED');
+  expect(observed.every((r) => r.status === 'observed' && r.observed.length > 0), JSON.stringify(observed, null, 1)).toBe(true);
+});
+
+test('a server at OMS_BASE_URL passes the core profile; without OMS_TOKEN_B the isolation checks are skipped with the reason', async () => {
+  const server = await startReferenceServer();
+  try {
+    const run = await runSuite({ OMS_BASE_URL: server.url, OMS_TOKEN: DEVELOPMENT_ACCOUNTS[0].developmentToken, OMS_PROFILE: 'core' });
+    expectConformant(run);
+    const isolation = run.report!.requirements.filter((r) => r.id.startsWith('ORD-ISO-'));
+    expect(isolation.map((r) => r.status)).toEqual(['skipped', 'skipped', 'skipped']);
+    expect(isolation[0].skipReasons.join()).toContain('OMS_TOKEN_B');
+  } finally {
+    await server.close();
+  }
+});
