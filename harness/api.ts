@@ -9,6 +9,9 @@ import type { CreatedOrders } from './created-orders';
 
 export type AccountName = 'A' | 'B';
 
+/** Annotation type of a request that waited out 429/503 answers; its description starts with the count. */
+export const RATE_LIMIT_ANNOTATION = 'rate-limit-retries';
+
 /**
  * The order operations of one account, as tests use them. Every response is checked against the
  * contract (JSON, meta.status, schema) on the way back. Only orders this run created can be changed
@@ -65,6 +68,10 @@ export class OmsApi {
       // A 429 that outlasted the retries is no evidence either way.
       if (error instanceof RateLimitedError) test.info().skip(true, `rate limited: ${error.message}`);
       throw error;
+    }
+    if (exchange.retries) {
+      // Counted in the report; a wait for a rate limit is never evidence about a requirement.
+      test.info().annotations.push({ type: RATE_LIMIT_ANNOTATION, description: `${exchange.retries} ${spec.method} ${spec.path}` });
     }
     for (const finding of responseChecks(exchange)) check(finding);
     return exchange;

@@ -1,4 +1,5 @@
 import type { AccountName } from './api';
+import { runLedger } from './ledger';
 
 /**
  * The orders this worker created, and the ids it made up for "unknown id" checks. The suite may
@@ -9,10 +10,13 @@ export class CreatedOrders {
   private readonly madeUp = new Set<string>();
 
   add(id: string, account: AccountName): void {
+    runLedger().created(id, account);
     this.owners.set(id, account);
   }
 
   forget(id: string): void {
+    const account = this.owners.get(id);
+    if (account) runLedger().deleted(id, account);
     this.owners.delete(id);
   }
 

@@ -1,6 +1,7 @@
 import { test as base, request as playwrightRequest } from '@playwright/test';
 import { OmsApi, type AccountName } from './api';
 import { OmsClient } from './client';
+import { pacer } from './pacer';
 import { CreatedOrders } from './created-orders';
 import { registerSecret } from './redaction';
 import { readSettings, type Settings } from './settings';
@@ -37,14 +38,15 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   ],
 
   accounts: [
-    async ({ settings }, use) => {
+    async ({ settings }, use, workerInfo) => {
       const context = await playwrightRequest.newContext();
+      const pace = settings.maxRps ? pacer(settings.maxRps / Math.max(1, workerInfo.config.workers)) : undefined;
       const created = new CreatedOrders();
       const baseUrl = settings.baseUrl as string;
       const open = (name: AccountName, token: string, renew?: () => Promise<string | undefined>) =>
         new OmsApi(
           name,
-          new OmsClient(context, { baseUrl, token, timeoutMs: settings.requestTimeoutMs, renewToken: renew }),
+          new OmsClient(context, { baseUrl, token, timeoutMs: settings.requestTimeoutMs, renewToken: renew, pace }),
           created,
           settings.readOnly,
         );
@@ -80,6 +82,7 @@ async function deleteLeftovers(accounts: Accounts, created: CreatedOrders): Prom
     try {
       const exchange = await api.client.send({ method: 'DELETE', path: `/orders/${encodeURIComponent(id)}` });
       if (exchange.status >= 300 && exchange.status !== 404 && exchange.status !== 410) failed.push(`${id} (${exchange.status})`);
+      else created.forget(id);
     } catch (error) {
       failed.push(`${id} (${(error as Error).message})`);
     }

@@ -2,6 +2,7 @@ import { contract, excerpt } from '../../contract/openapi';
 import { is2xx, isNotFound } from '../../harness/checks';
 import { check, ensure, unless } from '../../harness/findings';
 import { test } from '../../harness/fixtures';
+import { findInList } from '../../harness/listing';
 import { observe } from '../../harness/observe';
 import { createOrder, type Json } from '../../harness/orders';
 import { fullOrder, minimalOrder } from '../../harness/payloads';
@@ -32,6 +33,18 @@ test.describe('DELETE /orders/{order_id} (4.5)', () => {
         exchange: after,
       })),
     );
+    if (!soft) {
+      // Gone for get, so gone from the list too.
+      const listed = (await findInList(api, [created.id])).get(created.id);
+      check(
+        unless(!listed, () => ({
+          requirementId: 'ORD-DELETE-002',
+          expected: `order ${created.id}, which get no longer finds, absent from the list`,
+          received: `still listed at position ${listed!.position + 1}`,
+          exchange: listed!.exchange,
+        })),
+      );
+    }
     observe('ORD-OBS-004', soft ? `soft delete (get answers ${after.status} with deleted_at set)` : `hard delete (get answers ${after.status})`);
   });
 

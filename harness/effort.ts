@@ -1,0 +1,213 @@
+import { relative } from 'node:path';
+import { test } from '@playwright/test';
+import fc from 'fast-check';
+import type { OmsApi } from './api';
+import { clip, describeExchange, type Exchange } from './exchange';
+import { ensure, type Finding } from './findings';
+import type { Settings } from './settings';
+
+/**
+ * How generated tests run: how many cases an effort buys, which seed they use, and what a failure
+ * prints: the requirement, the shrunk counterexample as the requests it made, and the seed and
+ * path that replay it (OMS_SEED, OMS_PATH).
+ */
+
+export interface EffortProfile {
+  /** Generated cases per property. */
+  numRuns: number;
+  /** Command sequences per model-based test, and the longest sequence. */
+  sequences: number;
+  maxCommands: number;
+  /** What one generated test may take, shrinking included (its timeout is raised to fit). */
+  timeLimitMs: number;
+}
+
+/** quick gates CI against the embedded server in seconds; thorough is for certification. */
+export const EFFORT: Record<Settings['effort'], EffortProfile> = {
+  quick: { numRuns: 10, sequences: 5, maxCommands: 10, timeLimitMs: 60_000 },
+  thorough: { numRuns: 200, sequences: 60, maxCommands: 30, timeLimitMs: 15 * 60_000 },
+};
+
+export interface Replay {
+  seed?: number;
+  /** fast-check's counterexample path: with the seed, runs that counterexample only. */
+  path?: string;
+  /** For model-based tests: which generated commands actually ran (fast-check's replayPath). */
+  commandsPath?: string;
+}
+
+/**
+ * OMS_PATH, as a failure prints it: "<path>" or, for a model-based test, "<path>@<replayPath>".
+ * Read here, next to the seed it goes with, until settings.ts carries it.
+ */
+export function readReplay(settings: Settings, env: NodeJS.ProcessEnv = process.env): Replay {
+  const raw = env.OMS_PATH?.trim();
+  if (!raw) return { seed: settings.seed };
+  const [path, commandsPath] = raw.split('@');
+  if (!/^\d+(:\d+)*$/.test(path)) throw new Error(`OMS_PATH must look like 3:0:1 (as a failure prints it), got ${JSON.stringify(raw)}`);
+  if (settings.seed === undefined) throw new Error('OMS_PATH replays a counterexample of one seed: set OMS_SEED too');
+  return { seed: settings.seed, path, commandsPath };
+}
+
+/** The requests of one run, in order, for the counterexample. */
+export class Trail {
+  readonly exchanges: Exchange[] = [];
+
+  /** The same api, every exchange it makes recorded here. */
+  api(api: OmsApi): OmsApi {
+    const exchanges = this.exchanges;
+    return new Proxy(api, {
+      get(target, property, receiver) {
+        const value = Reflect.get(target, property, receiver) as unknown;
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]) => {
+          const result = (value as (...a: unknown[]) => unknown).apply(target, args);
+          if (!(result instanceof Promise)) return result;
+          return result.then((outcome: unknown) => {
+            if (isExchange(outcome)) exchanges.push(outcome);
+            return outcome;
+          });
+        };
+      },
+    });
+  }
+}
+
+function isExchange(value: unknown): value is Exchange {
+  return typeof value === 'object' && value !== null && 'request' in value && 'status' in value;
+}
+
+/** A broken requirement inside a run: fast-check shrinks the input while it keeps happening. */
+export class Violation extends Error {
+  constructor(readonly finding: Finding) {
+    super(`[${finding.requirementId}] ${finding.expected}; received ${finding.received.split('\n')[0]}`);
+  }
+}
+
+/** Ends the run when a check found a violation. */
+export function stopOn(finding: Finding | undefined): void {
+  if (finding) throw new Violation(finding);
+}
+
+/** A run that failed: its error and the requests it made. */
+class FailedRun extends Error {
+  constructor(
+    readonly cause: unknown,
+    readonly requests: Exchange[],
+  ) {
+    super(cause instanceof Error ? cause.message : String(cause));
+  }
+}
+
+export interface GeneratedTest<T> {
+  /** The generated input of one run. */
+  input: fc.Arbitrary<T>;
+  /** One run: requests through trail.api(…); a broken requirement is returned, or thrown with stopOn. */
+  run(input: T, trail: Trail): Promise<Finding | undefined>;
+  /** Runs relative to the profile's numRuns (cheap properties take more). */
+  runsFactor?: number;
+  /** How many runs, instead of the profile's numRuns (model-based tests: EFFORT[…].sequences). */
+  numRuns?: number;
+}
+
+/**
+ * Runs a generated test with fast-check in the current Playwright test. On a failure, stops the test
+ * with the requirement's finding, the shrunk counterexample as the list of requests, and how to replay it.
+ */
+export async function forAll<T>(settings: Settings, generated: GeneratedTest<T>): Promise<void> {
+  const profile = EFFORT[settings.effort];
+  const replay = readReplay(settings);
+  const seed = replay.seed ?? Math.floor(Math.random() * 0x7fffffff);
+  const info = test.info();
+  info.setTimeout(profile.timeLimitMs + 60_000);
+  info.annotations.push({ type: 'seed', description: `OMS_SEED=${seed} (effort ${settings.effort})` });
+
+  let stopped: unknown;
+  const predicate = async (input: T): Promise<boolean> => {
+    // After a skip (rate limit, read-only), no run sends anything more.
+    if (stopped) return true;
+    const trail = new Trail();
+    try {
+      const finding = await generated.run(input, trail);
+      if (finding) throw new Violation(finding);
+      return true;
+    } catch (error) {
+      if (info.expectedStatus === 'skipped') {
+        stopped = error;
+        return true;
+      }
+      throw new FailedRun(error, trail.exchanges);
+    }
+  };
+
+  const numRuns = generated.numRuns ?? Math.max(1, Math.round(profile.numRuns * (generated.runsFactor ?? 1)));
+  const details = await fc.check(fc.asyncProperty(generated.input, predicate), {
+    seed,
+    path: replay.path,
+    endOnFailure: replay.path !== undefined,
+    numRuns,
+    plugins: [fc.interruptAfterTimeLimit(profile.timeLimitMs)],
+  });
+  if (stopped) throw stopped;
+  if (!details.failed) {
+    if (details.interrupted) info.annotations.push({ type: 'generated', description: `time limit reached after ${details.numRuns} of ${numRuns} runs` });
+    return;
+  }
+  if (details.counterexample === null) throw new Error(`generated test could not run (seed ${seed}): ${String(details.errorInstance ?? 'too many skipped runs')}`);
+
+  const failure = details.errorInstance;
+  const requests = failure instanceof FailedRun ? failure.requests : [];
+  const cause = failure instanceof FailedRun ? failure.cause : failure;
+  const report = counterexampleReport({
+    seed,
+    path: details.counterexamplePath,
+    input: details.counterexample[0],
+    numShrinks: details.numShrinks,
+    numRuns: details.numRuns,
+    requests,
+  });
+  if (cause instanceof Violation) {
+    const { finding } = cause;
+    ensure({
+      requirementId: finding.requirementId,
+      expected: finding.expected,
+      received: [finding.received, ...(finding.exchange ? [describeExchange(finding.exchange)] : []), '', report].join('\n'),
+    });
+  }
+  throw new Error(`${cause instanceof Error ? cause.message : String(cause)}\n\n${report}`);
+}
+
+interface ReportParts {
+  seed: number;
+  path: string;
+  input: unknown;
+  numShrinks: number;
+  numRuns: number;
+  requests: Exchange[];
+}
+
+/** The counterexample as the requests it made, the generated input, and the replay line. */
+export function counterexampleReport(parts: ReportParts): string {
+  const info = test.info();
+  const commandsPath = /replayPath="([^"]+)"/.exec(String(parts.input))?.[1];
+  const path = commandsPath ? `${parts.path}@${commandsPath}` : parts.path;
+  const where = `${relative(process.cwd(), info.file)}:${info.line}`;
+  const requests = parts.requests.map(
+    (exchange, index) =>
+      `  ${index + 1}. ${exchange.request.method} ${exchange.request.path}${exchange.request.body === undefined ? '' : ` ${clip(exchange.request.body, 1500)}`}\n     → ${exchange.status}`,
+  );
+  return [
+    `Counterexample (shrunk ${parts.numShrinks} times from the failure of run ${parts.numRuns}), as the requests it made:`,
+    ...(requests.length ? requests : ['  (no request completed)']),
+    `Generated input: ${clip(describeInput(parts.input), 3000)}`,
+    `Seed ${parts.seed}, path ${path}. Replay this counterexample: OMS_SEED=${parts.seed} OMS_PATH='${path}' npx playwright test ${where}`,
+    `(OMS_SEED=${parts.seed} alone re-runs the whole generation and shrinking.)`,
+  ].join('\n');
+}
+
+/** A model-based test's commands one per line (those that ran); any other input as fast-check prints it. */
+function describeInput(input: unknown): string {
+  if (typeof input !== 'object' || input === null || !(Symbol.iterator in input)) return fc.stringify(input);
+  const ran = [...(input as Iterable<{ hasRan?: boolean }>)].filter((command) => command.hasRan !== false);
+  return ['commands:', ...ran.map((command, index) => `  ${index + 1}. ${String(command)}`)].join('\n');
+}
