@@ -69,7 +69,8 @@ export class OmsClient {
         .fetch(url, {
           method: spec.method,
           headers,
-          data: body,
+          // A Buffer goes out byte for byte; a string that is not valid JSON would be JSON-encoded by Playwright.
+          data: body === undefined ? undefined : Buffer.from(body, 'utf8'),
           timeout: this.options.timeoutMs,
           failOnStatusCode: false,
           maxRedirects: 0,

@@ -65,3 +65,21 @@ export function itemsOf(order: Json): Json[] {
 export async function nextSecond(): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, 1100 - (Date.now() % 1000)));
 }
+
+/** Section 2.3/2.4: the full form carries customer.id, and each item's id and total, assigned by the service. */
+export function serviceAssignedParts(exchange: Exchange): Finding | undefined {
+  const order = (exchange.json ?? {}) as Json;
+  const customer = (order.customer ?? {}) as Json;
+  const problems: string[] = [];
+  if (order.customer !== undefined && (typeof customer.id !== 'string' || customer.id === '')) problems.push(`customer.id is ${excerpt(customer.id)}`);
+  itemsOf(order).forEach((item, index) => {
+    if (typeof item.id !== 'string' || item.id === '') problems.push(`items[${index}].id is ${excerpt(item.id)}`);
+    if (typeof item.total !== 'number') problems.push(`items[${index}].total is ${excerpt(item.total)}`);
+  });
+  return unless(problems.length === 0, () => ({
+    requirementId: 'ORD-CREATE-005',
+    expected: 'customer.id and each item id (non-empty strings) and total (a number) in the full form',
+    received: problems.join('; '),
+    exchange,
+  }));
+}

@@ -4,7 +4,7 @@ import { is2xx, isNotFound } from '../../harness/checks';
 import { check, ensure, unless } from '../../harness/findings';
 import { test } from '../../harness/fixtures';
 import { observe } from '../../harness/observe';
-import { carriesWhatWasSent, createOrder, getOrder, nextSecond, type Json } from '../../harness/orders';
+import { carriesWhatWasSent, createOrder, getOrder, nextSecond, serviceAssignedParts, type Json } from '../../harness/orders';
 import { fullOrder, item, updateAddress } from '../../harness/payloads';
 import { differences } from '../../harness/roundtrip';
 import { verifies } from '../../harness/verifies';
@@ -51,6 +51,8 @@ test.describe('PUT /orders/{order_id} (4.4)', () => {
 
   test('makes the update visible on the next get', verifies('ORD-UPDATE-003'), async ({ api }) => {
     const created = await createOrder(api, fullOrder());
+    // Read before the update too, as clients do: a cache filled by that read must not outlive the update.
+    await getOrder(api, created.id);
     const sent = fullUpdate();
     ensure(is2xx('ORD-UPDATE-001')(await api.update(created.id, sent)));
     const { exchange } = await getOrder(api, created.id);
@@ -78,6 +80,14 @@ test.describe('PUT /orders/{order_id} (4.4)', () => {
         })),
       );
     }
+  });
+
+  test('assigns ids and totals to the items of an update', verifies('ORD-CREATE-005'), async ({ api }) => {
+    const created = await createOrder(api, fullOrder());
+    const exchange = await api.update(created.id, { items: fullUpdate().items });
+    ensure(is2xx('ORD-UPDATE-001')(exchange));
+    const { exchange: after } = await getOrder(api, created.id);
+    for (const shown of [exchange, after]) check(serviceAssignedParts(shown));
   });
 
   test('keeps id, user_id and created_at', verifies('ORD-UPDATE-005'), async ({ api }) => {
