@@ -1,4 +1,4 @@
-import { redact } from './redaction';
+import { redact, registerSecret } from './redaction';
 
 /** POST /token with client credentials (5.2); the request format is not shown (5.3), so JSON is sent. */
 export async function fetchToken(baseUrl: string, clientId: string, clientSecret: string, timeoutMs: number): Promise<string> {
@@ -21,5 +21,7 @@ export async function fetchToken(baseUrl: string, clientId: string, clientSecret
         'Check OMS_CLIENT_ID and OMS_CLIENT_SECRET, or set OMS_TOKEN instead.',
     );
   }
+  // Whoever asked for it, a token is a secret from now on: no output of this process may show it.
+  registerSecret(token, '$OMS_TOKEN');
   return token;
 }

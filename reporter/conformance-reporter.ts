@@ -1,32 +1,34 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
-import { catalogue, gatingLevels, requirement, type Level } from '../harness/requirements';
+import { existsSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
+import type { KeyObject } from 'node:crypto';
+import type { FullConfig, FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
+import { RATE_LIMIT_ANNOTATION } from '../harness/api';
+import { ledgerDirectory, ledgerFile, leftovers, newRunId, readLedger } from '../harness/ledger';
+import { registerSecret, redact } from '../harness/redaction';
+import { catalogue, requirement } from '../harness/requirements';
+import { readSettings } from '../harness/settings';
 import { OBSERVATION_ANNOTATION, REQUIREMENT_ANNOTATION } from '../harness/verifies';
+import { parseEvidence } from './evidence';
+import { ExpectationsError, loadExpectations, type Expectations } from './expectations';
+import { KeyError, loadPrivateKey } from './integrity';
+import { buildReport, verdictLine, type ConformanceReport, type RequirementResult, type RequirementStatus } from './report';
+import { runInfoAtStart, suiteIdentity, type RunInfo } from './run-info';
+import { readReportSettings } from './settings';
+import { clearReport, writeReport } from './write-report';
+
+export type { RequirementResult, RequirementStatus } from './report';
 
 const VIOLATION = /^(?:Error: )?\[(ORD-[A-Z]+-\d{3})\]/;
+/** Evidence kept per requirement: enough to act on, not a dump of every repetition. */
+const MAX_EVIDENCE = 10;
 
 interface Options {
-  outputDir: string;
-  profile: 'core' | 'strict';
-}
-
-export type RequirementStatus = 'passed' | 'failed' | 'skipped' | 'observed' | 'untested' | 'not-testable';
-
-export interface RequirementResult {
-  id: string;
-  section: string;
-  level: Level;
-  statement: string;
-  status: RequirementStatus;
-  /** Titles of the tests that checked it. */
-  tests: string[];
-  /** Why it was skipped (every distinct reason). */
-  skipReasons: string[];
-  /** Values seen, for OBSERVED requirements. */
-  observed: string[];
-  /** Failure messages naming it (request, response excerpt, expectation, curl line). */
-  evidence: string[];
+  /** Where the report goes; default OMS_REPORT_DIR, else conformance-report. */
+  outputDir?: string;
+  /** Kept for configs that pass it; the profile is read from OMS_PROFILE like every other setting. */
+  profile?: 'core' | 'strict';
+  /** Set by `oms-conformance merge`: what the shards ran (they agree on it), instead of this process's settings. */
+  mergedRun?: RunInfo;
 }
 
 /** Requirement ids a test verifies, from its verifies() annotations. */
@@ -45,15 +47,35 @@ export function violatedRequirements(test: TestCase, result: TestResult): string
 /**
  * Collects a result per requirement and decides the verdict by the profile: a failure gates the
  * run only when a requirement it violated is of a gating level (core: MUST; strict: MUST and SHOULD).
+ * Writes the report (reporter/README.md) and makes Playwright's exit code the gate: 0 conformant
+ * (known failures from OMS_EXPECT aside), 1 not.
  */
 export default class ConformanceReporter implements Reporter {
-  private readonly gating: Level[];
+  private readonly outputDir: string;
+  private readonly expectations?: { file: string; known: Expectations };
+  private readonly signingKey?: KeyObject;
   private readonly results = new Map<string, RequirementResult>();
   private readonly unattributed: string[] = [];
-  private readonly startedAt = new Date();
+  private rateLimitRetries = 0;
+  private run?: RunInfo;
+  /** Read before the global setup sets OMS_BASE_URL to the embedded server's address. */
+  private readonly embedded = !readSettings().baseUrl;
 
-  constructor(private readonly options: Options) {
-    this.gating = gatingLevels(options.profile);
+  constructor(private readonly options: Options = {}) {
+    const settings = readReportSettings();
+    this.outputDir = resolve(options.outputDir ?? settings.outputDir);
+    try {
+      if (settings.expectationsFile) {
+        this.expectations = { file: relative(process.cwd(), resolve(settings.expectationsFile)), known: loadExpectations(settings.expectationsFile) };
+      }
+      if (settings.signingKeyFile) this.signingKey = loadPrivateKey(settings.signingKeyFile);
+    } catch (error) {
+      if (!(error instanceof ExpectationsError || error instanceof KeyError)) throw error;
+      console.error(`\noms-conformance: ${error.message}\n`);
+      process.exit(2);
+    }
+    // Fixed before the workers start, so every worker writes the same ledger.
+    process.env.OMS_RUN_ID ||= newRunId();
     for (const r of catalogue().values()) {
       this.results.set(r.id, {
         id: r.id,
@@ -65,13 +87,23 @@ export default class ConformanceReporter implements Reporter {
         skipReasons: r.not_tested ? [r.not_tested] : [],
         observed: [],
         evidence: [],
+        findings: [],
+        gating: false,
       });
     }
+  }
+
+  onBegin(config: FullConfig): void {
+    this.run = this.options.mergedRun ?? runInfoAtStart(config, readSettings(), process.env.OMS_RUN_ID as string);
+    clearReport(this.outputDir);
   }
 
   onTestEnd(test: TestCase, result: TestResult): void {
     const title = test.titlePath().slice(1).filter(Boolean).join(' › ');
     const verified = verifiedRequirements(test);
+    for (const annotation of result.annotations.filter((a) => a.type === RATE_LIMIT_ANNOTATION)) {
+      this.rateLimitRetries += Number.parseInt(annotation.description ?? '', 10) || 0;
+    }
     if (result.status === 'skipped') {
       const reason = result.annotations.find((a) => a.type === 'skip')?.description ?? test.annotations.find((a) => a.type === 'skip')?.description ?? 'skipped';
       for (const id of verified) this.mark(id, 'skipped', title, (r) => r.skipReasons.includes(reason) || r.skipReasons.push(reason));
@@ -85,30 +117,53 @@ export default class ConformanceReporter implements Reporter {
     const violated = failed ? violatedRequirements(test, result) : [];
     if (failed && violated.length === 0) this.unattributed.push(title);
     for (const id of violated) {
-      const messages = result.errors.map((e) => e.message ?? '').filter((m) => !VIOLATION.test(m.trim()) || VIOLATION.exec(m.trim())?.[1] === id);
-      this.mark(id, 'failed', title, (r) => r.evidence.push(...messages.slice(0, 3)));
+      const messages = result.errors
+        .map((e) => e.message ?? '')
+        .filter((m) => !VIOLATION.test(m.trim()) || VIOLATION.exec(m.trim())?.[1] === id)
+        .slice(0, 3);
+      this.mark(id, 'failed', title, (r) => {
+        const room = Math.max(0, MAX_EVIDENCE - r.findings.length);
+        const kept = messages.slice(0, room).map((m) => parseEvidence(title, m));
+        r.findings.push(...kept);
+        r.evidence.push(...kept.map((e) => e.message));
+      });
     }
-    // An OBSERVED requirement is never passed or failed: its test records what was seen.
+    // A passing test of an OBSERVED requirement observed something: that is its status.
     for (const id of verified) if (!violated.includes(id)) this.mark(id, requirement(id).level === 'OBSERVED' ? 'observed' : 'passed', title);
   }
 
   async onEnd(result: FullResult): Promise<{ status?: FullResult['status'] } | undefined> {
-    const requirements = [...this.results.values()];
-    const failing = requirements.filter((r) => r.status === 'failed' && this.gating.includes(r.level));
-    const conformant = failing.length === 0 && this.unattributed.length === 0 && result.status !== 'interrupted';
-    this.print(requirements);
-    mkdirSync(this.options.outputDir, { recursive: true });
-    const report = {
-      profile: this.options.profile,
-      verdict: conformant ? 'conformant' : 'not-conformant',
-      startedAt: this.startedAt.toISOString(),
-      finishedAt: new Date().toISOString(),
-      unattributedFailures: this.unattributed,
-      requirements,
-    };
-    writeFileSync(join(this.options.outputDir, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
-    if (result.status === 'interrupted' || result.status === 'timedout') return undefined;
-    return { status: conformant ? 'passed' : 'failed' };
+    const settings = readSettings();
+    for (const [value, placeholder] of [
+      [settings.token, '$OMS_TOKEN'],
+      [settings.tokenB, '$OMS_TOKEN_B'],
+      [settings.clientSecret, '$OMS_CLIENT_SECRET'],
+    ] as const) {
+      registerSecret(value, placeholder);
+    }
+    const run = this.run as RunInfo;
+    // The global setup has set OMS_BASE_URL by now, also for the embedded server.
+    const target = this.options.mergedRun ? run.target : { baseUrl: settings.baseUrl ?? null, embedded: this.embedded };
+    const interrupted = result.status === 'interrupted' || result.status === 'timedout';
+    const report = redactStrings(
+      buildReport(
+        {
+          requirements: [...this.results.values()],
+          unattributedFailures: this.unattributed,
+          rateLimitRetries: this.rateLimitRetries,
+          interrupted,
+          startedAt: new Date(result.startTime),
+          finishedAt: new Date(new Date(result.startTime).getTime() + result.duration),
+        },
+        suiteIdentity(),
+        { ...run, target },
+        this.expectations,
+      ),
+    );
+    const written = writeReport(this.outputDir, report, this.signingKey);
+    this.print(written);
+    if (interrupted) return undefined;
+    return { status: written.gate.passed ? 'passed' : 'failed' };
   }
 
   /** Failed beats passed beats observed beats skipped: one violation anywhere fails the requirement. */
@@ -121,16 +176,37 @@ export default class ConformanceReporter implements Reporter {
     extra?.(entry);
   }
 
-  private print(requirements: RequirementResult[]): void {
-    const failed = requirements.filter((r) => r.status === 'failed');
+  private print(report: ConformanceReport): void {
+    const failed = report.requirements.filter((r) => r.status === 'failed');
     if (failed.length) {
-      console.log(`\nRequirements violated (profile ${this.options.profile}):`);
+      console.log(`\nRequirements violated (profile ${report.profile}):`);
       for (const r of failed) {
-        console.log(`  ${this.gating.includes(r.level) ? 'FAIL' : 'warn'} ${r.id} (${r.level}, section ${r.section}): ${r.statement}`);
+        const tag = r.knownFailure ? 'known' : r.gating ? 'FAIL' : 'warn';
+        console.log(`  ${tag} ${r.id} (${r.level}, section ${r.section}): ${r.statement}`);
       }
     }
-    for (const title of this.unattributed) console.log(`  FAIL (no requirement) ${title}`);
-    const verdict = failed.some((r) => this.gating.includes(r.level)) || this.unattributed.length ? 'NOT CONFORMANT' : 'CONFORMANT';
-    console.log(`\nOMS conformance (${this.options.profile}): ${verdict}`);
+    for (const title of report.unattributedFailures) console.log(`  FAIL (no requirement) ${title}`);
+    for (const id of report.gate.fixed) console.log(`  fixed ${id}: listed as a known failure in ${report.gate.expectationsFile}, and it passes now; remove it from there`);
+    const left = this.leftoverOrders(report.runId);
+    if (left) console.log(`\n${left} order(s) this run created are still there; delete them with: oms-conformance cleanup --run-id ${report.runId}`);
+    console.log(`\n${verdictLine(report)}`);
+    const shown = relative(process.cwd(), this.outputDir);
+    console.log(`Report: ${shown.startsWith('..') ? this.outputDir : shown || '.'}/index.html (report.json, report.md, junit.xml, badge.svg)`);
   }
+
+  private leftoverOrders(runId: string): number {
+    if (this.options.mergedRun) return 0;
+    const file = ledgerFile(ledgerDirectory(), runId);
+    return existsSync(file) ? leftovers(readLedger(file)).length : 0;
+  }
+}
+
+/** Every string of the report with the known secrets replaced by their placeholders: nothing written can carry a token. */
+function redactStrings<T>(value: T): T {
+  if (typeof value === 'string') return redact(value) as T;
+  if (Array.isArray(value)) return value.map(redactStrings) as T;
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactStrings(v)])) as T;
+  }
+  return value;
 }

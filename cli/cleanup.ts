@@ -1,0 +1,87 @@
+import { existsSync } from 'node:fs';
+import { Ledger, ledgerDirectory, ledgerFile, ledgerRuns, leftovers, readLedger, RUN_ID, type LedgerEntry } from '../harness/ledger';
+import { registerSecret, redact } from '../harness/redaction';
+import { fetchToken } from '../harness/token';
+import { checkedSettings, environmentFrom } from './environment';
+import { UsageError, type Parsed } from './options';
+import { EXIT } from './run';
+
+/**
+ * `oms-conformance cleanup --run-id ID` (or --all-runs): deletes the orders a run's ledger records as
+ * created and not deleted, each with the token of the account that created it, and nothing else:
+ * no listing, no search, only the ids in the ledger.
+ */
+export async function cleanup({ options, positionals }: Parsed): Promise<number> {
+  if (positionals.length) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
+  const runId = options.get('run-id');
+  const allRuns = options.has('all-runs');
+  if ((typeof runId === 'string') === allRuns) throw new UsageError('cleanup needs exactly one of --run-id ID and --all-runs');
+  if (typeof runId === 'string' && !RUN_ID.test(runId)) throw new UsageError(`--run-id ${JSON.stringify(runId)} is not a run id`);
+  const env = environmentFrom(options);
+  const settings = checkedSettings(env, options);
+  registerSecret(settings.token, '$OMS_TOKEN');
+  registerSecret(settings.tokenB, '$OMS_TOKEN_B');
+  registerSecret(settings.clientSecret, '$OMS_CLIENT_SECRET');
+  const directory = ledgerDirectory(env);
+  const runs = allRuns ? ledgerRuns(directory) : [runId as string];
+  const pending = runs.flatMap((run) => {
+    const file = ledgerFile(directory, run);
+    return existsSync(file) ? leftovers(readLedger(file)).map((entry) => ({ entry, file })) : [];
+  });
+  if (!pending.length) {
+    const known = ledgerRuns(directory);
+    const which = allRuns ? `any run in ${directory}` : `run ${runId} (${existsSync(ledgerFile(directory, runId as string)) ? 'all its orders are deleted' : `no ledger in ${directory}: a run that created no orders writes none`})`;
+    console.log(`oms-conformance cleanup: nothing to delete for ${which}.${!allRuns && known.length ? ` Runs with a ledger: ${known.slice(-10).join(', ')}` : ''}`);
+    return EXIT.conformant;
+  }
+  if (options.has('dry-run')) {
+    for (const { entry } of pending) console.log(`would delete ${describe(entry)}`);
+    return EXIT.conformant;
+  }
+  const tokens = await accountTokens(settings, pending[0].entry.baseUrl);
+  let failed = 0;
+  for (const { entry, file } of pending) {
+    const outcome = await deleteOne(entry, settings.baseUrl, tokens, settings.requestTimeoutMs);
+    console.log(`${outcome.done ? outcome.note : `could not delete (${outcome.note})`}: ${describe(entry)}`);
+    if (outcome.done) new Ledger(file, entry.runId, entry.baseUrl).deleted(entry.orderId, entry.account);
+    else failed++;
+  }
+  console.log(`oms-conformance cleanup: ${pending.length - failed} of ${pending.length} order(s) gone${failed ? `, ${failed} left` : ''}.`);
+  return failed ? EXIT.violations : EXIT.conformant;
+}
+
+function describe(entry: LedgerEntry): string {
+  return `order ${entry.orderId} (account ${entry.account}, run ${entry.runId}, created ${entry.at}, ${entry.baseUrl})`;
+}
+
+type Tokens = Partial<Record<LedgerEntry['account'], string>>;
+
+async function accountTokens(settings: ReturnType<typeof checkedSettings>, recordedBaseUrl: string): Promise<Tokens> {
+  let tokenA = settings.token;
+  if (settings.clientId && settings.clientSecret) {
+    tokenA = await fetchToken(settings.baseUrl ?? recordedBaseUrl, settings.clientId, settings.clientSecret, settings.requestTimeoutMs);
+    registerSecret(tokenA, '$OMS_TOKEN');
+  }
+  return { A: tokenA, B: settings.tokenB };
+}
+
+async function deleteOne(entry: LedgerEntry, baseUrl: string | undefined, tokens: Tokens, timeoutMs: number): Promise<{ done: boolean; note: string }> {
+  if (baseUrl && baseUrl !== entry.baseUrl) return { done: false, note: `recorded for ${entry.baseUrl}, not --base-url ${baseUrl}` };
+  const token = tokens[entry.account];
+  if (!token) return { done: false, note: `no token for account ${entry.account}: give ${entry.account === 'A' ? '--token' : '--token-b'}` };
+  try {
+    const response = await fetch(`${entry.baseUrl}/orders/${encodeURIComponent(entry.orderId)}`, {
+      method: 'DELETE',
+      headers: { Authorization: `Bearer ${token}`, Accept: 'application/json' },
+      signal: AbortSignal.timeout(timeoutMs),
+      redirect: 'manual',
+    });
+    await response.arrayBuffer();
+    if (response.status >= 200 && response.status < 300) return { done: true, note: `deleted (${response.status})` };
+    if (response.status === 404 || response.status === 410) return { done: true, note: `already gone (${response.status})` };
+    return { done: false, note: `DELETE answered ${response.status}` };
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string } }).cause?.code;
+    return { done: false, note: redact(cause ?? (error as Error).message) };
+  }
+}

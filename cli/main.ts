@@ -1,0 +1,81 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { redact } from '../harness/redaction';
+import { PACKAGE_ROOT } from '../reporter/run-info';
+import { cleanup } from './cleanup';
+import { merge } from './merge';
+import { optionHelp, parseOptions, UsageError, type Command } from './options';
+import { EXIT, run } from './run';
+import { keygen, verify } from './verify';
+
+const COMMANDS: Record<Command, { usage: string; about: string }> = {
+  run: { usage: 'oms-conformance [run] [options]', about: 'run the conformance suite against a server and write the report' },
+  merge: { usage: 'oms-conformance merge DIR... [--out DIR]', about: 'merge the --out directories of `run --shard I/N` into one report' },
+  cleanup: { usage: 'oms-conformance cleanup (--run-id ID | --all-runs) [options]', about: 'delete the orders a run created and left behind (from its ledger), and only those' },
+  verify: { usage: 'oms-conformance verify REPORT.json [--pub KEY.pub]', about: 'check the hashes (and signature) of a report' },
+  keygen: { usage: 'oms-conformance keygen KEY.pem', about: 'write a new Ed25519 key pair for --sign-key (KEY.pem) and verify --pub (KEY.pub)' },
+};
+
+/** The `oms-conformance` command: parses the command line and returns the exit code. */
+export async function main(argv: string[]): Promise<number> {
+  const command = (Object.keys(COMMANDS) as Command[]).find((name) => name === argv[0]);
+  const rest = command ? argv.slice(1) : argv;
+  const name = command ?? 'run';
+  try {
+    if (!command && argv[0] && !argv[0].startsWith('-')) throw new UsageError(`unknown command ${JSON.stringify(argv[0])}; commands: ${Object.keys(COMMANDS).join(', ')}`);
+    const parsed = parseOptions(name, rest);
+    if (parsed.options.has('version')) {
+      console.log(`oms-conformance ${version()}`);
+      return EXIT.conformant;
+    }
+    if (parsed.options.has('help')) {
+      console.log(help(name));
+      return EXIT.conformant;
+    }
+    switch (name) {
+      case 'run':
+        return await run(parsed);
+      case 'merge':
+        return await merge(parsed);
+      case 'cleanup':
+        return await cleanup(parsed);
+      case 'verify':
+        return verify(parsed);
+      case 'keygen':
+        return keygen(parsed);
+    }
+  } catch (error) {
+    // A usage error is one line; anything else is a bug, shown whole but never with a secret in it.
+    console.error(`oms-conformance: ${redact(error instanceof UsageError ? error.message : String((error as Error).stack ?? error))}`);
+    return EXIT.configuration;
+  }
+}
+
+function version(): string {
+  return (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+}
+
+function help(command: Command): string {
+  const { usage, about } = COMMANDS[command];
+  const lines = [`Usage: ${usage}`, '', `${about[0].toUpperCase()}${about.slice(1)}.`, '', 'Options:', optionHelp(command)];
+  if (command === 'run') {
+    lines.push(
+      '',
+      'Commands:',
+      ...(Object.keys(COMMANDS) as Command[]).map((name) => `  ${name.padEnd(9)} ${COMMANDS[name].about}`),
+      '',
+      'Every option also has its environment variable (in brackets); an option wins over the variable.',
+      '',
+      'Exit codes:',
+      '  0  conformant in the chosen profile (known failures from --expect aside)',
+      '  1  violations found (see the report)',
+      '  2  configuration or preflight error (one line says what to fix)',
+      '',
+      'Examples:',
+      '  OMS_TOKEN=... oms-conformance --base-url https://oms.example.com/api --out report',
+      '  oms-conformance --base-url $URL --token-file token.txt --profile strict --expect known.yaml',
+      '  oms-conformance --shard 1/2 --seed 42 --out shard-1 && oms-conformance merge shard-1 shard-2 --out report',
+    );
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,48 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { KeyError, loadPublicKey, newKeyPair, verifyReport } from '../reporter/integrity';
+import type { ConformanceReport } from '../reporter/report';
+import { suiteIdentity } from '../reporter/run-info';
+import { UsageError, type Parsed } from './options';
+import { EXIT } from './run';
+
+/** `oms-conformance verify report.json [--pub KEY.pub]`: 0 when every hash (and the signature) checks, 1 when not. */
+export function verify({ options, positionals }: Parsed): number {
+  if (positionals.length !== 1) throw new UsageError('verify needs one report: oms-conformance verify conformance-report/report.json --pub KEY.pub');
+  const [reportPath] = positionals;
+  if (!existsSync(reportPath)) throw new UsageError(`${reportPath} does not exist`);
+  const pub = options.get('pub');
+  let publicKey;
+  try {
+    publicKey = typeof pub === 'string' ? loadPublicKey(pub) : undefined;
+  } catch (error) {
+    if (error instanceof KeyError) throw new UsageError(error.message);
+    throw error;
+  }
+  const { checked, problems } = verifyReport(reportPath, publicKey);
+  for (const line of checked) console.log(`  ok    ${line}`);
+  for (const line of problems) console.log(`  FAIL  ${line}`);
+  if (!problems.length) console.log(suiteNote(reportPath));
+  console.log(problems.length ? `${reportPath}: does NOT verify` : `${reportPath}: verifies${publicKey ? ' (signature checked)' : ' (hashes only; give --pub to check the signature)'}`);
+  return problems.length ? EXIT.violations : EXIT.conformant;
+}
+
+/** Whether the report was made with the contract and catalogue of this installation: information, not a check. */
+function suiteNote(reportPath: string): string {
+  const { suite } = JSON.parse(readFileSync(reportPath, 'utf8')) as ConformanceReport;
+  const here = suiteIdentity();
+  const same = suite.openapiSha256 === here.openapiSha256 && suite.catalogueSha256 === here.catalogueSha256;
+  return `  note  made with ${suite.name} ${suite.version}; its openapi.yaml and catalogue are ${same ? 'the same as' : 'NOT the same as'} this installation's (${here.version})`;
+}
+
+/** `oms-conformance keygen KEY.pem`: a new Ed25519 key pair, KEY.pem (private, mode 600) and KEY.pub. */
+export function keygen({ positionals }: Parsed): number {
+  if (positionals.length !== 1) throw new UsageError('keygen needs the private key file to write: oms-conformance keygen signing-key.pem');
+  const privatePath = positionals[0];
+  const publicPath = `${privatePath.replace(/\.pem$/, '')}.pub`;
+  for (const path of [privatePath, publicPath]) if (existsSync(path)) throw new UsageError(`${path} exists; keygen does not overwrite keys`);
+  const { privatePem, publicPem } = newKeyPair();
+  writeFileSync(privatePath, privatePem, { mode: 0o600 });
+  writeFileSync(publicPath, publicPem);
+  console.log(`wrote ${privatePath} (private: sign with --sign-key ${privatePath}; keep it secret) and ${publicPath} (public: publish it with the report)`);
+  return EXIT.conformant;
+}

@@ -1,0 +1,43 @@
+import type { ConformanceReport, RequirementResult } from './report';
+
+/** How a requirement is shown: its status, with failures told apart by whether they gate and whether they are known. */
+export type Display = 'passed' | 'failed' | 'warned' | 'known' | 'observed' | 'skipped' | 'untested' | 'not-testable';
+
+export function displayOf(r: RequirementResult): Display {
+  if (r.status !== 'failed') return r.status;
+  if (r.knownFailure) return 'known';
+  return r.gating ? 'failed' : 'warned';
+}
+
+export const DISPLAY: Record<Display, { label: string; colour: string; text: string }> = {
+  passed: { label: 'passed', colour: '#2da44e', text: '#ffffff' },
+  failed: { label: 'failed', colour: '#cf222e', text: '#ffffff' },
+  warned: { label: 'failed (not gating)', colour: '#e16f24', text: '#ffffff' },
+  known: { label: 'known failure', colour: '#8250df', text: '#ffffff' },
+  observed: { label: 'observed', colour: '#0969da', text: '#ffffff' },
+  skipped: { label: 'skipped', colour: '#8c959f', text: '#ffffff' },
+  untested: { label: 'untested', colour: '#d0d7de', text: '#24292f' },
+  'not-testable': { label: 'not testable', colour: '#ffffff', text: '#57606a' },
+};
+
+/** The failures to show first: new gating ones, then the others. */
+export function failures(report: ConformanceReport): RequirementResult[] {
+  const order: Display[] = ['failed', 'warned', 'known'];
+  return report.requirements
+    .filter((r) => r.status === 'failed')
+    .sort((a, b) => order.indexOf(displayOf(a)) - order.indexOf(displayOf(b)));
+}
+
+/** Skipped requirements grouped by reason, most frequent first. */
+export function skipsByReason(report: ConformanceReport): Array<[string, string[]]> {
+  const reasons = new Map<string, string[]>();
+  for (const r of report.requirements.filter((x) => x.status === 'skipped')) {
+    for (const reason of r.skipReasons) reasons.set(reason, [...(reasons.get(reason) ?? []), r.id]);
+  }
+  return [...reasons].sort((a, b) => b[1].length - a[1].length);
+}
+
+export function targetLabel(report: ConformanceReport): string {
+  if (report.target.embedded) return `the embedded reference server${report.target.baseUrl ? ` (${report.target.baseUrl})` : ''}`;
+  return report.target.baseUrl ?? 'unknown';
+}

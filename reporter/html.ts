@@ -1,0 +1,186 @@
+import { LEVELS } from '../harness/requirements';
+import { DISPLAY, displayOf, failures, skipsByReason, targetLabel, type Display } from './display';
+import type { Evidence } from './evidence';
+import { escapeMarkup as escape } from './markup';
+import { bySection, STATUSES, verdictLine, type ConformanceReport, type RequirementResult } from './report';
+
+/**
+ * index.html: one self-contained page (inline style, no script, no network: the Content-Security-Policy
+ * forbids every fetch). Verdict first, then the requirements by section coloured by status, the failures
+ * with their evidence (expandable), the observed behaviours and the skips.
+ */
+export function renderHtml(report: ConformanceReport): string {
+  const conformant = report.verdict === 'conformant';
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escape(verdictLine(report))}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<header class="verdict ${conformant ? 'ok' : report.gate.passed ? 'known' : 'bad'}" data-testid="verdict" data-verdict="${report.verdict}">
+  <h1>${escape(verdictLine(report))}</h1>
+  <p>${report.score.passed} of ${report.score.gating} gating requirements passed (${report.score.percent}%) · ${escape(targetLabel(report))}</p>
+</header>
+<main>
+${runSection(report)}
+${countsSection(report)}
+${matrixSection(report)}
+${failuresSection(report)}
+${fixedSection(report)}
+${observedSection(report)}
+${skippedSection(report)}
+${allSection(report)}
+</main>
+<footer>report.json records the SHA-256 of this page and of every other report file; check them with <code>oms-conformance verify report.json</code>.</footer>
+</body>
+</html>
+`;
+}
+
+function runSection(report: ConformanceReport): string {
+  const facts: Array<[string, string]> = [
+    ['Suite', `${report.suite.name} ${report.suite.version}`],
+    ['openapi.yaml SHA-256', report.suite.openapiSha256],
+    ['catalogue SHA-256', report.suite.catalogueSha256],
+    ['Target', targetLabel(report)],
+    ['Profile', `${report.profile} (${report.profile === 'core' ? 'MUST gates' : 'MUST and SHOULD gate'})`],
+    ['Effort', report.effort],
+    ['Seed', report.seed === null ? 'random' : String(report.seed)],
+    ['Read-only', report.readOnly ? 'yes: requirements that need writes were skipped' : 'no'],
+    ['Selection', report.complete ? 'every test' : [report.grep && `grep ${report.grep}`, report.shard && `shard ${report.shard}`, report.interrupted && 'interrupted'].filter(Boolean).join(', ')],
+    ['Run id', report.runId + (report.mergedShards ? ` (merged from ${report.mergedShards} shards)` : '')],
+    ['Started', report.startedAt],
+    ['Finished', report.finishedAt],
+    ['Expectations', report.gate.expectationsFile ?? 'none'],
+    ['Rate limits', report.rateLimitRetries ? `${report.rateLimitRetries} answer(s) 429/503 waited out and retried` : 'none met'],
+  ];
+  return `<section id="run"><h2>Run</h2><dl class="facts">${facts.map(([k, v]) => `<dt>${escape(k)}</dt><dd>${escape(v)}</dd>`).join('')}</dl></section>`;
+}
+
+function countsSection(report: ConformanceReport): string {
+  const rows = LEVELS.map(
+    (level) => `<tr><th>${level}</th>${STATUSES.map((s) => `<td>${report.counts[level][s] || '·'}</td>`).join('')}</tr>`,
+  ).join('');
+  return `<section id="counts"><h2>Counts by level</h2><table class="counts"><thead><tr><th>Level</th>${STATUSES.map((s) => `<th>${s}</th>`).join('')}</tr></thead><tbody>${rows}</tbody></table></section>`;
+}
+
+function matrixSection(report: ConformanceReport): string {
+  const legend = (Object.keys(DISPLAY) as Display[])
+    .map((d) => `<span class="cell d-${d}">${escape(DISPLAY[d].label)}</span>`)
+    .join(' ');
+  const rows = bySection(report.requirements)
+    .map(([section, requirements]) => `<tr data-section="${escape(section)}"><th>§${escape(section)}</th><td>${requirements.map(cell).join('')}</td></tr>`)
+    .join('');
+  return `<section id="matrix"><h2>Requirements by section</h2><p class="legend">${legend}</p><table class="matrix">${rows}</table></section>`;
+}
+
+function cell(r: RequirementResult): string {
+  const display = displayOf(r);
+  const target = r.status === 'failed' ? r.id : `req-${r.id}`;
+  return `<a class="cell d-${display}" href="#${target}" data-id="${r.id}" data-status="${r.status}" title="${escape(`${r.id} (${r.level}): ${r.statement} — ${DISPLAY[display].label}`)}">${r.id}</a>`;
+}
+
+function failuresSection(report: ConformanceReport): string {
+  const failed = failures(report);
+  const unattributed = report.unattributedFailures.length
+    ? `<h3>Failed tests that name no requirement</h3><ul>${report.unattributedFailures.map((t) => `<li>${escape(t)}</li>`).join('')}</ul>`
+    : '';
+  if (!failed.length) return `<section id="failures"><h2>Failures</h2><p>None.</p>${unattributed}</section>`;
+  const items = failed
+    .map((r) => {
+      const display = displayOf(r);
+      const known = r.knownFailure ? `<p class="known-reason">Known failure: ${escape(r.knownFailure.reason)}</p>` : '';
+      return `<details id="${r.id}" class="failure" data-id="${r.id}">
+<summary><span class="cell d-${display}">${escape(DISPLAY[display].label)}</span> <strong>${r.id}</strong> (${r.level}, §${escape(r.section)}) ${escape(r.statement)}</summary>
+${known}<p class="tests">Checked by ${r.tests.length} test(s); it failed in ${failedIn(r)}.</p>
+${r.findings.map(finding).join('\n')}
+</details>`;
+    })
+    .join('\n');
+  return `<section id="failures"><h2>Failures (${failed.length})</h2><p>Open a failure for its evidence: the request, the response, what was expected, and a curl line that reproduces it.</p>${items}${unattributed}</section>`;
+}
+
+function failedIn(r: RequirementResult): string {
+  const tests = [...new Set(r.findings.map((f) => f.test))];
+  return tests.length ? `${tests.length} of them${r.findings.length >= 10 ? ' (evidence of the first 10 failures below)' : ''}` : 'them';
+}
+
+function finding(evidence: Evidence): string {
+  const parts: Array<[string, string | undefined, string]> = [
+    ['Expected', evidence.expected, 'expected'],
+    ['Received', evidence.received, 'received'],
+    ['Request', evidence.request, 'request'],
+    ['Response', evidence.response, 'response'],
+    ['Reproduce', evidence.curl, 'curl'],
+  ];
+  const present = parts.filter(([, value]) => value !== undefined);
+  const body = present.length
+    ? `<dl>${present.map(([label, value, name]) => `<dt>${label}</dt><dd><pre class="${name}">${escape(value as string)}</pre></dd>`).join('')}</dl>`
+    : `<pre class="message">${escape(evidence.message)}</pre>`;
+  return `<div class="finding"><h4>${escape(evidence.test)}</h4>${body}</div>`;
+}
+
+function fixedSection(report: ConformanceReport): string {
+  if (!report.gate.fixed.length) return '';
+  return `<section id="fixed"><h2>Known failures that now pass</h2><p>Remove them from ${escape(report.gate.expectationsFile ?? 'the expectations file')}:</p><ul>${report.gate.fixed
+    .map((id) => `<li><strong>${id}</strong></li>`)
+    .join('')}</ul></section>`;
+}
+
+function observedSection(report: ConformanceReport): string {
+  const observed = report.requirements.filter((r) => r.observed.length);
+  if (!observed.length) return '';
+  const rows = observed
+    .map((r) => `<tr data-id="${r.id}"><th>${r.id}</th><td>§${escape(r.section)}</td><td>${escape(r.statement)}</td><td>${r.observed.map((v) => `<code>${escape(v)}</code>`).join('<br>')}</td></tr>`)
+    .join('');
+  return `<section id="observed"><h2>Observed behaviours</h2><p>Where the document leaves the behaviour open, what this server does: reported, never a failure.</p><table><thead><tr><th>Id</th><th>Section</th><th>Question</th><th>Seen</th></tr></thead><tbody>${rows}</tbody></table></section>`;
+}
+
+function skippedSection(report: ConformanceReport): string {
+  const skips = skipsByReason(report);
+  if (!skips.length) return '';
+  return `<section id="skipped"><h2>Skipped</h2><ul>${skips.map(([reason, ids]) => `<li>${escape(reason)}: ${ids.join(', ')}</li>`).join('')}</ul></section>`;
+}
+
+function allSection(report: ConformanceReport): string {
+  const rows = report.requirements
+    .map((r) => {
+      const display = displayOf(r);
+      const notes = [...r.skipReasons, ...r.observed.map((v) => `observed: ${v}`)].join('; ');
+      return `<tr id="req-${r.id}"><th>${r.id}</th><td>${r.level}</td><td>§${escape(r.section)}</td><td>${escape(r.statement)}</td><td><span class="cell d-${display}">${escape(DISPLAY[display].label)}</span></td><td>${escape(r.tests.length ? r.tests.join('; ') : notes)}</td></tr>`;
+    })
+    .join('');
+  return `<section id="all"><h2>Every requirement</h2><table class="all"><thead><tr><th>Id</th><th>Level</th><th>Section</th><th>Statement</th><th>Status</th><th>Tests or reason</th></tr></thead><tbody>${rows}</tbody></table></section>`;
+}
+
+const STYLE = `
+body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;color:#24292f;background:#f6f8fa}
+main{padding:0 24px 24px;max-width:1200px}
+header.verdict{padding:18px 24px;color:#fff}
+header.verdict h1{margin:0 0 4px;font-size:22px}
+header.verdict p{margin:0}
+header.ok{background:#1a7f37}header.bad{background:#cf222e}header.known{background:#8250df}
+section{background:#fff;border:1px solid #d0d7de;border-radius:6px;padding:4px 16px 12px;margin-top:16px}
+h2{font-size:17px}
+dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:2px 16px}
+dl.facts dt{font-weight:600}dl.facts dd{margin:0;word-break:break-all}
+table{border-collapse:collapse}
+th,td{text-align:left;vertical-align:top;padding:3px 8px;border-bottom:1px solid #eaeef2}
+table.counts td{text-align:right}
+table.matrix th{white-space:nowrap}
+.cell{display:inline-block;margin:2px;padding:2px 6px;border-radius:4px;font:12px/1.5 ui-monospace,SFMono-Regular,Menlo,monospace;text-decoration:none;border:1px solid transparent}
+${(Object.keys(DISPLAY) as Display[]).map((d) => `.d-${d}{background:${DISPLAY[d].colour};color:${DISPLAY[d].text}}`).join('\n')}
+.d-not-testable{border:1px dashed #8c959f}
+details.failure{border:1px solid #d0d7de;border-radius:6px;margin:8px 0;padding:6px 10px}
+details.failure summary{cursor:pointer}
+.finding{border-top:1px solid #eaeef2;margin-top:8px}
+.finding h4{margin:8px 0 4px}
+.finding dl{margin:0}.finding dt{font-weight:600;margin-top:4px}.finding dd{margin:0}
+pre{background:#f6f8fa;border:1px solid #eaeef2;border-radius:4px;padding:6px 8px;white-space:pre-wrap;word-break:break-all;margin:2px 0;font-size:12px}
+pre.curl{background:#0d1117;color:#e6edf3}
+footer{padding:12px 24px;color:#57606a}
+`;

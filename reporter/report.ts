@@ -1,0 +1,200 @@
+import { gatingLevels, LEVELS, type Level } from '../harness/requirements';
+import type { Evidence } from './evidence';
+import type { Expectations } from './expectations';
+import type { RunInfo, SuiteIdentity } from './run-info';
+
+/** The files of a report directory; report.json lists the SHA-256 of every other one. */
+export const REPORT_FILES = {
+  json: 'report.json',
+  markdown: 'report.md',
+  html: 'index.html',
+  badge: 'badge.svg',
+  junit: 'junit.xml',
+} as const;
+
+export const REPORT_SCHEMA_VERSION = 1;
+
+export type RequirementStatus = 'passed' | 'failed' | 'skipped' | 'observed' | 'untested' | 'not-testable';
+export const STATUSES: readonly RequirementStatus[] = ['passed', 'failed', 'skipped', 'observed', 'untested', 'not-testable'];
+
+/** A requirement listed in the expectations file, and what became of it in this run. */
+export interface KnownFailure {
+  reason: string;
+  /** still-failing: as expected; now-passing: fixed, drop it from the file; not-checked: no test ran it. */
+  outcome: 'still-failing' | 'now-passing' | 'not-checked';
+}
+
+export interface RequirementResult {
+  id: string;
+  section: string;
+  level: Level;
+  statement: string;
+  status: RequirementStatus;
+  /** Titles of the tests that checked it. */
+  tests: string[];
+  /** Why it was skipped (every distinct reason), or why it cannot be tested. */
+  skipReasons: string[];
+  /** Values seen, for OBSERVED requirements. */
+  observed: string[];
+  /** Failure messages naming it (request, response excerpt, expectation, curl line). */
+  evidence: string[];
+  /** The same failures, split into their parts. */
+  findings: Evidence[];
+  /** Whether a failure of this requirement fails the run in the report's profile. */
+  gating: boolean;
+  /** Present when the expectations file lists it. */
+  knownFailure?: KnownFailure;
+}
+
+export interface Signature {
+  algorithm: 'ed25519';
+  /** SHA-256 (hex) of the public key (DER, SPKI) that checks it. */
+  publicKeySha256: string;
+  /** Base64 signature over the canonical JSON of report.json without this signature field. */
+  value: string;
+}
+
+export interface Integrity {
+  algorithm: 'sha256';
+  /** SHA-256 (hex) of every other file of the report, by file name. */
+  files: Record<string, string>;
+  signature?: Signature;
+}
+
+export interface ConformanceReport {
+  schemaVersion: number;
+  suite: SuiteIdentity;
+  runId: string;
+  target: RunInfo['target'];
+  profile: 'core' | 'strict';
+  effort: 'quick' | 'thorough';
+  seed: number | null;
+  readOnly: boolean;
+  grep: string | null;
+  shard: string | null;
+  mergedShards: number | null;
+  /** True when no filter or shard narrowed the run: only a complete run certifies a server. */
+  complete: boolean;
+  startedAt: string;
+  finishedAt: string;
+  /** conformant: no requirement of a gating level failed (known failures included). */
+  verdict: 'conformant' | 'not-conformant';
+  /** What the exit code follows: with an expectations file, known failures do not fail the run. */
+  gate: {
+    passed: boolean;
+    expectationsFile: string | null;
+    newFailures: string[];
+    knownFailures: string[];
+    fixed: string[];
+  };
+  /** Share of the profile's gating requirements (those that can be tested) that passed. */
+  score: { gating: number; passed: number; percent: number };
+  counts: Record<Level, Record<RequirementStatus, number>>;
+  /** Failed tests that name no requirement: they fail the run, since nothing says they may not. */
+  unattributedFailures: string[];
+  /** True when the run was interrupted or timed out: the result is incomplete. */
+  interrupted: boolean;
+  /** 429/503 answers waited out (Retry-After) and retried: never evidence, but worth knowing. */
+  rateLimitRetries: number;
+  requirements: RequirementResult[];
+  integrity?: Integrity;
+}
+
+export interface Collected {
+  requirements: RequirementResult[];
+  unattributedFailures: string[];
+  rateLimitRetries: number;
+  interrupted: boolean;
+  startedAt: Date;
+  finishedAt: Date;
+}
+
+/** Verdict, gate, counts and score, from what the reporter collected. */
+export function buildReport(
+  collected: Collected,
+  suite: SuiteIdentity,
+  run: RunInfo,
+  expectations: { file: string; known: Expectations } | undefined,
+): ConformanceReport {
+  const gating = gatingLevels(run.profile);
+  const requirements = collected.requirements.map((r) => {
+    const reason = expectations?.known.get(r.id);
+    const result: RequirementResult = { ...r, gating: gating.includes(r.level) };
+    if (reason !== undefined) result.knownFailure = { reason, outcome: outcomeOf(r.status) };
+    return result;
+  });
+  const violations = requirements.filter((r) => r.status === 'failed' && r.gating);
+  const newFailures = violations.filter((r) => !r.knownFailure).map((r) => r.id);
+  const clean = collected.unattributedFailures.length === 0 && !collected.interrupted;
+  const scored = requirements.filter((r) => r.gating && r.status !== 'not-testable');
+  const passed = scored.filter((r) => r.status === 'passed').length;
+  return {
+    schemaVersion: REPORT_SCHEMA_VERSION,
+    suite,
+    runId: run.runId,
+    target: run.target,
+    profile: run.profile,
+    effort: run.effort,
+    seed: run.seed,
+    readOnly: run.readOnly,
+    grep: run.grep,
+    shard: run.shard,
+    mergedShards: run.mergedShards,
+    complete: run.grep === null && run.shard === null && !collected.interrupted,
+    startedAt: collected.startedAt.toISOString(),
+    finishedAt: collected.finishedAt.toISOString(),
+    verdict: violations.length === 0 && clean ? 'conformant' : 'not-conformant',
+    gate: {
+      passed: newFailures.length === 0 && clean,
+      expectationsFile: expectations?.file ?? null,
+      newFailures,
+      knownFailures: requirements.filter((r) => r.knownFailure?.outcome === 'still-failing').map((r) => r.id),
+      fixed: requirements.filter((r) => r.knownFailure?.outcome === 'now-passing').map((r) => r.id),
+    },
+    score: { gating: scored.length, passed, percent: scored.length ? Math.floor((passed * 100) / scored.length) : 100 },
+    counts: countByLevel(requirements),
+    unattributedFailures: collected.unattributedFailures,
+    interrupted: collected.interrupted,
+    rateLimitRetries: collected.rateLimitRetries,
+    requirements,
+  };
+}
+
+function outcomeOf(status: RequirementStatus): KnownFailure['outcome'] {
+  if (status === 'failed') return 'still-failing';
+  if (status === 'passed' || status === 'observed') return 'now-passing';
+  return 'not-checked';
+}
+
+function countByLevel(requirements: RequirementResult[]): ConformanceReport['counts'] {
+  const counts = Object.fromEntries(
+    LEVELS.map((level) => [level, Object.fromEntries(STATUSES.map((status) => [status, 0]))]),
+  ) as ConformanceReport['counts'];
+  for (const r of requirements) counts[r.level][r.status]++;
+  return counts;
+}
+
+/** Requirements in document order: by section number, then id. */
+export function bySection(requirements: RequirementResult[]): Array<[string, RequirementResult[]]> {
+  const sections = new Map<string, RequirementResult[]>();
+  for (const r of requirements) sections.set(r.section, [...(sections.get(r.section) ?? []), r]);
+  return [...sections].sort(([a], [b]) => compareSections(a, b));
+}
+
+function compareSections(a: string, b: string): number {
+  const x = a.split('.').map(Number);
+  const y = b.split('.').map(Number);
+  for (let i = 0; i < Math.max(x.length, y.length); i++) {
+    const difference = (x[i] ?? -1) - (y[i] ?? -1);
+    if (difference !== 0) return difference;
+  }
+  return 0;
+}
+
+/** One line for the verdict, as the console, the Markdown and the HTML say it. */
+export function verdictLine(report: ConformanceReport): string {
+  const verdict = report.verdict === 'conformant' ? 'CONFORMANT' : 'NOT CONFORMANT';
+  const known = report.gate.knownFailures.length ? ` (${report.gate.knownFailures.length} known failure(s) from ${report.gate.expectationsFile})` : '';
+  const partial = report.complete ? '' : ' (partial run: not a certification)';
+  return `OMS conformance (${report.profile}): ${verdict}${known}${partial}`;
+}

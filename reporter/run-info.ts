@@ -1,0 +1,108 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FullConfig } from '@playwright/test/reporter';
+import { OPENAPI_PATH } from '../contract/openapi';
+import { CATALOGUE_PATH } from '../harness/requirements';
+import type { Settings } from '../harness/settings';
+
+export const PACKAGE_ROOT = join(__dirname, '..');
+
+/** Which suite produced a report: its version and the exact contract and catalogue it tested against. */
+export interface SuiteIdentity {
+  name: string;
+  version: string;
+  /** SHA-256 (hex) of openapi.yaml. */
+  openapiSha256: string;
+  /** SHA-256 (hex) of requirements/catalogue.yaml. */
+  catalogueSha256: string;
+}
+
+/** What was run, against what: everything a reader needs to judge or replay the result. */
+export interface RunInfo {
+  runId: string;
+  target: {
+    /** The base URL tested (for the embedded server, the address it had during the run). */
+    baseUrl: string | null;
+    /** True when no OMS_BASE_URL was given and the embedded reference server was tested. */
+    embedded: boolean;
+  };
+  profile: 'core' | 'strict';
+  effort: 'quick' | 'thorough';
+  /** OMS_SEED; null when the generators chose their own. */
+  seed: number | null;
+  readOnly: boolean;
+  /** The filters of a partial run, as given (--grep X --grep-invert Y, file filters); null when every test was selected. */
+  grep: string | null;
+  /** The shard of a partial run ("1/3"); null for a whole run or a merged one. */
+  shard: string | null;
+  /** How many shard reports a merged report was made from; null when it was not merged. */
+  mergedShards: number | null;
+}
+
+export function sha256(data: string | Buffer): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+export function sha256File(path: string): string {
+  return sha256(readFileSync(path));
+}
+
+export function suiteIdentity(): SuiteIdentity {
+  const pkg = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
+  return {
+    name: pkg.name,
+    version: pkg.version,
+    openapiSha256: sha256File(OPENAPI_PATH),
+    catalogueSha256: sha256File(CATALOGUE_PATH),
+  };
+}
+
+/** The run as Playwright and the configuration contract describe it, before the global setup has run. */
+export function runInfoAtStart(config: FullConfig, settings: Settings, runId: string, argv: string[] = process.argv): RunInfo {
+  const grep = config.projects.flatMap((project) => (Array.isArray(project.grep) ? project.grep : [project.grep]));
+  const filters = [...new Set(grep.map((pattern) => pattern.source))].filter((source) => source !== '.*').map((source) => `grep ${source} (config)`);
+  filters.push(...commandLineFilters(argv));
+  return {
+    runId,
+    target: { baseUrl: settings.baseUrl ?? null, embedded: !settings.baseUrl },
+    profile: settings.profile,
+    effort: settings.effort,
+    seed: settings.seed ?? null,
+    readOnly: settings.readOnly,
+    grep: filters.length ? filters.join(' ') : null,
+    shard: config.shard ? `${config.shard.current}/${config.shard.total}` : null,
+    mergedShards: null,
+  };
+}
+
+/** A run covers the whole catalogue only when no filter or shard narrowed it. */
+export function isPartial(run: RunInfo): boolean {
+  return run.grep !== null || run.shard !== null;
+}
+
+/** `playwright test` options that take a value: what follows them is not a file filter. */
+const VALUE_OPTIONS = new Set([
+  '-c', '--config', '--output', '-g', '--grep', '--grep-invert', '--shard', '--reporter', '-j', '--workers', '--project',
+  '--timeout', '--retries', '--repeat-each', '--max-failures', '--trace', '--tsconfig', '--global-timeout', '--test-list',
+  '--test-list-invert', '--last-failed-file', '--update-source-method', '--browser',
+]);
+
+/**
+ * Filters given on Playwright's command line (--grep, --grep-invert, file filters, --last-failed,
+ * --only-changed): Playwright does not show them to reporters, yet a filtered run must say it is partial.
+ */
+export function commandLineFilters(argv: string[]): string[] {
+  const start = argv.indexOf('test');
+  if (start < 0) return [];
+  const filters: string[] = [];
+  const args = argv.slice(start + 1);
+  for (let i = 0; i < args.length; i++) {
+    const [name, inline] = args[i].startsWith('--') && args[i].includes('=') ? [args[i].slice(0, args[i].indexOf('=')), args[i].slice(args[i].indexOf('=') + 1)] : [args[i], undefined];
+    const value = VALUE_OPTIONS.has(name) && inline === undefined ? args[++i] : inline;
+    if (name === '-g' || name === '--grep' || name === '--grep-invert' || name === '--test-list') filters.push(`${name === '-g' ? '--grep' : name} ${value ?? ''}`);
+    else if (name === '--last-failed' || name === '--only-changed') filters.push(name);
+    else if (!name.startsWith('-')) filters.push(name);
+  }
+  return filters;
+}

@@ -1,0 +1,115 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { LaunchOptions } from '@playwright/test';
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import { AccountRegistry, DEVELOPMENT_ACCOUNTS, type Account } from '../../reference/accounts';
+import type { Behaviour } from '../../reference/app';
+import type { ApiReply, ApiRequest } from '../../reference/http';
+import { startReferenceServer, type RunningReference } from '../../reference/server';
+import type { ConformanceReport } from '../../reporter/report';
+
+export const PROJECT_ROOT = join(__dirname, '..', '..');
+export const BIN = join(PROJECT_ROOT, 'cli', 'oms-conformance.js');
+export const DEV_TOKEN_A = DEVELOPMENT_ACCOUNTS[0].developmentToken;
+
+/** Debian's chromium (installed by .ci/run), never a Playwright download. */
+export const CHROMIUM: LaunchOptions = {
+  executablePath: '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+};
+
+export interface CliRun {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs `oms-conformance` (this checkout's, or bin) as a user would, in cwd (a temporary directory by
+ * default), with env on top of a clean environment: no OMS_* or Playwright variable of the caller leaks in.
+ */
+export function runCli(args: string[], options: { env?: Record<string, string>; cwd?: string; bin?: string } = {}): Promise<CliRun> {
+  const inherited = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !name.startsWith('OMS_') && !name.startsWith('PLAYWRIGHT_') && !name.startsWith('PW_') && !name.startsWith('TEST_')),
+  );
+  const child = spawn(process.execPath, [options.bin ?? BIN, ...args], {
+    cwd: options.cwd ?? temporaryDirectory(),
+    env: { ...inherited, CI: '1', OMS_WORKERS: '2', ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ exitCode: code ?? -1, stdout, stderr }));
+  });
+}
+
+export function temporaryDirectory(prefix = 'oms-cli-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export function readReport(directory: string): ConformanceReport {
+  return JSON.parse(readFileSync(join(directory, 'report.json'), 'utf8')) as ConformanceReport;
+}
+
+/** Problems of a report against reporter/report.schema.json (the schema the package ships); empty when it is valid. */
+export function schemaProblems(report: unknown): string[] {
+  const schema = JSON.parse(readFileSync(join(PROJECT_ROOT, 'reporter', 'report.schema.json'), 'utf8')) as object;
+  const ajv = new Ajv2020({ strict: true, allErrors: true });
+  addFormats(ajv);
+  const validate = ajv.compile(schema);
+  return validate(report) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`);
+}
+
+/** Every file under a directory, recursively. */
+export function filesUnder(directory: string): string[] {
+  return readdirSync(directory).flatMap((name) => {
+    const path = join(directory, name);
+    return statSync(path).isDirectory() ? filesUnder(path) : [path];
+  });
+}
+
+/** The reference server with extra behaviours (and, optionally, other accounts), on a free port. */
+export function startServer(behaviours: Behaviour[], accounts: readonly Account[] = DEVELOPMENT_ACCOUNTS): Promise<RunningReference> {
+  return startReferenceServer({ behaviours, accounts: new AccountRegistry(accounts) });
+}
+
+/** A small fault: lists answer meta.status 201 while the HTTP status is 200 (breaks ORD-GEN-002, and nothing else). */
+export const listMetaStatusOffByOne: Behaviour = {
+  name: 'selftest-list-meta-status-off-by-one',
+  rewriteReply(request: ApiRequest, reply: ApiReply): ApiReply {
+    if (request.method !== 'GET' || request.path !== '/orders' || reply.status !== 200) return reply;
+    const body = reply.body as { meta?: Record<string, unknown> } | undefined;
+    if (!body?.meta) return reply;
+    return { ...reply, body: { ...body, meta: { ...body.meta, status: 201 } } };
+  },
+};
+
+/** A small fault: 403 where 401 belongs (breaks the SHOULD ORD-AUTH-006, which core does not gate on). */
+export const forbiddenInsteadOfUnauthorized: Behaviour = {
+  name: 'selftest-403-for-401',
+  rewriteReply(_request: ApiRequest, reply: ApiReply): ApiReply {
+    if (reply.status !== 401) return reply;
+    const body = reply.body as { meta?: Record<string, unknown> } | undefined;
+    return { ...reply, status: 403, body: body?.meta ? { ...body, meta: { ...body.meta, status: 403 } } : body };
+  },
+};
+
+/** Records every request's method and path, to prove what a run sent. */
+export function requestLog(): Behaviour & { requests: string[] } {
+  const requests: string[] = [];
+  return {
+    name: 'selftest-request-log',
+    requests,
+    rewriteRequest(request: ApiRequest): ApiRequest {
+      requests.push(`${request.method} ${request.path}`);
+      return request;
+    },
+  };
+}
