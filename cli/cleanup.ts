@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { Ledger, ledgerDirectory, ledgerFile, ledgerRuns, leftovers, readLedger, RUN_ID, type LedgerEntry } from '../harness/ledger';
-import { registerSecret, redact } from '../harness/redaction';
+import { registerSecret, registerSettingsSecrets, redact } from '../harness/redaction';
 import { fetchToken } from '../harness/token';
 import { checkedSettings, environmentFrom } from './environment';
 import { UsageError, type Parsed } from './options';
@@ -19,9 +19,7 @@ export async function cleanup({ options, positionals }: Parsed): Promise<number>
   if (typeof runId === 'string' && !RUN_ID.test(runId)) throw new UsageError(`--run-id ${JSON.stringify(runId)} is not a run id`);
   const env = environmentFrom(options);
   const settings = checkedSettings(env, options);
-  registerSecret(settings.token, '$OMS_TOKEN');
-  registerSecret(settings.tokenB, '$OMS_TOKEN_B');
-  registerSecret(settings.clientSecret, '$OMS_CLIENT_SECRET');
+  registerSettingsSecrets(settings);
   const directory = ledgerDirectory(env);
   const runs = allRuns ? ledgerRuns(directory) : [runId as string];
   const pending = runs.flatMap((run) => {

@@ -24,7 +24,7 @@ export interface EffortProfile {
 
 /** quick gates CI against the embedded server in seconds; thorough is for certification. */
 export const EFFORT: Record<Settings['effort'], EffortProfile> = {
-  quick: { numRuns: 10, sequences: 5, maxCommands: 10, timeLimitMs: 60_000 },
+  quick: { numRuns: 8, sequences: 5, maxCommands: 10, timeLimitMs: 60_000 },
   thorough: { numRuns: 200, sequences: 60, maxCommands: 30, timeLimitMs: 15 * 60_000 },
 };
 
@@ -92,7 +92,7 @@ export function stopOn(finding: Finding | undefined): void {
 /** A run that failed: its error and the requests it made. */
 class FailedRun extends Error {
   constructor(
-    readonly cause: unknown,
+    override readonly cause: unknown,
     readonly requests: Exchange[],
   ) {
     super(cause instanceof Error ? cause.message : String(cause));
@@ -108,7 +108,14 @@ export interface GeneratedTest<T> {
   runsFactor?: number;
   /** How many runs, instead of the profile's numRuns (model-based tests: EFFORT[…].sequences). */
   numRuns?: number;
+  /** Why a run may prove nothing (it calls fc.pre(false)); the test is skipped with it when most runs do. */
+  inconclusive?: string;
+  /** A line printed under the counterexample's requests, where their pattern needs a word. */
+  requestsNote?: string;
 }
+
+/** Runs that prove nothing, per run asked for, before the test is skipped. */
+const MAX_SKIPS_PER_RUN = 5;
 
 /**
  * Runs a generated test with fast-check in the current Playwright test. On a failure, stops the test
@@ -132,6 +139,8 @@ export async function forAll<T>(settings: Settings, generated: GeneratedTest<T>)
       if (finding) throw new Violation(finding);
       return true;
     } catch (error) {
+      // fc.pre(false): the run proves nothing (an allowed refusal, a view changed by another client).
+      if (fc.PreconditionFailure.isFailure(error)) throw error;
       if (info.expectedStatus === 'skipped') {
         stopped = error;
         return true;
@@ -141,19 +150,24 @@ export async function forAll<T>(settings: Settings, generated: GeneratedTest<T>)
   };
 
   const numRuns = generated.numRuns ?? Math.max(1, Math.round(profile.numRuns * (generated.runsFactor ?? 1)));
-  const details = await fc.check(fc.asyncProperty(generated.input, predicate), {
+  const details = (await fc.check(fc.asyncProperty(generated.input, predicate), {
     seed,
     path: replay.path,
     endOnFailure: replay.path !== undefined,
     numRuns,
+    maxSkipsPerRun: MAX_SKIPS_PER_RUN,
     plugins: [fc.interruptAfterTimeLimit(profile.timeLimitMs)],
-  });
+  })) as fc.RunDetails<[T]>;
   if (stopped) throw stopped;
   if (!details.failed) {
     if (details.interrupted) info.annotations.push({ type: 'generated', description: `time limit reached after ${details.numRuns} of ${numRuns} runs` });
     return;
   }
-  if (details.counterexample === null) throw new Error(`generated test could not run (seed ${seed}): ${String(details.errorInstance ?? 'too many skipped runs')}`);
+  if (details.counterexample === null) {
+    // Too many runs proved nothing: an unmet precondition, never a pass or a fail.
+    info.skip(true, `${details.numSkips} of the generated runs proved nothing (seed ${seed}): ${generated.inconclusive ?? 'fc.pre failed'}`);
+    return;
+  }
 
   const failure = details.errorInstance;
   const requests = failure instanceof FailedRun ? failure.requests : [];
@@ -165,6 +179,7 @@ export async function forAll<T>(settings: Settings, generated: GeneratedTest<T>)
     numShrinks: details.numShrinks,
     numRuns: details.numRuns,
     requests,
+    note: generated.requestsNote,
   });
   if (cause instanceof Violation) {
     const { finding } = cause;
@@ -184,6 +199,7 @@ interface ReportParts {
   numShrinks: number;
   numRuns: number;
   requests: Exchange[];
+  note?: string;
 }
 
 /** The counterexample as the requests it made, the generated input, and the replay line. */
@@ -192,13 +208,17 @@ export function counterexampleReport(parts: ReportParts): string {
   const commandsPath = /replayPath="([^"]+)"/.exec(String(parts.input))?.[1];
   const path = commandsPath ? `${parts.path}@${commandsPath}` : parts.path;
   const where = `${relative(process.cwd(), info.file)}:${info.line}`;
-  const requests = parts.requests.map(
-    (exchange, index) =>
-      `  ${index + 1}. ${exchange.request.method} ${exchange.request.path}${exchange.request.body === undefined ? '' : ` ${clip(exchange.request.body, 1500)}`}\n     → ${exchange.status}`,
-  );
+  const requests = parts.requests.map((exchange, index) => {
+    // Which account sent it, where it was not account A: the redacted token names it ($OMS_TOKEN_B).
+    const token = /\$OMS_[A-Z_]+/.exec(exchange.request.headers.Authorization ?? '')?.[0];
+    const as = token && token !== '$OMS_TOKEN' ? ` (with ${token})` : '';
+    const body = exchange.request.body === undefined ? '' : ` ${clip(exchange.request.body, 1500)}`;
+    return `  ${index + 1}. ${exchange.request.method} ${exchange.request.path}${as}${body}\n     → ${exchange.status}`;
+  });
   return [
     `Counterexample (shrunk ${parts.numShrinks} times from the failure of run ${parts.numRuns}), as the requests it made:`,
     ...(requests.length ? requests : ['  (no request completed)']),
+    ...(parts.note ? [`  (${parts.note})`] : []),
     `Generated input: ${clip(describeInput(parts.input), 3000)}`,
     `Seed ${parts.seed}, path ${path}. Replay this counterexample: OMS_SEED=${parts.seed} OMS_PATH='${path}' npx playwright test ${where}`,
     `(OMS_SEED=${parts.seed} alone re-runs the whole generation and shrinking.)`,
@@ -207,7 +227,7 @@ export function counterexampleReport(parts: ReportParts): string {
 
 /** A model-based test's commands one per line (those that ran); any other input as fast-check prints it. */
 function describeInput(input: unknown): string {
-  if (typeof input !== 'object' || input === null || !(Symbol.iterator in input)) return fc.stringify(input);
+  if (typeof input !== 'object' || input === null || Array.isArray(input) || !(Symbol.iterator in input)) return fc.stringify(input);
   const ran = [...(input as Iterable<{ hasRan?: boolean }>)].filter((command) => command.hasRan !== false);
   return ['commands:', ...ran.map((command, index) => `  ${index + 1}. ${String(command)}`)].join('\n');
 }

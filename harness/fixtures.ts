@@ -3,7 +3,7 @@ import { OmsApi, type AccountName } from './api';
 import { OmsClient } from './client';
 import { pacer } from './pacer';
 import { CreatedOrders } from './created-orders';
-import { registerSecret } from './redaction';
+import { registerSettingsSecrets } from './redaction';
 import { readSettings, type Settings } from './settings';
 import { fetchToken } from './token';
 
@@ -29,9 +29,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   settings: [
     async ({}, use) => {
       const settings = readSettings();
-      registerSecret(settings.token, '$OMS_TOKEN');
-      registerSecret(settings.tokenB, '$OMS_TOKEN_B');
-      registerSecret(settings.clientSecret, '$OMS_CLIENT_SECRET');
+      registerSettingsSecrets(settings);
       await use(settings);
     },
     { scope: 'worker' },

@@ -3,7 +3,7 @@ import { DEVELOPMENT_ACCOUNTS } from '../reference/accounts';
 import { behavioursFromEnvironment } from '../reference/behaviours';
 import { startReferenceServer, type RunningReference } from '../reference/server';
 import { preflight, PreflightError } from './preflight';
-import { registerSecret, redact } from './redaction';
+import { registerSecret, registerSettingsSecrets, redact } from './redaction';
 import { ConfigurationError, readSettings } from './settings';
 import { fetchToken } from './token';
 
@@ -19,9 +19,7 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
   let server: RunningReference | undefined;
   try {
     const settings = readSettings();
-    registerSecret(settings.token, '$OMS_TOKEN');
-    registerSecret(settings.tokenB, '$OMS_TOKEN_B');
-    registerSecret(settings.clientSecret, '$OMS_CLIENT_SECRET');
+    registerSettingsSecrets(settings);
     let baseUrl = settings.baseUrl;
     if (!baseUrl) {
       server = await startReferenceServer({ behaviours: behavioursFromEnvironment(process.env) });

@@ -12,3 +12,10 @@ export function redact(text: string): string {
   for (const [value, placeholder] of secrets) out = out.split(value).join(placeholder);
   return out;
 }
+
+/** Registers every secret of the configuration contract (tokens, client secret) under its variable's name. */
+export function registerSettingsSecrets(settings: { token?: string; tokenB?: string; clientSecret?: string }): void {
+  registerSecret(settings.token, '$OMS_TOKEN');
+  registerSecret(settings.tokenB, '$OMS_TOKEN_B');
+  registerSecret(settings.clientSecret, '$OMS_CLIENT_SECRET');
+}

@@ -4,7 +4,7 @@ import type { KeyObject } from 'node:crypto';
 import type { FullConfig, FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
 import { RATE_LIMIT_ANNOTATION } from '../harness/api';
 import { ledgerDirectory, ledgerFile, leftovers, newRunId, readLedger } from '../harness/ledger';
-import { registerSecret, redact } from '../harness/redaction';
+import { registerSettingsSecrets, redact } from '../harness/redaction';
 import { catalogue, requirement } from '../harness/requirements';
 import { readSettings } from '../harness/settings';
 import { OBSERVATION_ANNOTATION, REQUIREMENT_ANNOTATION } from '../harness/verifies';
@@ -134,13 +134,7 @@ export default class ConformanceReporter implements Reporter {
 
   async onEnd(result: FullResult): Promise<{ status?: FullResult['status'] } | undefined> {
     const settings = readSettings();
-    for (const [value, placeholder] of [
-      [settings.token, '$OMS_TOKEN'],
-      [settings.tokenB, '$OMS_TOKEN_B'],
-      [settings.clientSecret, '$OMS_CLIENT_SECRET'],
-    ] as const) {
-      registerSecret(value, placeholder);
-    }
+    registerSettingsSecrets(settings);
     const run = this.run as RunInfo;
     // The global setup has set OMS_BASE_URL by now, also for the embedded server.
     const target = this.options.mergedRun ? run.target : { baseUrl: settings.baseUrl ?? null, embedded: this.embedded };

@@ -30,7 +30,7 @@ export function runSuite(env: Record<string, string | undefined>, args: string[]
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [require.resolve('@playwright/test/cli'), 'test', '--config', join(PROJECT_ROOT, 'playwright.config.ts'), ...args], {
       cwd: PROJECT_ROOT,
-      env: { ...inherited, CI: '1', OMS_WORKERS: '1', OMS_REPORT_DIR: reportDir, ...env },
+      env: { ...inherited, CI: '1', OMS_WORKERS: '1', OMS_REPORT_DIR: reportDir, OMS_LEDGER_DIR: join(reportDir, 'ledger'), ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
