@@ -1,0 +1,55 @@
+import fc from 'fast-check';
+import { excerpt } from '../../contract/openapi';
+import type { AccountName } from '../../harness/api';
+import { is2xx } from '../../harness/checks';
+import { stopOn } from '../../harness/effort';
+import type { Exchange } from '../../harness/exchange';
+import { unless, type Finding } from '../../harness/findings';
+import { carriesWhatWasSent } from '../../harness/orders';
+import { acceptanceRequirement } from '../order';
+import type { Payload } from '../schema';
+import { apiOf, bodyText, OrderCommand, type OrdersModel, type OrdersReal } from './model';
+
+/** POST /orders as one account: accepted, answered with every field sent; the model gains the order. */
+export class CreateOrder extends OrderCommand {
+  constructor(
+    readonly account: AccountName,
+    readonly body: Payload<'OrderCreate'>,
+  ) {
+    super();
+  }
+
+  check(model: Readonly<OrdersModel>): boolean {
+    return model.accounts.includes(this.account);
+  }
+
+  async run(model: OrdersModel, real: OrdersReal): Promise<void> {
+    const exchange = await apiOf(real, this.account).create(this.body);
+    stopOn(is2xx(acceptanceRequirement(this.body))(exchange));
+    stopOn(idAssigned(exchange));
+    const id = (exchange.json as { id: string }).id;
+    stopOn(carriesWhatWasSent('ORD-CREATE-004', this.body, exchange, 'the create response'));
+    this.target = { handle: model.orders.length + 1, account: this.account, expected: structuredClone(this.body), updated: false, deleted: false };
+    model.orders.push(this.target);
+    real.ids.set(this.target.handle, id);
+  }
+
+  toString(): string {
+    return `POST /orders as ${this.account} ${bodyText(this.body)} → ${this.targetLabel}`;
+  }
+
+  [fc.cloneMethod](): CreateOrder {
+    return new CreateOrder(this.account, this.body);
+  }
+}
+
+/** The create answer carries the id the service assigned: a non-empty string (ORD-CREATE-003). */
+export function idAssigned(exchange: Exchange): Finding | undefined {
+  const id = (exchange.json as { id?: unknown } | undefined)?.id;
+  return unless(typeof id === 'string' && id !== '', () => ({
+    requirementId: 'ORD-CREATE-003',
+    expected: 'id: a non-empty string assigned by the service',
+    received: `id ${excerpt(id)}`,
+    exchange,
+  }));
+}

@@ -1,0 +1,57 @@
+import fc from 'fast-check';
+import { excerpt } from '../../contract/openapi';
+import { is2xx } from '../../harness/checks';
+import { stopOn } from '../../harness/effort';
+import { unless } from '../../harness/findings';
+import { carriesWhatWasSent } from '../../harness/orders';
+import { differences } from '../../harness/roundtrip';
+import type { Payload } from '../schema';
+import { apiOf, bodyText, idOf, liveOrders, OrderCommand, type OrdersModel, type OrdersReal } from './model';
+
+/**
+ * PUT /orders/{id} of a live order of the run, by its owner: accepted, answered with every field
+ * sent and the same id. Whether omitted fields are kept or cleared is not shown (4.4): the model
+ * keeps expecting an omitted field only where the answer kept it.
+ */
+export class UpdateOrder extends OrderCommand {
+  constructor(
+    readonly pick: number,
+    readonly body: Payload<'OrderUpdate'>,
+  ) {
+    super();
+  }
+
+  check(model: Readonly<OrdersModel>): boolean {
+    return liveOrders(model).length > 0;
+  }
+
+  async run(model: OrdersModel, real: OrdersReal): Promise<void> {
+    const order = (this.target = OrderCommand.pickFrom(liveOrders(model), this.pick)!);
+    const id = idOf(real, order);
+    const exchange = await apiOf(real, order.account).update(id, this.body);
+    stopOn(is2xx('ORD-UPDATE-001')(exchange));
+    const answer = (exchange.json ?? {}) as Record<string, unknown>;
+    stopOn(
+      unless(answer.id === id, () => ({
+        requirementId: 'ORD-UPDATE-005',
+        expected: `id ${id} kept`,
+        received: `id ${excerpt(answer.id)}`,
+        exchange,
+      })),
+    );
+    stopOn(carriesWhatWasSent('ORD-UPDATE-002', this.body, exchange, 'the update response'));
+    const kept = Object.entries(order.expected).filter(
+      ([field, value]) => !(field in this.body) && differences(value, answer[field]).length === 0,
+    );
+    order.expected = { ...Object.fromEntries(kept), ...structuredClone(this.body) };
+    order.updated = true;
+  }
+
+  toString(): string {
+    return `PUT /orders/${this.targetLabel} as ${this.target?.account ?? '?'} ${bodyText(this.body)}`;
+  }
+
+  [fc.cloneMethod](): UpdateOrder {
+    return new UpdateOrder(this.pick, this.body);
+  }
+}

@@ -1,0 +1,174 @@
+import fc from 'fast-check';
+import { contract, type JsonSchema, type OperationId } from '../contract/openapi';
+import { anyOrder } from './order';
+import { requestComponent, requiredFields } from './schema';
+import { anyOrderUpdate } from './update';
+
+/**
+ * Request bodies that break openapi.yaml, each with the requirement an answer to it is checked
+ * against. Built from a valid body by one change, so a shrunk counterexample shows the one fault.
+ */
+
+export type InvalidKind = 'missing-field' | 'wrong-type' | 'wrong-shape' | 'malformed-json' | 'empty-body';
+
+export interface InvalidRequest {
+  kind: InvalidKind;
+  /** What is wrong, in words: "/items/0/quantity is 1.5 (integer expected)". */
+  description: string;
+  /** ORD-ERR-003 missing field, ORD-ERR-004 wrong type or shape, ORD-ERR-002 not JSON or empty. */
+  requirementId: 'ORD-ERR-002' | 'ORD-ERR-003' | 'ORD-ERR-004';
+  /** Sent as JSON. */
+  body?: unknown;
+  /** Sent as is, instead of body. */
+  rawBody?: string;
+}
+
+type Json = Record<string, unknown>;
+
+/** An invalid create request (POST /orders). */
+export function invalidOrder(): fc.Arbitrary<InvalidRequest> {
+  return fc.oneof(
+    { arbitrary: missingField(), weight: 2 },
+    { arbitrary: wrongType('createOrder', anyOrder(), 'wrong-type'), weight: 3 },
+    { arbitrary: wrongType('createOrder', anyOrder(), 'wrong-shape'), weight: 2 },
+    { arbitrary: malformedJson(anyOrder()), weight: 2 },
+    { arbitrary: emptyBody(), weight: 1 },
+  );
+}
+
+/** An invalid update request (PUT /orders/{id}); an update has no required field to leave out. */
+export function invalidOrderUpdate(): fc.Arbitrary<InvalidRequest> {
+  return fc.oneof(
+    { arbitrary: wrongType('updateOrder', anyOrderUpdate(), 'wrong-type'), weight: 3 },
+    { arbitrary: wrongType('updateOrder', anyOrderUpdate(), 'wrong-shape'), weight: 2 },
+    { arbitrary: malformedJson(anyOrderUpdate()), weight: 2 },
+    { arbitrary: emptyBody(), weight: 1 },
+  );
+}
+
+/** A valid create without one of the fields OrderCreate requires. */
+export function missingField(): fc.Arbitrary<InvalidRequest> {
+  return fc.tuple(anyOrder(), fc.constantFrom(...requiredFields('OrderCreate'))).map(([valid, field]) => {
+    const body: Json = { ...valid };
+    delete body[field];
+    return { kind: 'missing-field', description: `the required field ${field} is missing`, requirementId: 'ORD-ERR-003', body };
+  });
+}
+
+/**
+ * A valid body with one value, at any depth, of another type than its schema's. 'wrong-type': a
+ * scalar field (a number as a string, a string as an object…); 'wrong-shape': an object or array
+ * (an object as a string, an array as an object…), the whole body included.
+ */
+export function wrongType(operationId: OperationId, valid: fc.Arbitrary<object>, kind: 'wrong-type' | 'wrong-shape'): fc.Arbitrary<InvalidRequest> {
+  const bodySchema = requestSchema(operationId);
+  return fc.tuple(valid, fc.nat(), fc.nat()).map(([body, at, pick]) => {
+    const places = fieldsOf(body, bodySchema).filter((place) => (isContainer(place.schema) ? 'wrong-shape' : 'wrong-type') === kind);
+    const place = places[at % places.length];
+    const replacements = wrongValuesFor(place.schema);
+    const replacement = replacements[pick % replacements.length];
+    return {
+      kind,
+      description: `${place.pointer || 'the body'} is ${JSON.stringify(replacement)} (${allowedTypes(place.schema).join(' or ')} expected)`,
+      requirementId: 'ORD-ERR-004',
+      body: place.pointer === '' ? replacement : setAt(structuredClone(body), place.pointer, replacement),
+    };
+  });
+}
+
+function isContainer(schema: JsonSchema): boolean {
+  return allowedTypes(schema).some((type) => type === 'object' || type === 'array');
+}
+
+const CORRUPTIONS: Array<{ name: string; corrupt: (json: string, at: number) => string }> = [
+  { name: 'cut short', corrupt: (json, at) => json.slice(0, 1 + (at % (json.length - 1))) },
+  { name: 'a trailing comma', corrupt: (json) => `${json.slice(0, -1)},}` },
+  { name: 'single quotes', corrupt: (json) => json.replace(/"/g, "'") },
+  { name: 'unquoted keys', corrupt: (json) => json.replace(/"([A-Za-z_]+)":/g, '$1:') },
+  { name: 'a NaN value', corrupt: (json) => `{"price":NaN,${json.slice(1)}` },
+];
+
+/** A valid body's JSON text, broken (cut short, trailing comma, single quotes…). */
+export function malformedJson(valid: fc.Arbitrary<object>): fc.Arbitrary<InvalidRequest> {
+  return fc
+    .tuple(valid, fc.constantFrom(...CORRUPTIONS), fc.nat())
+    .map(([body, corruption, at]): InvalidRequest => ({
+      kind: 'malformed-json',
+      description: `the body is not JSON (${corruption.name})`,
+      requirementId: 'ORD-ERR-002',
+      rawBody: corruption.corrupt(JSON.stringify(body), at),
+    }))
+    .filter((request) => !parses(request.rawBody as string));
+}
+
+export function emptyBody(): fc.Arbitrary<InvalidRequest> {
+  return fc.constant({ kind: 'empty-body', description: 'the body is empty', requirementId: 'ORD-ERR-002', rawBody: '' });
+}
+
+function requestSchema(operationId: OperationId): JsonSchema {
+  return contract().schema(requestComponent(operationId));
+}
+
+interface Place {
+  pointer: string;
+  schema: JsonSchema;
+}
+
+/** Every value present in a body, at every depth, with the schema it must follow; the body itself first. */
+export function fieldsOf(value: unknown, schema: JsonSchema, pointer = ''): Place[] {
+  const resolved = resolve(schema);
+  const places: Place[] = [{ pointer, schema: resolved }];
+  if (Array.isArray(value) && resolved.items) {
+    value.forEach((element, index) => places.push(...fieldsOf(element, resolved.items as JsonSchema, `${pointer}/${index}`)));
+  } else if (value && typeof value === 'object' && resolved.properties) {
+    const declared = resolved.properties as Record<string, JsonSchema>;
+    for (const [key, inner] of Object.entries(value)) {
+      if (declared[key]) places.push(...fieldsOf(inner, declared[key], `${pointer}/${key}`));
+    }
+  }
+  return places;
+}
+
+function resolve(schema: JsonSchema): JsonSchema {
+  const resolved = contract().resolve(schema);
+  return resolved === schema ? schema : resolve(resolved);
+}
+
+/** The JSON types a schema allows ('integer' counts as its own). */
+export function allowedTypes(schema: JsonSchema): string[] {
+  const type = resolve(schema).type;
+  return Array.isArray(type) ? (type as string[]) : typeof type === 'string' ? [type] : [];
+}
+
+/** Values of every other JSON type than the schema allows (null left out: servers differ on null as absent). */
+export function wrongValuesFor(schema: JsonSchema): unknown[] {
+  const allowed = allowedTypes(schema);
+  const candidates: Array<{ type: string; value: unknown }> = [
+    { type: 'string', value: '12.5' },
+    { type: 'number', value: 12.5 },
+    { type: 'integer', value: 3 },
+    { type: 'boolean', value: true },
+    { type: 'object', value: { unexpected: 'an object' } },
+    { type: 'array', value: ['an array'] },
+  ];
+  return candidates
+    .filter(({ type }) => !allowed.includes(type) && !(type === 'integer' && allowed.includes('number')))
+    .map(({ value }) => value);
+}
+
+function setAt(target: unknown, pointer: string, value: unknown): unknown {
+  const keys = pointer.split('/').slice(1);
+  let node = target as Record<string, unknown>;
+  for (const key of keys.slice(0, -1)) node = node[key] as Record<string, unknown>;
+  node[keys[keys.length - 1]] = value;
+  return target;
+}
+
+function parses(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,268 @@
+import { expect, test } from '@playwright/test';
+import fc from 'fast-check';
+import { contract, formatProblems, type JsonSchema } from '../contract/openapi';
+import { address, ADDRESS_FORMS } from '../generators/address';
+import { billing } from '../generators/billing';
+import { customer, email, phone } from '../generators/customer';
+import { invalidOrder, invalidOrderUpdate, type InvalidRequest } from '../generators/invalid';
+import { dimensions, item } from '../generators/item';
+import { EDGE_AMOUNTS } from '../generators/numbers';
+import { anyOrder, order } from '../generators/order';
+import { payment } from '../generators/payment';
+import { boundaryValues, bounds, isValidValue, listQuery, pageWalk } from '../generators/query';
+import { schemaRecord, type FieldArbitraries } from '../generators/record';
+import { salesChannel } from '../generators/sales-channel';
+import {
+  clientFields,
+  componentOf,
+  generatedFieldsAreCurrent,
+  properties,
+  requestComponents,
+  requiredFields,
+  SERVICE_ASSIGNED,
+  type Component,
+} from '../generators/schema';
+import { HOSTILE_PIECES, MAX_TEXT_LENGTH } from '../generators/text';
+import { anyOrderUpdate, orderUpdate } from '../generators/update';
+
+// Enough samples that every optional field shows up both present and absent; fixed seed, so a failure replays.
+const SAMPLES = 200;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const sample = <T>(arbitrary: fc.Arbitrary<T>, numRuns = SAMPLES): T[] => fc.sample(arbitrary, { numRuns, seed: 4242 });
+
+test.describe('generators kept in step with openapi.yaml', () => {
+  test('schema-fields.generated.ts is what openapi.yaml generates today', () => {
+    expect(generatedFieldsAreCurrent(), 'openapi.yaml changed: run `npx tsx generators/schema.ts --write`, then fix the compile errors').toBe(true);
+  });
+
+  test('every field a client sends, of every schema a request reaches, is generated', () => {
+    const seen = new Set<string>();
+    for (const body of [...sample(anyOrder()), ...sample(anyOrderUpdate())]) {
+      fieldsPresent(body, 'OrderCreate', seen);
+    }
+    const expected = requestComponents()
+      .filter((component) => component !== 'OrderUpdate')
+      .flatMap((component) => clientFields(component).map((field) => `${component}.${field}`));
+    expect(expected.filter((field) => !seen.has(field))).toEqual([]);
+    for (const update of sample(anyOrderUpdate())) fieldsPresent(update, 'OrderUpdate', seen);
+    expect(clientFields('OrderUpdate').filter((field) => !seen.has(`OrderUpdate.${field}`))).toEqual([]);
+  });
+
+  test('no field the service assigns is ever sent', () => {
+    const seen = new Set<string>();
+    for (const body of sample(order({ fields: 'all' }))) fieldsPresent(body, 'OrderCreate', seen);
+    const assigned = Object.entries(SERVICE_ASSIGNED).flatMap(([component, fields]) => fields.map((field) => `${component}.${field}`));
+    expect(assigned.filter((field) => seen.has(field))).toEqual([]);
+    // Each one is a property of the schema it names (the compiler checks it too).
+    for (const [component, fields] of Object.entries(SERVICE_ASSIGNED)) {
+      expect(Object.keys(properties(component as Component))).toEqual(expect.arrayContaining([...fields]));
+    }
+  });
+
+  test('an arbitrary that misses a schema field, or names one the schema lacks, fails when it is built', () => {
+    const { street: _street, ...withoutStreet } = fieldArbitraries('Address');
+    expect(() => schemaRecord('Address', withoutStreet as FieldArbitraries<'Address'>)).toThrow(/not generated: street$|not generated: street \(/);
+    const withExtra = { ...fieldArbitraries('Dimensions'), depth: fc.constant(1) };
+    expect(() => schemaRecord('Dimensions', withExtra as unknown as FieldArbitraries<'Dimensions'>)).toThrow(/not in the schema: depth/);
+  });
+});
+
+test.describe('valid arbitraries validate against openapi.yaml', () => {
+  const requests: Array<[string, fc.Arbitrary<unknown>, 'createOrder' | 'updateOrder']> = [
+    ['order, required fields only', order({ fields: 'required' }), 'createOrder'],
+    ['order, every field', order({ fields: 'all' }), 'createOrder'],
+    ['order, any optional field', order({ fields: 'any' }), 'createOrder'],
+    ['update, one field', orderUpdate({ fields: 'one' }), 'updateOrder'],
+    ['update, every field', orderUpdate({ fields: 'all' }), 'updateOrder'],
+    ['update, any fields', orderUpdate({ fields: 'any' }), 'updateOrder'],
+  ];
+  for (const [name, arbitrary, operationId] of requests) {
+    test(`${name}: every sample is a valid ${operationId} request body`, () => {
+      const schema = contract().request(operationId);
+      for (const value of sample(arbitrary)) expect(formatProblems(schema.problems(value)), JSON.stringify(value)).toBe('');
+    });
+  }
+
+  const components: Array<[Component, fc.Arbitrary<unknown>]> = [
+    ['Address', address()],
+    ['Customer', customer()],
+    ['Email', email()],
+    ['Phone', phone()],
+    ['Item', item()],
+    ['Dimensions', dimensions()],
+    ['Payment', payment()],
+    ['Billing', billing()],
+    ['SalesChannel', salesChannel()],
+  ];
+  for (const [component, arbitrary] of components) {
+    test(`${component}: every sample matches components.schemas.${component}`, () => {
+      const schema = contract().component(component);
+      for (const value of sample(arbitrary, 100)) expect(formatProblems(schema.problems(value)), JSON.stringify(value)).toBe('');
+    });
+  }
+});
+
+test.describe('what the valid arbitraries cover', () => {
+  test('orders: required only and everything; each optional object present and absent; one item and several', () => {
+    const bodies = sample(anyOrder());
+    const required = requiredFields('OrderCreate') as string[];
+    expect(bodies.some((body) => Object.keys(body).every((field) => required.includes(field)))).toBe(true);
+    expect(bodies.some((body) => clientFields('OrderCreate').every((field) => field in body))).toBe(true);
+    for (const field of clientFields('OrderCreate').filter((name) => !required.includes(name))) {
+      expect(bodies.some((body) => field in body), `${field} present`).toBe(true);
+      expect(bodies.some((body) => !(field in body)), `${field} absent`).toBe(true);
+    }
+    const counts = bodies.map((body) => (body.items as unknown[]).length);
+    expect(counts).toContain(1);
+    expect(counts.filter((count) => count >= 2).length).toBeGreaterThan(SAMPLES / 4);
+    for (const field of clientFields('Item')) {
+      const withField = bodies.flatMap((body) => body.items as Array<Record<string, unknown>>);
+      expect(withField.some((entry) => field in entry), `item ${field} present`).toBe(true);
+    }
+  });
+
+  test('addresses: the five-field create form, the eight-field update form, the full form with tax_id and external_id null or set', () => {
+    expect(ADDRESS_FORMS.create).toHaveLength(5);
+    expect(ADDRESS_FORMS.update).toHaveLength(8);
+    expect(ADDRESS_FORMS.full).toEqual(expect.arrayContaining(['tax_id', 'external_id', ...ADDRESS_FORMS.update]));
+    for (const form of ['create', 'update', 'full'] as const) {
+      for (const value of sample(address({ form }), 50)) expect(Object.keys(value).sort()).toEqual([...ADDRESS_FORMS[form]].sort());
+    }
+    const externalIds = sample(address({ form: 'full' }), 100).map((value) => value.external_id);
+    expect(externalIds).toContain(null);
+    expect(externalIds.some((id) => typeof id === 'string')).toBe(true);
+  });
+
+  test('updates: each field alone, and all together', () => {
+    const single = sample(orderUpdate({ fields: 'one' }));
+    for (const field of clientFields('OrderUpdate')) expect(single.some((body) => Object.keys(body).join() === field), field).toBe(true);
+    for (const body of sample(orderUpdate({ fields: 'all' }), 50)) expect(Object.keys(body).sort()).toEqual([...clientFields('OrderUpdate')].sort());
+    for (const body of sample(anyOrderUpdate())) {
+      expect(Object.keys(body).length).toBeGreaterThan(0);
+      if ('items' in body) expect((body.items as unknown[]).length).toBeGreaterThan(0);
+    }
+  });
+
+  test('strings: non-ASCII, emoji, combining marks, right-to-left, quotes, backslashes, very long; never malformed or over the size cap', () => {
+    const strings = sample(anyOrder()).flatMap(stringsIn);
+    const has = (pattern: RegExp) => strings.some((text) => pattern.test(text));
+    expect(has(/[^\x00-\x7f]/)).toBe(true);
+    expect(has(/\p{Extended_Pictographic}/u)).toBe(true);
+    expect(has(/\p{M}/u)).toBe(true);
+    expect(has(/[\u0590-\u08ff\u200f\u202e]/)).toBe(true);
+    expect(has(/["'\\]/)).toBe(true);
+    expect(strings.some((text) => text.length > 255)).toBe(true);
+    expect(Math.max(...strings.map((text) => text.length))).toBeLessThanOrEqual(MAX_TEXT_LENGTH);
+    expect(strings.filter((text) => LONE_SURROGATE.test(text))).toEqual([]);
+    for (const pieces of Object.values(HOSTILE_PIECES)) expect(pieces.some((piece) => strings.some((text) => text.includes(piece)))).toBe(true);
+  });
+
+  test('numbers: 0, 0.01, many decimals and large values', () => {
+    const numbers = sample(anyOrder()).flatMap(numbersIn);
+    for (const edge of [0, 0.01, EDGE_AMOUNTS[EDGE_AMOUNTS.length - 1]]) expect(numbers).toContain(edge);
+    expect(numbers.some((value) => String(value).split('.')[1]?.length > 6)).toBe(true);
+    expect(numbers.every((value) => Number.isFinite(value) && value >= 0)).toBe(true);
+  });
+
+  test('the same seed generates the same values (what OMS_SEED replays)', () => {
+    const again = <T>(arbitrary: fc.Arbitrary<T>) => [fc.sample(arbitrary, { numRuns: 20, seed: 7 }), fc.sample(arbitrary, { numRuns: 20, seed: 7 })];
+    for (const arbitrary of [anyOrder(), invalidOrder(), listQuery()] as Array<fc.Arbitrary<unknown>>) {
+      const [first, second] = again(arbitrary);
+      expect(JSON.stringify(second)).toBe(JSON.stringify(first));
+    }
+  });
+});
+
+test.describe('invalid arbitraries fail openapi.yaml', () => {
+  const cases: Array<[string, fc.Arbitrary<InvalidRequest>, 'createOrder' | 'updateOrder']> = [
+    ['create', invalidOrder(), 'createOrder'],
+    ['update', invalidOrderUpdate(), 'updateOrder'],
+  ];
+  for (const [name, arbitrary, operationId] of cases) {
+    test(`invalid ${name}: every sample is malformed JSON, an empty body, or fails the ${operationId} request schema`, () => {
+      const schema = contract().request(operationId);
+      for (const invalid of sample(arbitrary, 500)) {
+        if (invalid.rawBody !== undefined) {
+          expect(() => JSON.parse(invalid.rawBody as string), invalid.rawBody).toThrow();
+        } else {
+          expect(schema.problems(invalid.body).length, `${invalid.description}: ${JSON.stringify(invalid.body)}`).toBeGreaterThan(0);
+        }
+      }
+    });
+  }
+
+  test('invalid create: each required field missing, wrong types and shapes at every depth, malformed JSON, empty body', () => {
+    const invalid = sample(invalidOrder(), 1000);
+    const kinds = new Set(invalid.map((request) => request.kind));
+    expect([...kinds].sort()).toEqual(['empty-body', 'malformed-json', 'missing-field', 'wrong-shape', 'wrong-type']);
+    for (const field of requiredFields('OrderCreate')) {
+      expect(invalid.some((request) => request.description === `the required field ${field} is missing`), field).toBe(true);
+    }
+    const pointers = invalid.filter((request) => request.kind.startsWith('wrong')).map((request) => request.description);
+    expect(pointers.some((text) => text.startsWith('the body is'))).toBe(true);
+    expect(pointers.some((text) => /^\/items\/\d+\/\w+ /.test(text))).toBe(true);
+    expect(pointers.some((text) => /^\/customer\/(address|email|phone) /.test(text))).toBe(true);
+  });
+});
+
+test.describe('query parameters at and across every bound of openapi.yaml', () => {
+  test('boundary values of limit and page: 0, 1, 100, 101, -1, 1.5, "abc", empty, very large', () => {
+    const limit = boundaryValues('limit').map(String);
+    expect(limit).toEqual(expect.arrayContaining(['0', '1', '100', '101', '-1', '1.5', 'abc', '']));
+    expect(limit.some((value) => value.length > 15)).toBe(true);
+    expect(boundaryValues('page').map(String)).toEqual(expect.arrayContaining(['0', '1', '-1', '1.5', 'abc', '']));
+  });
+
+  test('a value is valid exactly when the parameter schema allows it', () => {
+    for (const name of ['page', 'limit'] as const) {
+      const schema = contract().queryParameter('listOrders', name) as { minimum: number; maximum?: number };
+      for (const value of boundaryValues(name)) {
+        const number = Number(value);
+        const allowed =
+          String(value).trim() !== '' && Number.isSafeInteger(number) && number >= schema.minimum && (schema.maximum === undefined || number <= schema.maximum);
+        expect(isValidValue(name, value), `${name}=${JSON.stringify(value)}`).toBe(allowed);
+      }
+    }
+  });
+
+  test('generated queries and page walks stay within what they promise', () => {
+    const queries = sample(listQuery());
+    expect(queries.some((query) => Object.keys(query).length === 0)).toBe(true);
+    expect(queries.some((query) => query.limit !== undefined && !isValidValue('limit', query.limit))).toBe(true);
+    expect(queries.some((query) => query.limit !== undefined && isValidValue('limit', query.limit))).toBe(true);
+    const walks = sample(pageWalk({ maxLimit: 10, maxPages: 5 }));
+    expect(walks.every((walk) => walk.limit >= bounds('limit').minimum && walk.limit <= 10 && walk.pages >= 1 && walk.pages <= 5)).toBe(true);
+    expect(walks.some((walk) => walk.pages >= 3)).toBe(true);
+  });
+});
+
+/** Records "<Component>.<field>" for every field present in a value, at every depth. */
+function fieldsPresent(value: unknown, component: Component, seen: Set<string>): void {
+  if (!value || typeof value !== 'object') return;
+  const declared = properties(component);
+  for (const [field, inner] of Object.entries(value as Record<string, unknown>)) {
+    seen.add(`${component}.${field}`);
+    const schema: JsonSchema | undefined = declared[field];
+    const nested = schema && componentOf(schema);
+    if (!nested || !contract().schema(nested).properties) continue;
+    for (const element of Array.isArray(inner) ? inner : [inner]) fieldsPresent(element, nested, seen);
+  }
+}
+
+function fieldArbitraries<C extends Component>(component: C): FieldArbitraries<C> {
+  return Object.fromEntries(clientFields(component).map((field) => [field, fc.constant(1)])) as FieldArbitraries<C>;
+}
+
+function stringsIn(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value)) return value.flatMap(stringsIn);
+  if (value && typeof value === 'object') return Object.values(value).flatMap(stringsIn);
+  return [];
+}
+
+function numbersIn(value: unknown): number[] {
+  if (typeof value === 'number') return [value];
+  if (Array.isArray(value)) return value.flatMap(numbersIn);
+  if (value && typeof value === 'object') return Object.values(value).flatMap(numbersIn);
+  return [];
+}

@@ -1,0 +1,63 @@
+import { excerpt } from '../../contract/openapi';
+import { invalidOrder, invalidOrderUpdate, type InvalidRequest } from '../../generators/invalid';
+import { orderPath, type OmsApi } from '../../harness/api';
+import { forAll } from '../../harness/effort';
+import type { Exchange } from '../../harness/exchange';
+import { unless, type Finding } from '../../harness/findings';
+import { test } from '../../harness/fixtures';
+import { createOrder } from '../../harness/orders';
+import { minimalOrder } from '../../harness/payloads';
+import { verifies } from '../../harness/verifies';
+
+// Each generated body breaks openapi.yaml in one way: a required field missing, one field of the
+// wrong type or shape at any depth, JSON cut short or otherwise malformed, or no body at all.
+test.describe('generated invalid input (4.2, 4.4, 7)', () => {
+  test('answers any invalid create with a 4xx, never a 2xx or a 5xx', verifies('ORD-ERR-002', 'ORD-ERR-003', 'ORD-ERR-004'), async ({ api, settings }) => {
+    await forAll(settings, {
+      input: invalidOrder(),
+      runsFactor: 2,
+      run: async (invalid, trail) => {
+        const own = trail.api(api);
+        const exchange =
+          invalid.rawBody === undefined
+            ? await own.create(invalid.body)
+            : await own.send({ operationId: 'createOrder', method: 'POST', path: '/orders', rawBody: invalid.rawBody });
+        if (invalid.rawBody !== undefined) await deleteIfCreated(api, exchange);
+        return refused(invalid, exchange);
+      },
+    });
+  });
+
+  test('answers any invalid update with a 4xx, never a 2xx or a 5xx', verifies('ORD-ERR-002', 'ORD-ERR-004'), async ({ api, settings }) => {
+    const target = await createOrder(api, minimalOrder());
+    await forAll(settings, {
+      input: invalidOrderUpdate(),
+      runsFactor: 2,
+      run: async (invalid, trail) => {
+        const own = trail.api(api);
+        const exchange =
+          invalid.rawBody === undefined
+            ? await own.update(target.id, invalid.body)
+            : await own.send({ operationId: 'updateOrder', method: 'PUT', path: orderPath(target.id), rawBody: invalid.rawBody });
+        return refused(invalid, exchange);
+      },
+    });
+  });
+});
+
+function refused(invalid: InvalidRequest, exchange: Exchange): Finding | undefined {
+  return unless(exchange.status >= 400 && exchange.status < 500, () => ({
+    requirementId: invalid.requirementId,
+    expected: `a 4xx for a body where ${invalid.description}`,
+    received: `${exchange.status}${exchange.status < 300 ? ': it was accepted' : ''}`,
+    exchange,
+  }));
+}
+
+/** A raw body the api does not track: an order it wrongly created is deleted at once. */
+async function deleteIfCreated(api: OmsApi, exchange: Exchange): Promise<void> {
+  const id = (exchange.json as { id?: unknown } | undefined)?.id;
+  if (exchange.status >= 300 || (typeof id !== 'string' && typeof id !== 'number')) return;
+  const deleted = await api.client.send({ method: 'DELETE', path: orderPath(String(id)) });
+  if (deleted.status >= 300) console.warn(`oms-conformance: could not delete order ${excerpt(id)} created from an invalid body (${deleted.status})`);
+}

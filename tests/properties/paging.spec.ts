@@ -1,0 +1,171 @@
+import fc from 'fast-check';
+import { excerpt } from '../../contract/openapi';
+import { bounds, isValidQuery, listQuery, pageWalk, type ListQuery } from '../../generators/query';
+import type { OmsApi } from '../../harness/api';
+import { is2xx } from '../../harness/checks';
+import { forAll, stopOn } from '../../harness/effort';
+import { unless, type Finding } from '../../harness/findings';
+import { test } from '../../harness/fixtures';
+import { ensureOrders, readPage, type ListPage } from '../../harness/listing';
+import { verifies } from '../../harness/verifies';
+
+/** Small limits, so that page 3 and beyond exist in an account of a few dozen orders. */
+const WALK = { maxLimit: 5, maxPages: 4 };
+const CHANGING = 'the account changed while each view was read (another client writing): no view to check';
+const READ_TWICE = 'each view is read twice in a row: the same answers show no other client changed the account meanwhile';
+
+test.describe('generated paging (4.1, 8)', () => {
+  test(
+    'holds on consecutive pages, at any limit, the first orders without duplicate or gap',
+    verifies('ORD-LIST-004', 'ORD-LIST-006'),
+    async ({ api, settings }) => {
+      await ensureOrders(api, WALK.maxLimit * WALK.maxPages + 1);
+      await forAll(settings, {
+        input: pageWalk(WALK),
+        inconclusive: CHANGING,
+        requestsNote: READ_TWICE,
+        run: async ({ limit, pages }, trail) => {
+          const walked = Array.from({ length: pages }, (_, index) => ({ page: index + 1, limit }));
+          const view = await stableView(trail.api(api), pages > 1 ? [...walked, { limit: limit * pages }] : walked);
+          if (!view) fc.pre(false);
+          return pageSizes(view.slice(0, pages), limit) ?? noDuplicateOrGap(view.slice(0, pages), view[pages]);
+        },
+      });
+    },
+  );
+
+  test('ends, at any limit, on the last page meta.total implies', verifies('ORD-LIST-007'), async ({ api, settings }) => {
+    await ensureOrders(api, WALK.maxLimit * WALK.maxPages + 1);
+    await forAll(settings, {
+      input: pageWalk(WALK),
+      inconclusive: CHANGING,
+      requestsNote: READ_TWICE,
+      run: async ({ limit }, trail) => {
+        const own = trail.api(api);
+        for (let attempt = 0; attempt < 3; attempt++) {
+          const total = readPage({ limit }, await own.list({ limit })).total ?? 0;
+          const last = Math.max(1, Math.ceil(total / limit));
+          const view = await stableView(own, [{ limit }, { page: last, limit }, { page: last + 1, limit }]);
+          // Another client changed the account between the count and the view: count again.
+          if (!view || view[0].total !== total) continue;
+          const [, lastPage, beyond] = view;
+          const otherTotal = view.find((page) => page.total !== total);
+          if (otherTotal) {
+            return {
+              requirementId: 'ORD-LIST-007',
+              expected: `meta.total ${total} on every page of one unchanged view`,
+              received: `meta.total ${excerpt(otherTotal.total)} on page ${otherTotal.query.page ?? 1}`,
+              exchange: otherTotal.exchange,
+            };
+          }
+          return (
+            holds(lastPage, total - (last - 1) * limit, 'ORD-LIST-007', `page ${last}, the last for meta.total ${total},`) ??
+            holds(beyond, 0, 'ORD-LIST-007', `page ${last + 1}, after the last,`)
+          );
+        }
+        fc.pre(false);
+        return undefined;
+      },
+    });
+  });
+
+  test('answers any page and limit, in range or not, with a 2xx or a 4xx, never a 5xx', verifies('ORD-LIST-004', 'ORD-LIST-005', 'ORD-LIST-010'), async ({ api, settings }) => {
+    const maximum = bounds('limit').maximum as number;
+    await forAll(settings, {
+      input: listQuery(),
+      runsFactor: 2,
+      run: async (query, trail) => {
+        const exchange = await trail.api(api).list(query as Record<string, string | number>);
+        const page = readPage(query as Record<string, string | number>, exchange);
+        const success = exchange.status >= 200 && exchange.status < 300;
+        if (isValidQuery(query)) {
+          const limit = Number(query.limit ?? bounds('limit').default);
+          return unless(success && page.data.length <= limit, () => ({
+            requirementId: 'ORD-LIST-004',
+            expected: `${describe(query)} (in range): a 2xx page of at most ${limit} orders`,
+            received: success ? `${page.data.length} orders` : `${exchange.status}`,
+            exchange,
+          }));
+        }
+        return unless((exchange.status >= 400 && exchange.status < 500) || (success && page.data.length <= maximum), () => ({
+          requirementId: success ? 'ORD-LIST-005' : 'ORD-LIST-010',
+          expected: `${describe(query)} (out of range or not an integer): a 4xx, or a page clamped into range (at most ${maximum} orders)`,
+          received: success ? `${page.data.length} orders` : `${exchange.status}`,
+          exchange,
+        }));
+      },
+    });
+  });
+});
+
+/**
+ * The same list requests answered twice in a row alike: a view no other client changed while it was
+ * read. Undefined when every attempt changed, so the run is dropped rather than the test skipped.
+ */
+async function stableView(api: OmsApi, queries: Array<Record<string, string | number>>, attempts = 4): Promise<ListPage[] | undefined> {
+  let previous: ListPage[] | undefined;
+  for (let attempt = 0; attempt < attempts; attempt++) {
+    const pages: ListPage[] = [];
+    for (const query of queries) {
+      const exchange = await api.list(query);
+      stopOn(is2xx('ORD-LIST-001')(exchange));
+      pages.push(readPage(query, exchange));
+    }
+    const same = previous?.every((page, index) => page.total === pages[index].total && page.ids.join() === pages[index].ids.join());
+    if (same) return pages;
+    previous = pages;
+  }
+  return undefined;
+}
+
+function describe(query: ListQuery): string {
+  const parts = Object.entries(query).map(([name, value]) => `${name}=${JSON.stringify(value)}`);
+  return parts.length ? parts.join(' ') : 'no page or limit';
+}
+
+/** A page holds `expected` orders. */
+function holds(page: ListPage, expected: number, requirementId: string, what: string): Finding | undefined {
+  return unless(page.data.length === expected, () => ({
+    requirementId,
+    expected: `${what} to hold ${expected} orders (meta.total ${excerpt(page.total)}, limit ${page.query.limit})`,
+    received: `${page.data.length} orders`,
+    exchange: page.exchange,
+  }));
+}
+
+/** Each page holds `limit` orders, fewer only where meta.total says the account ends. */
+function pageSizes(pages: ListPage[], limit: number): Finding | undefined {
+  for (const [index, page] of pages.entries()) {
+    const expected = Math.max(0, Math.min(limit, (page.total ?? 0) - index * limit));
+    const finding = holds(page, expected, 'ORD-LIST-004', `page ${index + 1}`);
+    if (finding) return finding;
+  }
+  return undefined;
+}
+
+/** Pages 1..k at limit L hold, in turn, the orders page 1 holds at limit k·L. */
+function noDuplicateOrGap(pages: ListPage[], whole: ListPage | undefined): Finding | undefined {
+  const walked = pages.flatMap((page) => page.ids);
+  const repeated = walked.find((id, index) => walked.indexOf(id) !== index);
+  if (repeated !== undefined) {
+    const where = pages.filter((page) => page.ids.includes(repeated)).map((page) => `page ${page.query.page}`);
+    return {
+      requirementId: 'ORD-LIST-006',
+      expected: 'each order on one page only',
+      received: `order ${repeated} on ${where.join(' and ')}`,
+      exchange: pages.find((page) => page.ids.includes(repeated) && page !== pages.find((p) => p.ids.includes(repeated)))?.exchange ?? pages[0].exchange,
+    };
+  }
+  if (!whole) return undefined;
+  const at = walked.findIndex((id, index) => id !== whole.ids[index]);
+  const position = at === -1 && whole.ids.length !== walked.length ? walked.length : at;
+  if (position === -1) return undefined;
+  const limit = Number(pages[0].query.limit);
+  const page = pages[Math.min(pages.length - 1, Math.floor(position / limit))];
+  return {
+    requirementId: 'ORD-LIST-006',
+    expected: `pages 1 to ${pages.length} at limit ${limit} to hold, in turn, the orders page 1 holds at limit ${whole.query.limit}: ${whole.ids.join(', ')}`,
+    received: `position ${position + 1} (page ${page.query.page}) holds ${walked[position] ?? 'nothing'} instead of ${whole.ids[position] ?? 'nothing'}`,
+    exchange: page.exchange,
+  };
+}

@@ -1,0 +1,54 @@
+import fc from 'fast-check';
+import { emptyModel, orderCommands } from '../../generators/commands';
+import type { AccountName, OmsApi } from '../../harness/api';
+import { EFFORT, forAll, readReplay } from '../../harness/effort';
+import { test } from '../../harness/fixtures';
+import type { Settings } from '../../harness/settings';
+import { verifies } from '../../harness/verifies';
+
+// Random sequences of requests, each answer compared with a model of the orders the run created.
+test.describe('model-based runs (4.1 to 4.5)', () => {
+  test(
+    'keeps the orders it creates as sent, through any sequence of create, get, list, update and delete',
+    verifies(
+      'ORD-CREATE-001',
+      'ORD-CREATE-004',
+      'ORD-GET-001',
+      'ORD-GET-002',
+      'ORD-UPDATE-001',
+      'ORD-UPDATE-002',
+      'ORD-UPDATE-003',
+      'ORD-UPDATE-005',
+      'ORD-DELETE-001',
+      'ORD-DELETE-002',
+      'ORD-LIST-004',
+      'ORD-LIST-007',
+      'ORD-LIST-008',
+    ),
+    async ({ api, settings }) => {
+      await runSequences(settings, { A: api });
+    },
+  );
+
+  test(
+    'keeps the orders of two accounts apart, through any sequence of requests of both',
+    verifies('ORD-ISO-001', 'ORD-ISO-002', 'ORD-ISO-003'),
+    async ({ api, apiB, settings }) => {
+      await runSequences(settings, { A: api, B: apiB });
+    },
+  );
+});
+
+async function runSequences(settings: Settings, apis: Partial<Record<AccountName, OmsApi>>): Promise<void> {
+  const accounts = Object.keys(apis) as AccountName[];
+  const profile = EFFORT[settings.effort];
+  await forAll(settings, {
+    input: orderCommands({ accounts, maxCommands: profile.maxCommands, replayPath: readReplay(settings).commandsPath }),
+    numRuns: profile.sequences,
+    run: async (commands, trail) => {
+      const recorded = Object.fromEntries(Object.entries(apis).map(([account, api]) => [account, trail.api(api)]));
+      await fc.asyncModelRun(() => ({ model: emptyModel(accounts), real: { apis: recorded, ids: new Map<number, string>() } }), commands);
+      return undefined;
+    },
+  });
+}
