@@ -36,12 +36,9 @@ export interface Replay {
   commandsPath?: string;
 }
 
-/**
- * OMS_PATH, as a failure prints it: "<path>" or, for a model-based test, "<path>@<replayPath>".
- * Read here, next to the seed it goes with, until settings.ts carries it.
- */
-export function readReplay(settings: Settings, env: NodeJS.ProcessEnv = process.env): Replay {
-  const raw = env.OMS_PATH?.trim();
+/** OMS_PATH, as a failure prints it: "<path>" or, for a model-based test, "<path>@<replayPath>". */
+export function readReplay(settings: Settings): Replay {
+  const raw = settings.replayPath;
   if (!raw) return { seed: settings.seed };
   const [path, commandsPath] = raw.split('@');
   if (!/^\d+(:\d+)*$/.test(path)) throw new Error(`OMS_PATH must look like 3:0:1 (as a failure prints it), got ${JSON.stringify(raw)}`);

@@ -2,7 +2,7 @@ import { test } from '@playwright/test';
 import type { OmsApi } from './api';
 import { is2xx } from './checks';
 import type { Exchange } from './exchange';
-import { ensure } from './findings';
+import { ensure, unless, type Finding } from './findings';
 import { minimalOrder } from './payloads';
 
 export interface ListPage {
@@ -30,18 +30,69 @@ export function readPage(query: Record<string, string | number>, exchange: Excha
 /**
  * The same list requests, answered twice in a row with identical results: a view of the account that
  * no other client changed while it was taken. A shared account may be written to at any time, so a
- * changed view is retried, and after the last attempt the test is skipped with the reason, never failed.
+ * changed view is read again; undefined when every attempt changed. `stop` ends the test (or the
+ * generated run) on a list request that did not succeed.
  */
-export async function stableView(api: OmsApi, queries: Array<Record<string, string | number>>, attempts = 6): Promise<ListPage[]> {
+export async function readStableView(
+  api: OmsApi,
+  queries: Array<Record<string, string | number>>,
+  { attempts = 6, stop = ensure }: { attempts?: number; stop?: (finding: Finding | undefined) => void } = {},
+): Promise<ListPage[] | undefined> {
   let previous: ListPage[] | undefined;
   for (let attempt = 0; attempt < attempts; attempt++) {
     const pages: ListPage[] = [];
-    for (const query of queries) pages.push(await listPage(api, query));
+    for (const query of queries) {
+      const exchange = await api.list(query);
+      stop(is2xx('ORD-LIST-001')(exchange));
+      pages.push(readPage(query, exchange));
+    }
     if (previous && sameView(previous, pages)) return pages;
     previous = pages;
   }
-  test.info().skip(true, `the account changed during each of ${attempts} attempts to read it (another client writing?): no stable view to check`);
+  return undefined;
+}
+
+/** A stable view, or the test skipped with the reason (never failed) when the account never held still. */
+export async function stableView(api: OmsApi, queries: Array<Record<string, string | number>>): Promise<ListPage[]> {
+  const view = await readStableView(api, queries);
+  if (view) return view;
+  test.info().skip(true, 'the account changed during every attempt to read it (another client writing?): no stable view to check');
   throw new Error('unreachable');
+}
+
+/** A page holds `expected` orders. */
+export function pageHolds(page: ListPage, expected: number, requirementId: string, what: string): Finding | undefined {
+  return unless(page.data.length === expected, () => ({
+    requirementId,
+    expected: `${what} to hold ${expected} orders (meta.total ${page.total ?? '?'}, limit ${page.query.limit ?? '(default)'})`,
+    received: `${page.data.length} orders`,
+    exchange: page.exchange,
+  }));
+}
+
+/** Pages 1..k at one limit hold, in turn and each once, the orders `whole` (page 1 at limit k times L) holds (ORD-LIST-006). */
+export function pagesContinue(pages: ListPage[], whole: ListPage, limit: number): Finding | undefined {
+  const walked = pages.flatMap((page) => page.ids);
+  const repeated = walked.find((id, index) => walked.indexOf(id) !== index);
+  if (repeated !== undefined) {
+    const on = pages.flatMap((page, index) => (page.ids.includes(repeated) ? [index] : []));
+    return {
+      requirementId: 'ORD-LIST-006',
+      expected: 'each order on one page only',
+      received: `order ${repeated} on pages ${on.map((index) => index + 1).join(' and ')}`,
+      exchange: pages[on[on.length - 1]].exchange,
+    };
+  }
+  const at = walked.findIndex((id, index) => id !== whole.ids[index]);
+  const position = at === -1 && whole.ids.length !== walked.length ? walked.length : at;
+  if (position === -1) return undefined;
+  const page = Math.min(pages.length - 1, Math.floor(position / limit));
+  return {
+    requirementId: 'ORD-LIST-006',
+    expected: `pages 1 to ${pages.length} at limit ${limit} to hold, in turn, the first ${whole.ids.length} orders (as page 1 at limit ${whole.query.limit} lists them)`,
+    received: `position ${position + 1} (page ${page + 1}) holds ${walked[position] ?? 'nothing'} instead of ${whole.ids[position] ?? 'nothing'}`,
+    exchange: pages[page].exchange,
+  };
 }
 
 function sameView(a: ListPage[], b: ListPage[]): boolean {

@@ -18,6 +18,8 @@ export interface Settings {
   effort: 'quick' | 'thorough';
   /** OMS_SEED: replays generated tests exactly. */
   seed?: number;
+  /** OMS_PATH: with OMS_SEED, replays one counterexample as a failure printed it. */
+  replayPath?: string;
   /** OMS_READ_ONLY=1: only requests that change nothing. */
   readOnly: boolean;
   /** OMS_REQUEST_TIMEOUT_MS: per-request timeout. */
@@ -58,6 +60,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     profile,
     effort,
     seed: integer(env, 'OMS_SEED'),
+    replayPath: env.OMS_PATH?.trim() || undefined,
     readOnly: ['1', 'true', 'yes'].includes((env.OMS_READ_ONLY ?? '').toLowerCase()),
     requestTimeoutMs: integer(env, 'OMS_REQUEST_TIMEOUT_MS') ?? 15_000,
     maxRps: integer(env, 'OMS_MAX_RPS'),

@@ -4,7 +4,7 @@ import { is2xx } from '../../harness/checks';
 import type { Exchange } from '../../harness/exchange';
 import { check, ensure, unless } from '../../harness/findings';
 import { test } from '../../harness/fixtures';
-import { ensureOrders, findInList, listPage, stableView, type ListPage } from '../../harness/listing';
+import { ensureOrders, findInList, listPage, pageHolds, pagesContinue, stableView, type ListPage } from '../../harness/listing';
 import { observe } from '../../harness/observe';
 import { createOrder, getOrder, type Json } from '../../harness/orders';
 import { fullOrder, item, nonAsciiOrder } from '../../harness/payloads';
@@ -84,21 +84,7 @@ test.describe('GET /orders (4.1, 8)', () => {
       const pageCount = 4;
       const query = (page: number): Record<string, number> => (limit === limitBounds.default ? { page } : { page, limit });
       const view = await stableView(api, [...Array.from({ length: pageCount }, (_, i) => query(i + 1)), { limit: limit * pageCount }]);
-      const pages = view.slice(0, pageCount);
-      const whole = view[pageCount];
-      const walked = pages.flatMap((page) => page.ids);
-      const duplicates = walked.filter((id, index) => walked.indexOf(id) !== index);
-      const problem = firstDifference(walked, whole.ids);
-      check(
-        unless(duplicates.length === 0 && problem === undefined, () => ({
-          requirementId: 'ORD-LIST-006',
-          expected: `pages 1 to ${pageCount} at limit ${limit} to hold, in turn, the first ${limit * pageCount} orders (as page 1 at limit ${limit * pageCount} lists them)`,
-          received: duplicates.length
-            ? `orders on two pages: ${[...new Set(duplicates)].join(', ')}`
-            : `position ${problem! + 1} (page ${Math.floor(problem! / limit) + 1}) holds ${walked[problem!] ?? 'nothing'} instead of ${whole.ids[problem!]}`,
-          exchange: pages[Math.min(pageCount - 1, Math.floor((problem ?? walked.indexOf(duplicates[0])) / limit))].exchange,
-        })),
-      );
+      check(pagesContinue(view.slice(0, pageCount), view[pageCount], limit));
     });
   }
 
@@ -225,18 +211,7 @@ test.describe('GET /orders (4.1, 8)', () => {
 
 /** A full page holds `limit` orders, fewer only when meta.total shows the account has fewer. */
 function pageSize(requirementId: string, page: ListPage, limit: number, what = `a page at limit ${page.query.limit ?? '(default)'}`) {
-  const expected = Math.max(0, Math.min(limit, page.total ?? limit));
-  return unless(page.data.length === expected, () => ({
-    requirementId,
-    expected: `${what} to hold ${expected} orders (meta.total ${page.total ?? '?'})`,
-    received: `${page.data.length} orders`,
-    exchange: page.exchange,
-  }));
-}
-
-function firstDifference(a: string[], b: string[]): number | undefined {
-  for (let i = 0; i < Math.max(a.length, b.length); i++) if (a[i] !== b[i]) return i;
-  return undefined;
+  return pageHolds(page, Math.max(0, Math.min(limit, page.total ?? limit)), requirementId, what);
 }
 
 /** The summary of an order in the list carries the same values as its full form (2.7). */

@@ -1,12 +1,10 @@
 import fc from 'fast-check';
 import { excerpt } from '../../contract/openapi';
 import { bounds, isValidQuery, listQuery, pageWalk, type ListQuery } from '../../generators/query';
-import type { OmsApi } from '../../harness/api';
-import { is2xx } from '../../harness/checks';
 import { forAll, stopOn } from '../../harness/effort';
 import { unless, type Finding } from '../../harness/findings';
 import { test } from '../../harness/fixtures';
-import { ensureOrders, readPage, type ListPage } from '../../harness/listing';
+import { ensureOrders, pageHolds, pagesContinue, readPage, readStableView, type ListPage } from '../../harness/listing';
 import { verifies } from '../../harness/verifies';
 
 /** Small limits, so that page 3 and beyond exist in an account of a few dozen orders. */
@@ -26,9 +24,9 @@ test.describe('generated paging (4.1, 8)', () => {
         requestsNote: READ_TWICE,
         run: async ({ limit, pages }, trail) => {
           const walked = Array.from({ length: pages }, (_, index) => ({ page: index + 1, limit }));
-          const view = await stableView(trail.api(api), pages > 1 ? [...walked, { limit: limit * pages }] : walked);
+          const view = await readStableView(trail.api(api), pages > 1 ? [...walked, { limit: limit * pages }] : walked, { attempts: 4, stop: stopOn });
           if (!view) fc.pre(false);
-          return pageSizes(view.slice(0, pages), limit) ?? noDuplicateOrGap(view.slice(0, pages), view[pages]);
+          return pageSizes(view.slice(0, pages), limit) ?? (pages > 1 ? pagesContinue(view.slice(0, pages), view[pages], limit) : undefined);
         },
       });
     },
@@ -45,7 +43,7 @@ test.describe('generated paging (4.1, 8)', () => {
         for (let attempt = 0; attempt < 3; attempt++) {
           const total = readPage({ limit }, await own.list({ limit })).total ?? 0;
           const last = Math.max(1, Math.ceil(total / limit));
-          const view = await stableView(own, [{ limit }, { page: last, limit }, { page: last + 1, limit }]);
+          const view = await readStableView(own, [{ limit }, { page: last, limit }, { page: last + 1, limit }], { attempts: 4, stop: stopOn });
           // Another client changed the account between the count and the view: count again.
           if (!view || view[0].total !== total) continue;
           const [, lastPage, beyond] = view;
@@ -59,8 +57,8 @@ test.describe('generated paging (4.1, 8)', () => {
             };
           }
           return (
-            holds(lastPage, total - (last - 1) * limit, 'ORD-LIST-007', `page ${last}, the last for meta.total ${total},`) ??
-            holds(beyond, 0, 'ORD-LIST-007', `page ${last + 1}, after the last,`)
+            pageHolds(lastPage, total - (last - 1) * limit, 'ORD-LIST-007', `page ${last}, the last for meta.total ${total},`) ??
+            pageHolds(beyond, 0, 'ORD-LIST-007', `page ${last + 1}, after the last,`)
           );
         }
         fc.pre(false);
@@ -98,74 +96,17 @@ test.describe('generated paging (4.1, 8)', () => {
   });
 });
 
-/**
- * The same list requests answered twice in a row alike: a view no other client changed while it was
- * read. Undefined when every attempt changed, so the run is dropped rather than the test skipped.
- */
-async function stableView(api: OmsApi, queries: Array<Record<string, string | number>>, attempts = 4): Promise<ListPage[] | undefined> {
-  let previous: ListPage[] | undefined;
-  for (let attempt = 0; attempt < attempts; attempt++) {
-    const pages: ListPage[] = [];
-    for (const query of queries) {
-      const exchange = await api.list(query);
-      stopOn(is2xx('ORD-LIST-001')(exchange));
-      pages.push(readPage(query, exchange));
-    }
-    const same = previous?.every((page, index) => page.total === pages[index].total && page.ids.join() === pages[index].ids.join());
-    if (same) return pages;
-    previous = pages;
-  }
-  return undefined;
-}
-
 function describe(query: ListQuery): string {
   const parts = Object.entries(query).map(([name, value]) => `${name}=${JSON.stringify(value)}`);
   return parts.length ? parts.join(' ') : 'no page or limit';
-}
-
-/** A page holds `expected` orders. */
-function holds(page: ListPage, expected: number, requirementId: string, what: string): Finding | undefined {
-  return unless(page.data.length === expected, () => ({
-    requirementId,
-    expected: `${what} to hold ${expected} orders (meta.total ${excerpt(page.total)}, limit ${page.query.limit})`,
-    received: `${page.data.length} orders`,
-    exchange: page.exchange,
-  }));
 }
 
 /** Each page holds `limit` orders, fewer only where meta.total says the account ends. */
 function pageSizes(pages: ListPage[], limit: number): Finding | undefined {
   for (const [index, page] of pages.entries()) {
     const expected = Math.max(0, Math.min(limit, (page.total ?? 0) - index * limit));
-    const finding = holds(page, expected, 'ORD-LIST-004', `page ${index + 1}`);
+    const finding = pageHolds(page, expected, 'ORD-LIST-004', `page ${index + 1}`);
     if (finding) return finding;
   }
   return undefined;
-}
-
-/** Pages 1..k at limit L hold, in turn, the orders page 1 holds at limit k·L. */
-function noDuplicateOrGap(pages: ListPage[], whole: ListPage | undefined): Finding | undefined {
-  const walked = pages.flatMap((page) => page.ids);
-  const repeated = walked.find((id, index) => walked.indexOf(id) !== index);
-  if (repeated !== undefined) {
-    const where = pages.filter((page) => page.ids.includes(repeated)).map((page) => `page ${page.query.page}`);
-    return {
-      requirementId: 'ORD-LIST-006',
-      expected: 'each order on one page only',
-      received: `order ${repeated} on ${where.join(' and ')}`,
-      exchange: pages.find((page) => page.ids.includes(repeated) && page !== pages.find((p) => p.ids.includes(repeated)))?.exchange ?? pages[0].exchange,
-    };
-  }
-  if (!whole) return undefined;
-  const at = walked.findIndex((id, index) => id !== whole.ids[index]);
-  const position = at === -1 && whole.ids.length !== walked.length ? walked.length : at;
-  if (position === -1) return undefined;
-  const limit = Number(pages[0].query.limit);
-  const page = pages[Math.min(pages.length - 1, Math.floor(position / limit))];
-  return {
-    requirementId: 'ORD-LIST-006',
-    expected: `pages 1 to ${pages.length} at limit ${limit} to hold, in turn, the orders page 1 holds at limit ${whole.query.limit}: ${whole.ids.join(', ')}`,
-    received: `position ${position + 1} (page ${page.query.page}) holds ${walked[position] ?? 'nothing'} instead of ${whole.ids[position] ?? 'nothing'}`,
-    exchange: page.exchange,
-  };
 }
