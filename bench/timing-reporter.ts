@@ -1,0 +1,45 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { Reporter, TestCase, TestResult, TestStep } from '@playwright/test/reporter';
+
+/** Per test: its duration, and how many steps Playwright made in it (each expect and each API call is one). */
+export interface TestTiming {
+  ms: number;
+  steps: number;
+  stepsByCategory: Record<string, number>;
+}
+
+/**
+ * Added by bench/timed.config.ts: writes BENCH_TIMINGS_FILE with every test's duration and step
+ * count, keyed "file › describe › title". Steps are counted because Playwright's cost per step grows
+ * with the steps already in the test (see bench/README.md).
+ */
+export default class TimingReporter implements Reporter {
+  private readonly timings: Record<string, TestTiming> = {};
+
+  onStepBegin(test: TestCase, _result: TestResult, step: TestStep): void {
+    const timing = this.entry(test);
+    timing.steps++;
+    timing.stepsByCategory[step.category] = (timing.stepsByCategory[step.category] ?? 0) + 1;
+  }
+
+  onTestEnd(test: TestCase, result: TestResult): void {
+    this.entry(test).ms = result.duration;
+  }
+
+  onEnd(): void {
+    const file = process.env.BENCH_TIMINGS_FILE;
+    if (!file) return;
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, JSON.stringify(this.timings));
+  }
+
+  printsToStdio(): boolean {
+    return false;
+  }
+
+  private entry(test: TestCase): TestTiming {
+    const key = test.titlePath().filter(Boolean).join(' › ');
+    return (this.timings[key] ??= { ms: 0, steps: 0, stepsByCategory: {} });
+  }
+}

@@ -1,0 +1,102 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import type { BenchResults } from '../bench/results';
+import { PROJECT_ROOT } from './support/run-suite';
+
+/** Runs `npm run bench -- --quick` into a scratch directory (bench/results.* stay as the last full run left them). */
+function runBenchQuick(outDir: string): Promise<{ exitCode: number; output: string }> {
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(OMS_|PLAYWRIGHT_|TEST_)/.test(name)));
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [require.resolve('tsx/cli'), join(PROJECT_ROOT, 'bench', 'run.ts'), '--quick', '--out', outDir], {
+      cwd: PROJECT_ROOT,
+      env: { ...inherited, CI: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ exitCode: code ?? -1, output }));
+  });
+}
+
+const isNumber = (value: unknown) => typeof value === 'number' && Number.isFinite(value);
+
+test('npm run bench -- --quick writes results.json with every figure, and results.md with its tables (no timing is asserted)', async () => {
+  const outDir = mkdtempSync(join(tmpdir(), 'oms-bench-selftest-'));
+  try {
+    const run = await runBenchQuick(outDir);
+    expect(run.exitCode, run.output.slice(-3000)).toBe(0);
+    const results = JSON.parse(readFileSync(join(outDir, 'results.json'), 'utf8')) as BenchResults;
+
+    expect(results.mode).toBe('quick');
+    for (const value of [
+      results.durationSeconds,
+      results.quickRun.medianMs,
+      results.oneTestRun.medianMs,
+      results.requests.quick.requests,
+      results.requests.quick.perSecondWall,
+      results.requests.quick.perSecondInRun,
+      results.requests.quick.startupMs,
+      results.requests.quick.inRunMs,
+      results.overhead.suiteWallMs,
+      results.overhead.suiteInRunMs,
+      results.overhead.replayMs,
+      results.overhead.ratioWall,
+      results.overhead.ratioInRun,
+      results.overhead.replaySameStatus,
+      ...(process.platform === 'linux' ? [results.overhead.ratioCpu] : []),
+      results.validation.ajvMicroseconds,
+      results.validation.responseChecksMicroseconds,
+    ]) {
+      expect(isNumber(value), `${JSON.stringify(results.warnings)}\n${JSON.stringify(results, null, 1).slice(0, 3000)}`).toBe(true);
+    }
+    expect(results.requests.quick.requests).toBeGreaterThan(0);
+    expect(results.validation.responses).toBeGreaterThan(0);
+    expect(Object.keys(results.requests.quick.byOperation)).toEqual(expect.arrayContaining(['createOrder', 'getOrder', 'listOrders', 'updateOrder', 'deleteOrder']));
+    // --quick runs no thorough run: the fields are there, and say so.
+    expect(results.thoroughRun).toEqual({ runs: 0, wallMs: [], medianMs: null, medianCpuMs: null, exitCodes: [] });
+    expect(results.requests.thorough).toBeNull();
+
+    expect(Object.keys(results.generation.microseconds).length).toBeGreaterThan(0);
+    expect(Object.values(results.generation.microseconds).every(isNumber)).toBe(true);
+    expect(Object.keys(results.store.microseconds)).toHaveLength(2);
+    for (const byClient of [...Object.values(results.clientCost.microseconds), ...Object.values(results.clientCost.cpuMicroseconds)]) {
+      expect(Object.values(byClient).every(isNumber)).toBe(true);
+    }
+    expect(Object.keys(results.clientCost.microseconds)).toEqual(expect.arrayContaining(['fetch', 'Playwright APIRequestContext', 'harness OmsApi (client and response checks)']));
+
+    expect(Object.keys(results.throughput)).toEqual(expect.arrayContaining(['GET /orders/{id}', 'GET /orders?limit=100 (1,000 orders)', 'GET /orders?limit=100 (10,000 orders)']));
+    for (const load of Object.values(results.throughput)) {
+      expect(isNumber(load.requestsPerSecond) && load.requestsPerSecond > 0).toBe(true);
+      expect(load.non2xx + load.errors).toBe(0);
+    }
+
+    expect(results.scale.effort.map((row) => row.effort)).toEqual(['quick']);
+    expect(results.scale.accountSize.map((row) => row.orders)).toEqual([0, 1000]);
+    for (const row of results.scale.accountSize) expect([row.wallMs, row.inRunMs, row.requests, row.listRequests].every(isNumber)).toBe(true);
+    expect(Array.isArray(results.scale.growingTests)).toBe(true);
+
+    expect(results.targets.map((t) => t.name)).toEqual([
+      'quick run, start-up included',
+      'thorough run',
+      'overhead vs bare client (whole command)',
+      'overhead vs bare client (while tests send)',
+      'overhead vs bare client (CPU time)',
+      'response validation (ajv)',
+      'reference GET /orders/{id}',
+    ]);
+    expect(results.targets.find((t) => t.name === 'thorough run')?.met).toBeNull();
+
+    const markdown = readFileSync(join(outDir, 'results.md'), 'utf8');
+    for (const heading of ['### Targets', '### Suite overhead against a bare client', '### Reference server throughput', '### Scale: effort', '### Scale: account size']) {
+      expect(markdown).toContain(heading);
+    }
+    expect(existsSync(join(outDir, 'README.md'))).toBe(false);
+  } finally {
+    rmSync(outDir, { recursive: true, force: true });
+  }
+});
