@@ -45,6 +45,7 @@ export class Contract {
   readonly document: OpenAPIV3_1.Document;
   private readonly ajv: Ajv2020;
   private readonly cache = new Map<string, SchemaCheck>();
+  private readonly schemas = new Map<string, JsonSchema>();
 
   constructor(document: OpenAPIV3_1.Document) {
     this.document = document;
@@ -60,9 +61,14 @@ export class Contract {
 
   /** The raw schema of a component, e.g. schema('Order'), with its $refs pointing into $defs. */
   schema(name: string): JsonSchema {
-    const found = this.document.components?.schemas?.[name];
-    if (!found) throw new Error(`openapi.yaml has no components.schemas.${name}`);
-    return rewriteRefs(found) as JsonSchema;
+    let rewritten = this.schemas.get(name);
+    if (!rewritten) {
+      const found = this.document.components?.schemas?.[name];
+      if (!found) throw new Error(`openapi.yaml has no components.schemas.${name}`);
+      rewritten = rewriteRefs(found) as JsonSchema;
+      this.schemas.set(name, rewritten);
+    }
+    return rewritten;
   }
 
   /** Resolves a {$ref} (as returned by schema()) to the referenced component, once. */
