@@ -1,20 +1,42 @@
+import { ConfigurationError } from '../harness/settings';
 import type { Behaviour } from './app';
+import { FAULTS } from './faults';
+import { VARIANTS } from './variants';
 
 /**
- * Behaviours named by OMS_FAULT and OMS_VARIANT (comma-separated). Faults and variants register
- * themselves in reference/faults and reference/variants; the clean server has none.
+ * Behaviours named by OMS_FAULT and OMS_VARIANT (comma-separated). Faults (reference/faults) and
+ * variants (reference/variants) register here; the clean server has none.
  */
 export const behaviourRegistry = new Map<string, () => Behaviour>();
 
+const FAULT_IDS = FAULTS.map((fault) => fault.id);
+const VARIANT_NAMES = VARIANTS.map((variant) => variant.name);
+
+for (const { name, make } of [
+  ...FAULTS.map((fault) => ({ name: fault.id, make: fault.behaviour })),
+  ...VARIANTS.map((variant) => ({ name: variant.name, make: variant.behaviour })),
+]) {
+  if (behaviourRegistry.has(name)) throw new Error(`reference/behaviours: "${name}" is registered twice (fault ids and variant names must differ)`);
+  behaviourRegistry.set(name, make);
+}
+
 export function behavioursFromEnvironment(env: NodeJS.ProcessEnv): Behaviour[] {
-  const names = [env.OMS_FAULT, env.OMS_VARIANT]
-    .filter((value): value is string => Boolean(value))
-    .flatMap((value) => value.split(','))
+  return [...named(env, 'OMS_FAULT', 'fault', FAULT_IDS), ...named(env, 'OMS_VARIANT', 'variant', VARIANT_NAMES)];
+}
+
+function named(env: NodeJS.ProcessEnv, variable: string, kind: string, known: string[]): Behaviour[] {
+  const names = (env[variable] ?? '')
+    .split(',')
     .map((name) => name.trim())
     .filter(Boolean);
   return names.map((name) => {
-    const make = behaviourRegistry.get(name);
-    if (!make) throw new Error(`Unknown fault or variant "${name}". Known: ${[...behaviourRegistry.keys()].join(', ') || 'none'}`);
+    const make = known.includes(name) ? behaviourRegistry.get(name) : undefined;
+    // A configuration error: the suite's global setup reports it in one line and exits with code 2.
+    if (!make) {
+      throw new ConfigurationError(
+        `${variable}=${name}: there is no ${kind} "${name}". Known ${kind}s (reference/${kind}s/README.md): ${known.join(', ')}`,
+      );
+    }
     return make();
   });
 }

@@ -1,0 +1,114 @@
+import { DEVELOPMENT_ACCOUNTS, type AccountRegistry } from '../accounts';
+import type { ApiRequest } from '../http';
+import type { Services } from '../services';
+import { bearerToken, fault, is, operationOf, withReplyBody, type FaultDefinition, type Hooks, type Operation } from './kit';
+
+const [ACCOUNT_A] = DEVELOPMENT_ACCOUNTS;
+
+/** Authentication (sections 4 and 5) and isolation between accounts (section 1). */
+export const AUTH_FAULTS: FaultDefinition[] = [
+  fault({
+    id: 'auth-no-token-accepted',
+    level: 'MUST',
+    catches: ['ORD-AUTH-001'],
+    subtle: false,
+    description: 'A request without the Authorization header is served as account A.',
+    hooks: () => ({
+      rewriteRequest: (request) => (request.headers.authorization ? request : withAuthorization(request, `Bearer ${ACCOUNT_A.developmentToken}`)),
+    }),
+  }),
+  fault({
+    id: 'auth-any-scheme-accepted',
+    level: 'MUST',
+    catches: ['ORD-AUTH-003'],
+    subtle: false,
+    description: 'A valid token is accepted with any scheme ("Token …", "Basic …") or with none.',
+    hooks: () => ({
+      rewriteRequest: (request) => {
+        const header = request.headers.authorization;
+        return header && !/^Bearer /i.test(header) ? withAuthorization(request, `Bearer ${header.split(/\s+/).pop()}`) : request;
+      },
+    }),
+  }),
+  fault({
+    id: 'auth-unknown-token-accepted',
+    level: 'MUST',
+    catches: ['ORD-AUTH-004'],
+    subtle: false,
+    description: 'A bearer token that was never issued is served as account A.',
+    hooks: () => {
+      let accounts: AccountRegistry | undefined;
+      return {
+        wrapServices: (services, registry) => {
+          accounts = registry;
+          return services;
+        },
+        rewriteRequest: (request) => {
+          const token = bearerToken(request);
+          return token && !accounts?.accountFor(token) ? withAuthorization(request, `Bearer ${ACCOUNT_A.developmentToken}`) : request;
+        },
+      };
+    },
+  }),
+  fault({
+    id: 'auth-403-instead-of-401',
+    level: 'SHOULD',
+    catches: ['ORD-AUTH-006'],
+    subtle: false,
+    description: 'A missing or invalid token gets 403 instead of 401.',
+    hooks: () => ({
+      rewriteReply: (_request, reply) =>
+        reply.status === 401
+          ? withReplyBody({ ...reply, status: 403 }, (body) => ({ ...body, meta: { ...(body.meta as object), status: 403 } }))
+          : reply,
+    }),
+  }),
+  fault({
+    id: 'auth-b-reads-a',
+    level: 'SHOULD',
+    catches: ['ORD-ISO-001'],
+    subtle: false,
+    description: 'Get finds an order in any account: account B reads account A\'s orders.',
+    hooks: () => actingAsOwner('get'),
+  }),
+  fault({
+    id: 'auth-b-updates-a',
+    level: 'SHOULD',
+    catches: ['ORD-ISO-002'],
+    subtle: false,
+    description: 'Update finds an order in any account: account B changes account A\'s orders.',
+    hooks: () => actingAsOwner('update'),
+  }),
+  fault({
+    id: 'auth-b-deletes-a',
+    level: 'SHOULD',
+    catches: ['ORD-ISO-003'],
+    subtle: false,
+    description: 'Delete finds an order in any account: account B deletes account A\'s orders.',
+    hooks: () => actingAsOwner('delete'),
+  }),
+];
+
+function withAuthorization(request: ApiRequest, authorization: string): ApiRequest {
+  return { ...request, headers: { ...request.headers, authorization } };
+}
+
+/** The missing ownership check: an operation on an order of another account runs as that account. */
+function actingAsOwner(operation: Operation): Hooks {
+  let services: Services | undefined;
+  let accounts: AccountRegistry | undefined;
+  return {
+    wrapServices: (wrapped, registry) => {
+      services = wrapped;
+      accounts = registry;
+      return wrapped;
+    },
+    rewriteRequest: (request) => {
+      const { orderId } = operationOf(request);
+      const caller = accounts?.accountFor(bearerToken(request) ?? '');
+      if (!is(request, operation) || !orderId || !caller || services?.store.get(caller.id, orderId)) return request;
+      const owner = accounts?.accounts.find((account) => services?.store.get(account.id, orderId));
+      return owner ? withAuthorization(request, `Bearer ${owner.developmentToken}`) : request;
+    },
+  };
+}

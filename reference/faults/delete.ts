@@ -1,0 +1,54 @@
+import { allOrders, fault, is, isSuccess, withStore, type FaultDefinition } from './kit';
+
+/** Delete (section 4.5). */
+export const DELETE_FAULTS: FaultDefinition[] = [
+  fault({
+    id: 'delete-no-effect',
+    level: 'SHOULD',
+    catches: ['ORD-DELETE-002'],
+    subtle: false,
+    description: 'A delete answers success but the order stays, unchanged (no deleted_at either).',
+    hooks: () => ({
+      wrapServices: (services) => withStore(services, () => ({ remove: () => true })),
+    }),
+  }),
+  fault({
+    id: 'delete-removes-neighbour',
+    level: 'MUST',
+    catches: ['ORD-DELETE-004'],
+    subtle: true,
+    description: 'A delete also removes the order created just before the one named (or just after, for the oldest): shows only with two or more orders.',
+    hooks: () => ({
+      wrapServices: (services) =>
+        withStore(services, (store) => ({
+          remove: (account, orderId) => {
+            const orders = allOrders(store, account);
+            const index = orders.findIndex((order) => order.id === orderId);
+            const neighbour = orders[index + 1] ?? orders[index - 1];
+            if (index >= 0 && neighbour) store.remove(account, neighbour.id);
+            return store.remove(account, orderId);
+          },
+        })),
+    }),
+  }),
+  fault({
+    id: 'delete-unknown-200',
+    level: 'SHOULD',
+    catches: ['ORD-DELETE-003'],
+    subtle: false,
+    description: 'Deleting an id that does not exist answers 200 with the success message.',
+    hooks: () => ({
+      rewriteReply: (request, reply) => (is(request, 'delete') && reply.status === 404 ? { status: 200, body: { message: 'Order deleted' } } : reply),
+    }),
+  }),
+  fault({
+    id: 'delete-wrong-shape',
+    level: 'MUST',
+    catches: ['ORD-DELETE-001'],
+    subtle: false,
+    description: 'A delete answers {"deleted": true}, neither of the two documented shapes.',
+    hooks: () => ({
+      rewriteReply: (request, reply) => (is(request, 'delete') && isSuccess(reply) ? { ...reply, body: { deleted: true } } : reply),
+    }),
+  }),
+];

@@ -1,0 +1,96 @@
+import { instantOf } from '../../contract/datetime';
+import { fault, onFullForm, onSummaries, withReplyBody, type FaultDefinition, type Json } from './kit';
+
+/** Formats of bodies, types and timestamps (sections 1, 2 and 4.1). */
+export const FORMAT_FAULTS: FaultDefinition[] = [
+  fault({
+    id: 'format-text-plain',
+    level: 'MUST',
+    catches: ['ORD-GEN-001'],
+    subtle: false,
+    description: 'Every JSON body is sent with Content-Type text/plain.',
+    hooks: () => ({
+      rewriteReply: (_request, reply) => ({ ...reply, headers: { ...reply.headers, 'Content-Type': 'text/plain; charset=utf-8' } }),
+    }),
+  }),
+  fault({
+    id: 'format-timestamps-not-iso',
+    level: 'MUST',
+    catches: ['ORD-FORM-001', 'ORD-FORM-002'],
+    subtle: false,
+    description: 'created_at and updated_at are HTTP dates ("Fri, 20 Nov 2026 09:30:00 GMT"), not ISO 8601.',
+    hooks: () => ({
+      wrapServices: (services) => ({
+        ...services,
+        now: () => new Date().toUTCString(),
+        later: (previous) => new Date(Math.max(Date.now(), Date.parse(previous) + 1000)).toUTCString(),
+      }),
+    }),
+  }),
+  fault({
+    id: 'format-updated-at-epoch-after-update',
+    level: 'MUST',
+    catches: ['ORD-FORM-001'],
+    subtle: true,
+    description: 'An update writes updated_at as milliseconds since the epoch in a string ("1790000000000"): wrong only after an update.',
+    hooks: () => ({
+      wrapServices: (services) => ({
+        ...services,
+        later: (previous) => String(Math.max(Date.now(), (/^\d+$/.test(previous) ? Number(previous) : instantOf(previous)) + 1)),
+      }),
+    }),
+  }),
+  fault({
+    id: 'format-customer-email-as-string',
+    level: 'MUST',
+    catches: ['ORD-FORM-001', 'ORD-CREATE-004'],
+    subtle: false,
+    description: 'customer.email, an object (main, work), comes back as the string of its main address.',
+    hooks: () => ({
+      rewriteReply: (request, reply) =>
+        onFullForm(request, reply, (order) => {
+          const customer = order.customer as Json;
+          const email = customer.email as Json | undefined;
+          return email ? { ...order, customer: { ...customer, email: email.main } } : order;
+        }),
+    }),
+  }),
+  fault({
+    id: 'format-billing-email-as-object',
+    level: 'MUST',
+    catches: ['ORD-FORM-001', 'ORD-CREATE-004'],
+    subtle: false,
+    description: 'billing.email, one address in a string, comes back as an object {"main": …}.',
+    hooks: () => ({
+      rewriteReply: (request, reply) =>
+        onFullForm(request, reply, (order) => {
+          const billing = order.billing as Json | undefined;
+          return typeof billing?.email === 'string' ? { ...order, billing: { ...billing, email: { main: billing.email } } } : order;
+        }),
+    }),
+  }),
+  fault({
+    id: 'format-meta-status-string',
+    level: 'MUST',
+    catches: ['ORD-GEN-002'],
+    subtle: false,
+    description: 'meta.status is the status as a string ("200"), in the list and in error envelopes.',
+    hooks: () => ({
+      rewriteReply: (_request, reply) =>
+        withReplyBody(reply, (body) => {
+          const meta = body.meta as Json | undefined;
+          return meta && 'status' in meta ? { ...body, meta: { ...meta, status: String(meta.status) } } : body;
+        }),
+    }),
+  }),
+  fault({
+    id: 'format-summary-items-object',
+    level: 'MUST',
+    catches: ['ORD-FORM-002'],
+    subtle: false,
+    description: 'In the list, each summary\'s items is an object keyed by position ({"0": …}) instead of an array.',
+    hooks: () => ({
+      rewriteReply: (request, reply) => onSummaries(request, reply, (summary) => ({ ...summary, items: { ...(summary.items as Json[]) } })),
+    }),
+  }),
+];

@@ -1,0 +1,57 @@
+import { fault, is, isSuccess, onFullForm, withReplyBody, type FaultDefinition, type Json } from './kit';
+import type { StoredOrder } from '../store';
+
+/** Get (section 4.3). */
+export const GET_FAULTS: FaultDefinition[] = [
+  fault({
+    id: 'get-returns-newest',
+    level: 'MUST',
+    catches: ['ORD-GET-001'],
+    subtle: true,
+    description: 'Get answers the account\'s newest order, whatever id was asked: right only for the last order created.',
+    hooks: () => ({
+      rewriteReply: (request, reply, services) => {
+        if (!is(request, 'get') || !isSuccess(reply)) return reply;
+        const asked = reply.body as StoredOrder;
+        return { ...reply, body: services.store.page(asked.user_id, 0, 1).orders[0] ?? asked };
+      },
+    }),
+  }),
+  fault({
+    id: 'get-missing-nested',
+    level: 'MUST',
+    catches: ['ORD-GET-002'],
+    subtle: false,
+    description: 'Get leaves out the nested customer.address, customer.email, customer.phone and billing.address.',
+    hooks: () => ({
+      rewriteReply: (request, reply) =>
+        is(request, 'get')
+          ? onFullForm(request, reply, (order) => {
+              const { address: _a, email: _e, phone: _p, ...customer } = order.customer as Json;
+              const billing = order.billing && typeof order.billing === 'object' ? { ...(order.billing as Json), address: undefined } : order.billing;
+              return { ...order, customer, billing };
+            })
+          : reply,
+    }),
+  }),
+  fault({
+    id: 'get-stale-after-update',
+    level: 'SHOULD',
+    catches: ['ORD-UPDATE-003'],
+    subtle: true,
+    description: 'Get serves an order from a cache filled on its first get and never invalidated: stale only after an update.',
+    hooks: () => {
+      const cache = new Map<string, unknown>();
+      return {
+        rewriteReply: (request, reply) => {
+          if (!is(request, 'get') || !isSuccess(reply)) return reply;
+          return withReplyBody(reply, (order) => {
+            const id = String(order.id);
+            if (!cache.has(id)) cache.set(id, order);
+            return cache.get(id);
+          });
+        },
+      };
+    },
+  }),
+];

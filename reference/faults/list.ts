@@ -1,0 +1,249 @@
+import { ApiError, errorReply } from '../http';
+import type { StoredOrder } from '../store';
+import { allOrders, fault, is, isSuccess, mangleNonAscii, onSummaries, withQuery, withStore, type FaultDefinition, type Json } from './kit';
+
+/** List and pagination (sections 4.1, 2.7 and 8). */
+export const LIST_FAULTS: FaultDefinition[] = [
+  fault({
+    id: 'list-default-limit-20',
+    level: 'MUST',
+    catches: ['ORD-LIST-002'],
+    subtle: false,
+    description: 'Without limit, a page holds 20 orders instead of the default 10.',
+    hooks: () => ({
+      rewriteRequest: (request) => (is(request, 'list') && !request.query.has('limit') ? withQuery(request, { limit: '20' }) : request),
+    }),
+  }),
+  fault({
+    id: 'list-limit-off-by-one',
+    level: 'MUST',
+    catches: ['ORD-LIST-004', 'ORD-LIST-002'],
+    subtle: false,
+    description: 'A page holds one order fewer than the limit asked (9 by default).',
+    hooks: () => ({
+      wrapServices: (services) => withStore(services, (store) => ({ page: (account, offset, limit) => store.page(account, offset, limit - 1) })),
+    }),
+  }),
+  fault({
+    id: 'list-limit-capped-at-50',
+    level: 'MUST',
+    catches: ['ORD-LIST-004'],
+    subtle: true,
+    description: 'A limit above 50 is silently served as 50: shows only when the account holds more than 50 orders.',
+    hooks: () => ({
+      wrapServices: (services) =>
+        withStore(services, (store) => ({ page: (account, offset, limit) => store.page(account, offset, Math.min(limit, 50)) })),
+    }),
+  }),
+  fault({
+    id: 'list-limit-100-unbounded',
+    level: 'MUST',
+    catches: ['ORD-LIST-005', 'ORD-LIST-004'],
+    subtle: false,
+    description: 'limit=100 is taken as "no limit": the page holds every order from the offset on, more than 100 when there are.',
+    hooks: () => ({
+      wrapServices: (services) =>
+        withStore(services, (store) => ({
+          page: (account, offset, limit) => store.page(account, offset, limit === 100 ? Number.MAX_SAFE_INTEGER : limit),
+        })),
+    }),
+  }),
+  fault({
+    id: 'list-pages-zero-based',
+    level: 'MUST',
+    catches: ['ORD-LIST-006', 'ORD-LIST-003'],
+    subtle: false,
+    description: 'Pages are numbered from 0: page=0 is the first page, page=1 the second (without page, the first).',
+    hooks: () => ({
+      rewriteRequest: (request) => {
+        const page = request.query.get('page');
+        return is(request, 'list') && page !== null && /^\d+$/.test(page) ? withQuery(request, { page: String(Number(page) + 1) }) : request;
+      },
+    }),
+  }),
+  fault({
+    id: 'list-page-three-overlap',
+    level: 'MUST',
+    catches: ['ORD-LIST-006'],
+    subtle: true,
+    description: 'From page 3 on, a page starts one order early: the last order of page 2 shows again on page 3.',
+    hooks: () => ({
+      wrapServices: (services) =>
+        withStore(services, (store) => ({
+          page: (account, offset, limit) => store.page(account, offset >= 2 * limit ? offset - 1 : offset, limit),
+        })),
+    }),
+  }),
+  fault({
+    id: 'list-page-three-gap',
+    level: 'MUST',
+    catches: ['ORD-LIST-006'],
+    subtle: true,
+    description: 'From page 3 on, a page starts one order late: one order between page 2 and page 3 is never listed.',
+    hooks: () => ({
+      wrapServices: (services) =>
+        withStore(services, (store) => ({
+          page: (account, offset, limit) => store.page(account, offset >= 2 * limit ? offset + 1 : offset, limit),
+        })),
+    }),
+  }),
+  fault({
+    id: 'list-total-counts-page',
+    level: 'MUST',
+    catches: ['ORD-LIST-007'],
+    subtle: false,
+    description: 'meta.total is the number of orders on the page, not in the account.',
+    hooks: () => ({
+      wrapServices: (services) =>
+        withStore(services, (store) => ({
+          page: (account, offset, limit) => {
+            const { orders } = store.page(account, offset, limit);
+            return { orders, total: orders.length };
+          },
+        })),
+    }),
+  }),
+  fault({
+    id: 'list-total-counts-deleted',
+    level: 'MUST',
+    catches: ['ORD-LIST-007'],
+    subtle: true,
+    description: 'meta.total still counts deleted orders: right until the first delete, too high after it.',
+    hooks: () => {
+      const deleted = new Map<string, number>();
+      return {
+        wrapServices: (services) =>
+          withStore(services, (store) => ({
+            remove: (account, orderId) => {
+              const removed = store.remove(account, orderId);
+              if (removed) deleted.set(account, (deleted.get(account) ?? 0) + 1);
+              return removed;
+            },
+            page: (account, offset, limit) => {
+              const page = store.page(account, offset, limit);
+              return { ...page, total: page.total + (deleted.get(account) ?? 0) };
+            },
+          })),
+      };
+    },
+  }),
+  fault({
+    id: 'list-unstable-order',
+    level: 'MUST',
+    catches: ['ORD-LIST-011'],
+    subtle: false,
+    description: 'Every list request shuffles the account\'s orders before paging them.',
+    hooks: () => ({
+      wrapServices: (services) =>
+        withStore(services, (store) => ({
+          page: (account, offset, limit) => {
+            const orders = shuffled(allOrders(store, account));
+            return { orders: orders.slice(offset, offset + limit), total: orders.length };
+          },
+        })),
+    }),
+  }),
+  fault({
+    id: 'list-hides-multi-item-orders',
+    level: 'MUST',
+    catches: ['ORD-LIST-008'],
+    subtle: true,
+    description: 'Orders with two or more items are left out of the list (and of meta.total).',
+    hooks: () => ({
+      wrapServices: (services) =>
+        withStore(services, (store) => ({
+          page: (account, offset, limit) => {
+            const orders = allOrders(store, account).filter((order) => (order.items as unknown[]).length < 2);
+            return { orders: orders.slice(offset, offset + limit), total: orders.length };
+          },
+        })),
+    }),
+  }),
+  fault({
+    id: 'list-summary-stale-after-update',
+    level: 'MUST',
+    catches: ['ORD-LIST-008'],
+    subtle: true,
+    description: 'The list serves each order as it was created: after an update its summary no longer matches its full form.',
+    hooks: () => {
+      const asCreated = new Map<string, StoredOrder>();
+      return {
+        wrapServices: (services) =>
+          withStore(services, (store) => ({
+            insert: (order) => {
+              asCreated.set(order.id, structuredClone(order));
+              store.insert(order);
+            },
+            page: (account, offset, limit) => {
+              const page = store.page(account, offset, limit);
+              return { ...page, orders: page.orders.map((order) => asCreated.get(order.id) ?? order) };
+            },
+          })),
+      };
+    },
+  }),
+  fault({
+    id: 'list-summary-wrong-price',
+    level: 'MUST',
+    catches: ['ORD-LIST-008'],
+    subtle: true,
+    description: 'A summary of an order with two or more items shows the first item\'s price as the order price.',
+    hooks: () => ({
+      rewriteReply: (request, reply) =>
+        onSummaries(request, reply, (summary) => {
+          const items = summary.items as Json[];
+          return items.length >= 2 ? { ...summary, price: items[0].price } : summary;
+        }),
+    }),
+  }),
+  fault({
+    id: 'list-summary-mangles-non-ascii',
+    level: 'MUST',
+    catches: ['ORD-LIST-008'],
+    subtle: true,
+    description: 'The list writes non-ASCII characters of the customer name as "?" (the full form is right).',
+    hooks: () => ({
+      rewriteReply: (request, reply) =>
+        onSummaries(request, reply, (summary) => {
+          const customer = summary.customer as Json;
+          return typeof customer?.name === 'string' ? { ...summary, customer: { ...customer, name: mangleNonAscii(customer.name) } } : summary;
+        }),
+    }),
+  }),
+  fault({
+    id: 'list-beyond-last-404',
+    level: 'SHOULD',
+    catches: ['ORD-LIST-009'],
+    subtle: false,
+    description: 'A page after the last one answers 404 instead of an empty data array.',
+    hooks: () => ({
+      rewriteReply: (request, reply) => {
+        const data = (reply.body as { data?: unknown[] } | undefined)?.data;
+        const beyondFirst = Number(request.query.get('page') ?? 1) > 1;
+        return is(request, 'list') && isSuccess(reply) && data?.length === 0 && beyondFirst
+          ? errorReply(new ApiError(404, 'not_found', 'No such page'))
+          : reply;
+      },
+    }),
+  }),
+  fault({
+    id: 'list-bad-parameter-500',
+    level: 'SHOULD',
+    catches: ['ORD-LIST-010'],
+    subtle: false,
+    description: 'An out-of-range or non-integer page or limit answers 500 instead of a 4xx.',
+    hooks: () => ({
+      rewriteReply: (request, reply) =>
+        is(request, 'list') && reply.status === 400 ? errorReply(new ApiError(500, 'internal_error', 'Unexpected server error')) : reply,
+    }),
+  }),
+];
+
+function shuffled<T>(values: T[]): T[] {
+  const out = [...values];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
+}

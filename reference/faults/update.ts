@@ -1,0 +1,144 @@
+import type { AccountRegistry } from '../accounts';
+import type { StoredOrder } from '../store';
+import { bearerToken, fault, is, isSuccess, mangleNonAscii, mapStrings, onFullForm, operationOf, withJsonBody, withStore, type FaultDefinition, type Json } from './kit';
+
+/** Update (section 4.4). */
+export const UPDATE_FAULTS: FaultDefinition[] = [
+  fault({
+    id: 'update-not-persisted',
+    level: 'SHOULD',
+    catches: ['ORD-UPDATE-003'],
+    subtle: false,
+    description: 'An update answers the changed order but never stores it.',
+    hooks: () => ({
+      wrapServices: (services) => withStore(services, () => ({ replace: () => undefined })),
+    }),
+  }),
+  fault({
+    id: 'update-changes-id',
+    level: 'MUST',
+    catches: ['ORD-UPDATE-005'],
+    subtle: false,
+    description: 'An update moves the order to a new id (the old id is gone).',
+    hooks: () => ({
+      rewriteReply: (request, reply, services) => {
+        if (!is(request, 'update') || !isSuccess(reply)) return reply;
+        const order = reply.body as StoredOrder;
+        const moved = { ...order, id: services.newId() };
+        services.store.remove(order.user_id, order.id);
+        services.store.insert(moved);
+        return { ...reply, body: moved };
+      },
+    }),
+  }),
+  fault({
+    id: 'update-resets-created-at',
+    level: 'MUST',
+    catches: ['ORD-UPDATE-005'],
+    subtle: false,
+    description: 'An update sets created_at to the time of the update.',
+    hooks: () => ({
+      wrapServices: (services) =>
+        withStore(services, (store) => ({ replace: (order) => store.replace(Object.assign(order, { created_at: order.updated_at })) })),
+    }),
+  }),
+  fault({
+    id: 'update-ignores-items',
+    level: 'MUST',
+    catches: ['ORD-UPDATE-002'],
+    subtle: false,
+    description: 'An update applies every field sent except items, which it silently keeps as they were.',
+    hooks: () => ({
+      rewriteRequest: (request) => (is(request, 'update') ? withJsonBody(request, ({ items: _ignored, ...body }) => body) : request),
+    }),
+  }),
+  fault({
+    id: 'update-keeps-first-item-only',
+    level: 'MUST',
+    catches: ['ORD-UPDATE-002'],
+    subtle: true,
+    description: 'An update that sends two or more items stores only the first.',
+    hooks: () => ({
+      rewriteRequest: (request) =>
+        is(request, 'update')
+          ? withJsonBody(request, (body) => (Array.isArray(body.items) ? { ...body, items: body.items.slice(0, 1) } : body))
+          : request,
+    }),
+  }),
+  fault({
+    id: 'update-mangles-non-ascii',
+    level: 'MUST',
+    catches: ['ORD-UPDATE-002'],
+    subtle: true,
+    description: 'Text sent in an update is stored as ASCII: every non-ASCII character becomes "?" (create is right).',
+    hooks: () => ({
+      rewriteRequest: (request) => (is(request, 'update') ? withJsonBody(request, (body) => mapStrings(body, mangleNonAscii) as Json) : request),
+    }),
+  }),
+  fault({
+    id: 'update-items-without-ids',
+    level: 'MUST',
+    catches: ['ORD-CREATE-005'],
+    subtle: true,
+    description: 'The update response carries its items without the service-assigned id and total: the full form is wrong only after an update.',
+    hooks: () => ({
+      rewriteReply: (request, reply) =>
+        is(request, 'update')
+          ? onFullForm(request, reply, (order) => ({
+              ...order,
+              items: (order.items as Json[]).map(({ id: _id, total: _total, ...item }) => item),
+            }))
+          : reply,
+    }),
+  }),
+  fault({
+    id: 'update-freezes-updated-at',
+    level: 'SHOULD',
+    catches: ['ORD-UPDATE-004'],
+    subtle: false,
+    description: 'updated_at keeps the creation time through every update.',
+    hooks: () => ({
+      wrapServices: (services) => ({ ...services, later: (previous) => previous }),
+    }),
+  }),
+  fault({
+    id: 'update-unknown-creates',
+    level: 'SHOULD',
+    catches: ['ORD-UPDATE-006'],
+    subtle: false,
+    description: 'An update of an unknown id stores its body as a new order with that id (an upsert) and answers 201.',
+    hooks: () => {
+      let accounts: AccountRegistry | undefined;
+      return {
+        wrapServices: (services, registry) => {
+          accounts = registry;
+          return services;
+        },
+        rewriteReply: (request, reply, services) => {
+          const account = accounts?.accountFor(bearerToken(request) ?? '');
+          if (!is(request, 'update') || reply.status !== 404 || !account) return reply;
+          let body: Json;
+          try {
+            body = JSON.parse(request.bodyText) as Json;
+          } catch {
+            return reply;
+          }
+          const now = services.now();
+          const order: StoredOrder = {
+            ...body,
+            id: operationOf(request).orderId as string,
+            user_id: account.id,
+            status: 'created',
+            shipments: [],
+            activities: [],
+            created_at: now,
+            updated_at: now,
+            deleted_at: null,
+          };
+          services.store.insert(order);
+          return { status: 201, body: order };
+        },
+      };
+    },
+  }),
+];
