@@ -26,6 +26,21 @@ export const CREATE_FAULTS: FaultDefinition[] = [
     }),
   }),
   fault({
+    id: 'create-sorts-items-by-name',
+    level: 'MUST',
+    catches: ['ORD-CREATE-004', 'ORD-GET-002'],
+    subtle: true,
+    description: 'Items are stored sorted by name (as a database index would return them): shows only with two or more items sent out of name order.',
+    hooks: () => ({
+      rewriteRequest: (request) =>
+        is(request, 'create')
+          ? withJsonBody(request, (body) =>
+              isList(body.items) ? { ...body, items: [...body.items].sort((a, b) => String((a as Json).name).localeCompare(String((b as Json).name))) } : body,
+            )
+          : request,
+    }),
+  }),
+  fault({
     id: 'create-numbers-as-strings',
     level: 'MUST',
     catches: ['ORD-FORM-001', 'ORD-CREATE-004'],

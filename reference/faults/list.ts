@@ -75,6 +75,19 @@ export const LIST_FAULTS: FaultDefinition[] = [
     }),
   }),
   fault({
+    id: 'list-mid-pages-slip',
+    level: 'MUST',
+    catches: ['ORD-LIST-006'],
+    subtle: true,
+    description: 'From page 3 on, mid-sized pages (limit 11 to 99) start one order early and repeat the last order of the page before.',
+    hooks: () => ({
+      wrapServices: (services) =>
+        withStore(services, (store) => ({
+          page: (account, offset, limit) => store.page(account, limit > 10 && limit < 100 && offset >= 2 * limit ? offset - 1 : offset, limit),
+        })),
+    }),
+  }),
+  fault({
     id: 'list-page-three-gap',
     level: 'MUST',
     catches: ['ORD-LIST-006'],

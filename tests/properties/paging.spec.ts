@@ -7,8 +7,8 @@ import { test } from '../../harness/fixtures';
 import { ensureOrders, pageHolds, pagesContinue, readPage, readStableView, type ListPage } from '../../harness/listing';
 import { verifies } from '../../harness/verifies';
 
-/** Small limits, so that page 3 and beyond exist in an account of a few dozen orders. */
-const WALK = { maxLimit: 5, maxPages: 4 };
+/** Limits below and above the default, and page 3 and beyond, in an account of about a hundred orders. */
+const WALK = { maxLimit: 25, maxPages: 4 };
 const CHANGING = 'the account changed while each view was read (another client writing): no view to check';
 const READ_TWICE = 'each view is read twice in a row: the same answers show no other client changed the account meanwhile';
 
