@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import type { KeyObject } from 'node:crypto';
-import type { FullConfig, FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
+import type { FullConfig, FullResult, Reporter, TestCase, TestError, TestResult } from '@playwright/test/reporter';
 import { RATE_LIMIT_ANNOTATION } from '../harness/api';
 import { ledgerDirectory, ledgerFile, leftovers, newRunId, readLedger } from '../harness/ledger';
 import { registerSettingsSecrets, redact } from '../harness/redaction';
@@ -130,6 +130,11 @@ export default class ConformanceReporter implements Reporter {
     }
     // A passing test of an OBSERVED requirement observed something: that is its status.
     for (const id of verified) if (!violated.includes(id)) this.mark(id, requirement(id).level === 'OBSERVED' ? 'observed' : 'passed', title);
+  }
+
+  /** An error outside any test (a crash in global setup, a worker that died): the run proves nothing. */
+  onError(error: TestError): void {
+    this.unattributed.push(`run error: ${redact((error.message ?? error.value ?? 'unknown error').split('\n')[0])}`);
   }
 
   async onEnd(result: FullResult): Promise<{ status?: FullResult['status'] } | undefined> {

@@ -1,7 +1,10 @@
 import { expect, test } from '@playwright/test';
 import { DEVELOPMENT_ACCOUNTS } from '../reference/accounts';
 import { startReferenceServer } from '../reference/server';
-import { runSuite, type SuiteRun } from './support/run-suite';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PROJECT_ROOT, runSuite, type SuiteRun } from './support/run-suite';
 
 function expectConformant(run: SuiteRun) {
   expect(run.report, run.output).toBeDefined();
@@ -32,4 +35,16 @@ test('a server at OMS_BASE_URL passes the core profile; without OMS_TOKEN_B the 
   } finally {
     await server.close();
   }
+});
+
+test('a run that crashes outside the tests is not reported as conformant', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'oms-crash-'));
+  writeFileSync(join(dir, 'crash-setup.ts'), "export default async function crash() { throw new Error('the setup crashed on purpose'); }\n");
+  writeFileSync(
+    join(dir, 'crash.config.ts'),
+    `import base from ${JSON.stringify(join(PROJECT_ROOT, 'playwright.config'))};\nexport default { ...base, testDir: ${JSON.stringify(join(PROJECT_ROOT, 'tests'))}, globalSetup: ${JSON.stringify(join(dir, 'crash-setup.ts'))} };\n`,
+  );
+  const run = await runSuite({}, ['--config', join(dir, 'crash.config.ts'), '--grep', '@ORD-GET-004']);
+  expect(run.exitCode, run.output).not.toBe(0);
+  expect(run.output).not.toContain('OMS conformance (core): CONFORMANT');
 });

@@ -28,7 +28,12 @@ export function runSuite(env: Record<string, string | undefined>, args: string[]
   const reportDir = mkdtempSync(join(tmpdir(), 'oms-run-'));
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('OMS_') && !name.startsWith('PLAYWRIGHT_') && name !== 'TEST_WORKER_INDEX' && name !== 'TEST_PARALLEL_INDEX'));
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [require.resolve('@playwright/test/cli'), 'test', '--config', join(PROJECT_ROOT, 'playwright.config.ts'), ...args], {
+    // Each run keeps its own config (unless given) and its own output folder: runs side by side never wipe each other's.
+    const defaults = [
+      ...(args.includes('--config') ? [] : ['--config', join(PROJECT_ROOT, 'playwright.config.ts')]),
+      ...(args.includes('--output') ? [] : ['--output', join(reportDir, 'test-results')]),
+    ];
+    const child = spawn(process.execPath, [require.resolve('@playwright/test/cli'), 'test', ...defaults, ...args], {
       cwd: PROJECT_ROOT,
       env: { ...inherited, CI: '1', OMS_WORKERS: '1', OMS_REPORT_DIR: reportDir, OMS_LEDGER_DIR: join(reportDir, 'ledger'), ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
