@@ -6,6 +6,7 @@ import { RateLimitedError, type OmsClient, type RequestSpec } from './client';
 import type { Exchange } from './exchange';
 import { check } from './findings';
 import type { CreatedOrders } from './created-orders';
+import { beforeWrite } from './quiet';
 
 export type AccountName = 'A' | 'B';
 
@@ -55,6 +56,7 @@ export class OmsApi {
   async send(spec: RequestSpec): Promise<Exchange> {
     if (spec.method !== 'GET') this.refuseInReadOnly(`send ${spec.method} ${spec.path}`);
     if (spec.method !== 'GET' && spec.method !== 'POST') this.created.assertOwn(decodeURIComponent(spec.path.split('/')[2] ?? ''));
+    if (spec.method !== 'GET') await beforeWrite();
     let exchange: Exchange;
     try {
       exchange = await this.client.send(spec);

@@ -4,6 +4,7 @@ import { is2xx } from './checks';
 import type { Exchange } from './exchange';
 import { ensure, unless, type Finding } from './findings';
 import { minimalOrder } from './payloads';
+import { whileReading } from './quiet';
 
 export interface ListPage {
   query: Record<string, string | number>;
@@ -38,18 +39,20 @@ export async function readStableView(
   queries: Array<Record<string, string | number>>,
   { attempts = 6, stop = ensure }: { attempts?: number; stop?: (finding: Finding | undefined) => void } = {},
 ): Promise<ListPage[] | undefined> {
-  let previous: ListPage[] | undefined;
-  for (let attempt = 0; attempt < attempts; attempt++) {
-    const pages: ListPage[] = [];
-    for (const query of queries) {
-      const exchange = await api.list(query);
-      stop(is2xx('ORD-LIST-001')(exchange));
-      pages.push(readPage(query, exchange));
+  return whileReading(async () => {
+    let previous: ListPage[] | undefined;
+    for (let attempt = 0; attempt < attempts; attempt++) {
+      const pages: ListPage[] = [];
+      for (const query of queries) {
+        const exchange = await api.list(query);
+        stop(is2xx('ORD-LIST-001')(exchange));
+        pages.push(readPage(query, exchange));
+      }
+      if (previous && sameView(previous, pages)) return pages;
+      previous = pages;
     }
-    if (previous && sameView(previous, pages)) return pages;
-    previous = pages;
-  }
-  return undefined;
+    return undefined;
+  });
 }
 
 /** A stable view, or the test skipped with the reason (never failed) when the account never held still. */
