@@ -172,7 +172,7 @@ function send(outgoing: ServerResponse, reply: ApiReply): void {
   if (text && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) {
     headers['Content-Type'] = 'application/json; charset=utf-8';
   }
-  headers['Content-Length'] = String(Buffer.byteLength(text));
+  headers['Content-Length'] = String(typeof text === 'string' ? Buffer.byteLength(text) : text.length);
   outgoing.writeHead(reply.status, headers);
   outgoing.end(text);
 }

@@ -16,8 +16,8 @@ export interface ApiReply {
   headers?: Record<string, string>;
   /** A JSON value, or undefined for no body. */
   body?: unknown;
-  /** Sent as is instead of JSON.stringify(body), for behaviours that need to send malformed text. */
-  rawBody?: string;
+  /** Sent as is instead of JSON.stringify(body), for behaviours that send malformed text or encoded bytes. */
+  rawBody?: string | Buffer;
 }
 
 export interface ErrorDetail {

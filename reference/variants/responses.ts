@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
 import type { AccountRegistry } from '../accounts';
 import { bearerToken, is, isSuccess, onFullForm, onSummaries, withReplyBody, type Json } from '../faults/kit';
 import { variant, type VariantDefinition } from './definition';
@@ -32,6 +33,21 @@ export const RESPONSE_VARIANTS: VariantDefinition[] = [
         },
       };
     },
+  }),
+  variant({
+    name: 'gzip-responses',
+    description: 'Every JSON body is gzip-compressed (Content-Encoding: gzip) when the client accepts gzip.',
+    basis: 'Section 1 says bodies are JSON; HTTP content coding is not addressed, so a compressed JSON body is still JSON.',
+    hooks: () => ({
+      rewriteReply: (request, reply) => {
+        if (reply.body === undefined || !/\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))) return reply;
+        return {
+          ...reply,
+          headers: { ...(reply.headers ?? {}), 'Content-Type': 'application/json; charset=utf-8', 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding' },
+          rawBody: gzipSync(Buffer.from(JSON.stringify(reply.body), 'utf8')),
+        };
+      },
+    }),
   }),
   variant({
     name: 'status-422',
