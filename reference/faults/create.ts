@@ -28,7 +28,7 @@ export const CREATE_FAULTS: FaultDefinition[] = [
   fault({
     id: 'create-sorts-items-by-name',
     level: 'MUST',
-    catches: ['ORD-CREATE-004', 'ORD-GET-002'],
+    catches: ['ORD-CREATE-004'],
     subtle: true,
     description: 'Items are stored sorted by name (as a database index would return them): shows only with two or more items sent out of name order.',
     hooks: () => ({
