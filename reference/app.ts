@@ -15,14 +15,20 @@ export interface Behaviour {
   /** Replace or wrap storage, ids or the clock. */
   wrapServices?(services: Services, accounts: AccountRegistry): Services;
   /** Rewrite the request before authentication and routing. */
-  rewriteRequest?(request: ApiRequest): ApiRequest;
+  rewriteRequest?(request: ApiRequest, context: HookContext): ApiRequest;
   /** Answer before routing (rate limits, latency). */
-  intercept?(request: ApiRequest): ApiReply | undefined | Promise<ApiReply | undefined>;
+  intercept?(request: ApiRequest, context: HookContext): ApiReply | undefined | Promise<ApiReply | undefined>;
   /** Rewrite the reply before it is sent. */
-  rewriteReply?(request: ApiRequest, reply: ApiReply, services: Services): ApiReply | Promise<ApiReply>;
+  rewriteReply?(request: ApiRequest, reply: ApiReply, context: HookContext): ApiReply | Promise<ApiReply>;
   /** Background work (another client writing), started with the server and stopped with it. */
   start?(services: Services, accounts: AccountRegistry): void;
   stop?(): void;
+}
+
+/** What every hook may consult: the (wrapped) services and who each token belongs to. */
+export interface HookContext {
+  services: Services;
+  accounts: AccountRegistry;
 }
 
 export interface ReferenceOptions {
@@ -49,10 +55,11 @@ export function createReferenceApp(options: ReferenceOptions = {}): ReferenceApp
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
   let services = defaultServices(options.store ?? new InMemoryOrderStore());
   for (const behaviour of behaviours) services = behaviour.wrapServices?.(services, accounts) ?? services;
+  const context: HookContext = { services, accounts };
 
   async function answer(request: ApiRequest): Promise<ApiReply> {
     for (const behaviour of behaviours) {
-      const early = await behaviour.intercept?.(request);
+      const early = await behaviour.intercept?.(request, context);
       if (early) return early;
     }
     return route(request, services, accounts);
@@ -64,12 +71,12 @@ export function createReferenceApp(options: ReferenceOptions = {}): ReferenceApp
       let request: ApiRequest | undefined;
       try {
         request = await readRequest(incoming, maxBodyBytes);
-        for (const behaviour of behaviours) request = behaviour.rewriteRequest?.(request) ?? request;
+        for (const behaviour of behaviours) request = behaviour.rewriteRequest?.(request, context) ?? request;
         reply = await answer(request);
       } catch (error) {
         reply = toErrorReply(error);
       }
-      if (request) for (const behaviour of behaviours) reply = (await behaviour.rewriteReply?.(request, reply, services)) ?? reply;
+      if (request) for (const behaviour of behaviours) reply = (await behaviour.rewriteReply?.(request, reply, context)) ?? reply;
       send(outgoing, reply);
     })();
   };

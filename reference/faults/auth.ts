@@ -1,7 +1,6 @@
-import { DEVELOPMENT_ACCOUNTS, type AccountRegistry } from '../accounts';
+import { DEVELOPMENT_ACCOUNTS } from '../accounts';
 import type { ApiRequest } from '../http';
-import type { Services } from '../services';
-import { bearerToken, fault, is, operationOf, withReplyBody, type FaultDefinition, type Hooks, type Operation } from './kit';
+import { bearerToken, fault, is, operationOf, withStatus, type FaultDefinition, type Hooks, type Operation } from './kit';
 
 const [ACCOUNT_A] = DEVELOPMENT_ACCOUNTS;
 
@@ -37,15 +36,10 @@ export const AUTH_FAULTS: FaultDefinition[] = [
     subtle: false,
     description: 'A bearer token that was never issued is served as account A.',
     hooks: () => {
-      let accounts: AccountRegistry | undefined;
       return {
-        wrapServices: (services, registry) => {
-          accounts = registry;
-          return services;
-        },
-        rewriteRequest: (request) => {
+        rewriteRequest: (request, { accounts }) => {
           const token = bearerToken(request);
-          return token && !accounts?.accountFor(token) ? withAuthorization(request, `Bearer ${ACCOUNT_A.developmentToken}`) : request;
+          return token && !accounts.accountFor(token) ? withAuthorization(request, `Bearer ${ACCOUNT_A.developmentToken}`) : request;
         },
       };
     },
@@ -58,9 +52,7 @@ export const AUTH_FAULTS: FaultDefinition[] = [
     description: 'A missing or invalid token gets 403 instead of 401.',
     hooks: () => ({
       rewriteReply: (_request, reply) =>
-        reply.status === 401
-          ? withReplyBody({ ...reply, status: 403 }, (body) => ({ ...body, meta: { ...(body.meta as object), status: 403 } }))
-          : reply,
+        reply.status === 401 ? withStatus(reply, 403) : reply,
     }),
   }),
   fault({
@@ -95,19 +87,12 @@ function withAuthorization(request: ApiRequest, authorization: string): ApiReque
 
 /** The missing ownership check: an operation on an order of another account runs as that account. */
 function actingAsOwner(operation: Operation): Hooks {
-  let services: Services | undefined;
-  let accounts: AccountRegistry | undefined;
   return {
-    wrapServices: (wrapped, registry) => {
-      services = wrapped;
-      accounts = registry;
-      return wrapped;
-    },
-    rewriteRequest: (request) => {
+    rewriteRequest: (request, { services, accounts }) => {
       const { orderId } = operationOf(request);
-      const caller = accounts?.accountFor(bearerToken(request) ?? '');
-      if (!is(request, operation) || !orderId || !caller || services?.store.get(caller.id, orderId)) return request;
-      const owner = accounts?.accounts.find((account) => services?.store.get(account.id, orderId));
+      const caller = accounts.accountFor(bearerToken(request) ?? '');
+      if (!is(request, operation) || !orderId || !caller || services.store.get(caller.id, orderId)) return request;
+      const owner = accounts.accounts.find((account) => services.store.get(account.id, orderId));
       return owner ? withAuthorization(request, `Bearer ${owner.developmentToken}`) : request;
     },
   };

@@ -10,7 +10,7 @@ export const GET_FAULTS: FaultDefinition[] = [
     subtle: true,
     description: 'Get answers the account\'s newest order, whatever id was asked: right only for the last order created.',
     hooks: () => ({
-      rewriteReply: (request, reply, services) => {
+      rewriteReply: (request, reply, { services }) => {
         if (!is(request, 'get') || !isSuccess(reply)) return reply;
         const asked = reply.body as StoredOrder;
         return { ...reply, body: services.store.page(asked.user_id, 0, 1).orders[0] ?? asked };

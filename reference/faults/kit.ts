@@ -63,6 +63,11 @@ export function withReplyBody(reply: ApiReply, change: (body: Json) => unknown):
   return { ...reply, body: change(structuredClone(reply.body) as Json) };
 }
 
+/** The reply with another status, in the status line and in meta.status alike (section 4.1). */
+export function withStatus(reply: ApiReply, status: number): ApiReply {
+  return withReplyBody({ ...reply, status }, (body) => ({ ...body, meta: { ...(body.meta as Json), status } }));
+}
+
 /** Applies a change to the full-form order of a successful create, get or update (section 2.1). */
 export function onFullForm(request: ApiRequest, reply: ApiReply, change: (order: Json) => unknown): ApiReply {
   if (!is(request, 'create', 'get', 'update') || !isSuccess(reply)) return reply;

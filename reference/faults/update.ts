@@ -1,4 +1,3 @@
-import type { AccountRegistry } from '../accounts';
 import type { StoredOrder } from '../store';
 import { bearerToken, fault, is, isSuccess, mangleNonAscii, mapStrings, onFullForm, operationOf, withJsonBody, withStore, type FaultDefinition, type Json } from './kit';
 
@@ -21,7 +20,7 @@ export const UPDATE_FAULTS: FaultDefinition[] = [
     subtle: false,
     description: 'An update moves the order to a new id (the old id is gone).',
     hooks: () => ({
-      rewriteReply: (request, reply, services) => {
+      rewriteReply: (request, reply, { services }) => {
         if (!is(request, 'update') || !isSuccess(reply)) return reply;
         const order = reply.body as StoredOrder;
         const moved = { ...order, id: services.newId() };
@@ -108,14 +107,9 @@ export const UPDATE_FAULTS: FaultDefinition[] = [
     subtle: false,
     description: 'An update of an unknown id stores its body as a new order with that id (an upsert) and answers 201.',
     hooks: () => {
-      let accounts: AccountRegistry | undefined;
       return {
-        wrapServices: (services, registry) => {
-          accounts = registry;
-          return services;
-        },
-        rewriteReply: (request, reply, services) => {
-          const account = accounts?.accountFor(bearerToken(request) ?? '');
+        rewriteReply: (request, reply, { services, accounts }) => {
+          const account = accounts.accountFor(bearerToken(request) ?? '');
           if (!is(request, 'update') || reply.status !== 404 || !account) return reply;
           let body: Json;
           try {

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
-import type { AccountRegistry } from '../accounts';
-import { bearerToken, is, isSuccess, onFullForm, onSummaries, withReplyBody, type Json } from '../faults/kit';
+import { bearerToken, is, isSuccess, onFullForm, onSummaries, withReplyBody, withStatus, type Json } from '../faults/kit';
 import { variant, type VariantDefinition } from './definition';
 
 /** Conformant differences in what responses look like. */
@@ -19,14 +18,9 @@ export const RESPONSE_VARIANTS: VariantDefinition[] = [
     description: 'Delete answers the envelope {success, meta: {status, code, message, total, details}}, total being the orders left in the account.',
     basis: '4.5: "A second shown shape is the envelope of 4.1 with success, meta (status, code, message, total, details)."',
     hooks: () => {
-      let accounts: AccountRegistry | undefined;
       return {
-        wrapServices: (services, registry) => {
-          accounts = registry;
-          return services;
-        },
-        rewriteReply: (request, reply, services) => {
-          const account = accounts?.accountFor(bearerToken(request) ?? '');
+        rewriteReply: (request, reply, { services, accounts }) => {
+          const account = accounts.accountFor(bearerToken(request) ?? '');
           if (!is(request, 'delete') || !isSuccess(reply) || !account) return reply;
           const total = services.store.page(account.id, 0, 0).total;
           return { ...reply, body: { success: true, meta: { status: reply.status, code: 'order_deleted', message: 'Order deleted', total, details: [] } } };
@@ -55,9 +49,7 @@ export const RESPONSE_VARIANTS: VariantDefinition[] = [
     basis: '7: "Error status codes and error bodies per condition: not shown."',
     hooks: () => ({
       rewriteReply: (_request, reply) =>
-        reply.status === 400
-          ? withReplyBody({ ...reply, status: 422 }, (body) => ({ ...body, meta: { ...(body.meta as Json), status: 422 } }))
-          : reply,
+        reply.status === 400 ? withStatus(reply, 422) : reply,
     }),
   }),
   variant({

@@ -1,5 +1,4 @@
 import { contract } from '../../contract/openapi';
-import type { AccountRegistry } from '../accounts';
 import { ApiError, errorReply } from '../http';
 import { declaredFields } from '../../contract/projection';
 import type { StoredOrder } from '../store';
@@ -30,7 +29,7 @@ export const STORAGE_VARIANTS: VariantDefinition[] = [
       const required = new Set(contract().schema('Order').required as string[]);
       const clearable = declaredFields(contract().schema('OrderUpdate')).filter((field) => !required.has(field));
       return {
-        rewriteReply: (request, reply, services) => {
+        rewriteReply: (request, reply, { services }) => {
           if (!is(request, 'update') || !isSuccess(reply)) return reply;
           const sent = JSON.parse(request.bodyText) as Json;
           const order = { ...(reply.body as StoredOrder) };
@@ -80,17 +79,12 @@ export const STORAGE_VARIANTS: VariantDefinition[] = [
     description: 'A create or update with a top-level field the document does not list is refused with 400 and the error envelope.',
     basis: '4.2: whether an unknown request field is ignored or rejected is not shown (ORD-OBS-012).',
     hooks: () => {
-      let accounts: AccountRegistry | undefined;
       const known = {
         create: new Set(declaredFields(contract().schema('OrderCreate'))),
         update: new Set(declaredFields(contract().schema('OrderUpdate'))),
       };
       return {
-        wrapServices: (services, registry) => {
-          accounts = registry;
-          return services;
-        },
-        intercept: (request) => {
+        intercept: (request, { accounts }) => {
           const { operation } = operationOf(request);
           // Authentication still comes first: only an authenticated create or update is looked at.
           if ((operation !== 'create' && operation !== 'update') || !callerOf(request, accounts)) return undefined;
@@ -114,10 +108,8 @@ export const STORAGE_VARIANTS: VariantDefinition[] = [
 
 function softDelete({ listed }: { listed: boolean }): Hooks {
   const deleted = new Set<string>();
-  let accounts: AccountRegistry | undefined;
   return {
-    wrapServices: (services, registry) => {
-      accounts = registry;
+    wrapServices: (services) => {
       return withStore(services, (store) => ({
         remove: (account, orderId) => {
           const order = store.get(account, orderId);
@@ -137,7 +129,7 @@ function softDelete({ listed }: { listed: boolean }): Hooks {
       }));
     },
     // A deleted order can still be read, but no longer changed or deleted again.
-    intercept: (request) => {
+    intercept: (request, { accounts }) => {
       const { orderId } = operationOf(request);
       const gone = is(request, 'update', 'delete') && orderId !== undefined && deleted.has(orderId) && callerOf(request, accounts);
       return gone ? errorReply(new ApiError(410, 'gone', `Order ${orderId} was deleted`)) : undefined;
