@@ -5,6 +5,9 @@ import type { Exchange } from './exchange';
 import { ensure, unless, type Finding } from './findings';
 import { minimalOrder } from './payloads';
 import { whileReading } from './quiet';
+import { contract } from '../contract/openapi';
+import { project } from '../contract/projection';
+import { differences, formatDifferences } from './roundtrip';
 
 export interface ListPage {
   query: Record<string, string | number>;
@@ -136,4 +139,33 @@ export async function findInList(api: OmsApi, ids: string[], maxPages = 20): Pro
     visit(await listPage(api, { page: pageNumber, limit }), pageNumber);
   }
   return found;
+}
+
+/**
+ * The summary of an order in the list carries the values of its full form (2.7, ORD-LIST-008):
+ * the full form as get answers it, projected on the summary schema, compared field for field.
+ */
+export async function summaryMatchesFullForm(
+  api: OmsApi,
+  id: string,
+  stop: (finding: Finding | undefined) => void = ensure,
+): Promise<Finding | undefined> {
+  const got = await api.get(id);
+  stop(is2xx('ORD-GET-001')(got));
+  const found = (await findInList(api, [id])).get(id);
+  if (!found) {
+    return {
+      requirementId: 'ORD-LIST-008',
+      expected: `order ${id} in the list (searched the first, last and up to 20 further pages at limit 100)`,
+      received: 'not found',
+      exchange: got,
+    };
+  }
+  const changed = differences(project(got.json, contract().schema('OrderSummary')), found.summary);
+  return unless(changed.length === 0, () => ({
+    requirementId: 'ORD-LIST-008',
+    expected: `the summary of ${id} to carry the values of its full form (the fields of 2.7; sent = full form, got = summary)`,
+    received: `${changed.length} field(s) differ:\n${formatDifferences(changed)}`,
+    exchange: found.exchange,
+  }));
 }

@@ -1,3 +1,4 @@
+import { instantOf } from '../contract/datetime';
 import { excerpt } from '../contract/openapi';
 import type { OmsApi } from './api';
 import { is2xx } from './checks';
@@ -80,6 +81,22 @@ export function serviceAssignedParts(exchange: Exchange): Finding | undefined {
     requirementId: 'ORD-CREATE-005',
     expected: 'customer.id and each item id (non-empty strings) and total (a number) in the full form',
     received: problems.join('; '),
+    exchange,
+  }));
+}
+
+/** The service-assigned id, user_id and created_at (4.2) of `before`, unchanged in the order an exchange shows. */
+export function keepsAssignedValues(requirementId: string, before: Json, exchange: Exchange, what: string): Finding | undefined {
+  const body = (exchange.json ?? {}) as Json;
+  const changed = (['id', 'user_id', 'created_at'] as const).filter((field) =>
+    field === 'created_at'
+      ? typeof body.created_at !== 'string' || instantOf(body.created_at) !== instantOf(String(before.created_at))
+      : body[field] !== before[field],
+  );
+  return unless(changed.length === 0, () => ({
+    requirementId,
+    expected: `id, user_id and created_at ${what}`,
+    received: changed.map((field) => `${field} ${excerpt(before[field])} became ${excerpt(body[field])}`).join('; '),
     exchange,
   }));
 }

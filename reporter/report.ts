@@ -61,18 +61,9 @@ export interface Integrity {
   signature?: Signature;
 }
 
-export interface ConformanceReport {
+export interface ConformanceReport extends RunInfo {
   schemaVersion: number;
   suite: SuiteIdentity;
-  runId: string;
-  target: RunInfo['target'];
-  profile: 'core' | 'strict';
-  effort: 'quick' | 'thorough';
-  seed: number | null;
-  readOnly: boolean;
-  grep: string | null;
-  shard: string | null;
-  mergedShards: number | null;
   /** True when no filter or shard narrowed the run: only a complete run certifies a server. */
   complete: boolean;
   startedAt: string;

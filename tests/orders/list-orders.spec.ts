@@ -1,14 +1,11 @@
 import { contract, excerpt } from '../../contract/openapi';
-import { project } from '../../contract/projection';
 import { is2xx } from '../../harness/checks';
-import type { Exchange } from '../../harness/exchange';
 import { check, ensure, unless } from '../../harness/findings';
 import { test } from '../../harness/fixtures';
-import { ensureOrders, findInList, listPage, pageHolds, pagesContinue, stableView, type ListPage } from '../../harness/listing';
+import { ensureOrders, listPage, pageHolds, pagesContinue, stableView, summaryMatchesFullForm, type ListPage } from '../../harness/listing';
 import { observe } from '../../harness/observe';
-import { createOrder, getOrder, type Json } from '../../harness/orders';
+import { createOrder, type Json } from '../../harness/orders';
 import { fullOrder, item, nonAsciiOrder } from '../../harness/payloads';
-import { differences, formatDifferences } from '../../harness/roundtrip';
 import { verifies } from '../../harness/verifies';
 
 const limitBounds = contract().queryParameter('listOrders', 'limit') as { minimum: number; maximum: number; default: number };
@@ -212,28 +209,6 @@ test.describe('GET /orders (4.1, 8)', () => {
 /** A full page holds `limit` orders, fewer only when meta.total shows the account has fewer. */
 function pageSize(requirementId: string, page: ListPage, limit: number, what = `a page at limit ${page.query.limit ?? '(default)'}`) {
   return pageHolds(page, Math.max(0, Math.min(limit, page.total ?? limit)), requirementId, what);
-}
-
-/** The summary of an order in the list carries the same values as its full form (2.7). */
-async function summaryMatchesFullForm(api: import('../../harness/api').OmsApi, id: string) {
-  const { body } = await getOrder(api, id);
-  const found = (await findInList(api, [id])).get(id);
-  const expected = project(body, contract().schema('OrderSummary')) as Json;
-  if (!found) {
-    return {
-      requirementId: 'ORD-LIST-008',
-      expected: `order ${id} in the list (searched the first, last and up to 20 pages at limit 100)`,
-      received: 'not found',
-      exchange: (await api.list({ limit: 100 })) as Exchange,
-    };
-  }
-  const changed = differences(expected, found.summary);
-  return unless(changed.length === 0, () => ({
-    requirementId: 'ORD-LIST-008',
-    expected: `the summary of ${id} to carry the values of its full form (fields of 2.7)`,
-    received: `${changed.length} field(s) differ (sent = full form, got = summary):\n${formatDifferences(changed)}`,
-    exchange: found.exchange,
-  }));
 }
 
 function listDirection(data: Json[]): string {
