@@ -25,7 +25,7 @@ test('every catalogue entry quotes the interface document word for word', () => 
     .flatMap((r) => r.quote.split(' ... ').map((fragment) => ({ id: r.id, fragment: normalise(fragment) })))
     .filter(({ fragment }) => !spec.includes(fragment))
     .map(({ id, fragment }) => `${id}: "${fragment}"`);
-  expect(misquoted, 'quotes not found in shared/spec/order-management-interface.md').toEqual([]);
+  expect(misquoted, 'quotes not found in requirements/order-management-interface.md').toEqual([]);
 });
 
 test('every section of the document that states something is in the catalogue', () => {
