@@ -1,3 +1,4 @@
+import { newOrder } from '../routes/orders';
 import type { StoredOrder } from '../store';
 import { bearerToken, fault, is, isSuccess, mangleNonAscii, mapStrings, onFullForm, operationOf, withJsonBody, withStore, type FaultDefinition, type Json } from './kit';
 
@@ -117,18 +118,7 @@ export const UPDATE_FAULTS: FaultDefinition[] = [
           } catch {
             return reply;
           }
-          const now = services.now();
-          const order: StoredOrder = {
-            ...body,
-            id: operationOf(request).orderId as string,
-            user_id: account.id,
-            status: 'created',
-            shipments: [],
-            activities: [],
-            created_at: now,
-            updated_at: now,
-            deleted_at: null,
-          };
+          const order = newOrder(body, services, account.id, operationOf(request).orderId as string);
           services.store.insert(order);
           return { status: 201, body: order };
         },

@@ -24,14 +24,20 @@ export function listOrders(request: ApiRequest, services: Services, accountId: s
 
 /** POST /orders (4.2): stores what was sent; assigns id, user_id, status and the timestamps. */
 export function createOrder(request: ApiRequest, services: Services, accountId: string): ApiReply {
-  const body = validBody(request, 'createOrder');
+  const order = newOrder(validBody(request, 'createOrder'), services, accountId, services.newId());
+  services.store.insert(order);
+  return { status: 201, body: order };
+}
+
+/** A new order from a create body: the fields it declares, and everything the service assigns (4.2). */
+export function newOrder(body: Json, services: Services, accountId: string, id: string): StoredOrder {
   const now = services.now();
-  const order: StoredOrder = {
+  return {
     ...pick(body, declaredFields(contract().schema('OrderCreate'))),
-    id: services.newId(),
+    id,
     user_id: accountId,
-    customer: withCustomerId(body.customer as Json, services),
-    items: (body.items as Json[]).map((item) => withItemFields(item, services)),
+    ...(body.customer === undefined ? {} : { customer: withCustomerId(body.customer as Json, services) }),
+    ...(Array.isArray(body.items) ? { items: (body.items as Json[]).map((item) => withItemFields(item, services)) } : {}),
     status: 'created',
     shipments: [],
     activities: [],
@@ -39,8 +45,6 @@ export function createOrder(request: ApiRequest, services: Services, accountId: 
     updated_at: now,
     deleted_at: null,
   };
-  services.store.insert(order);
-  return { status: 201, body: order };
 }
 
 /** GET /orders/{order_id} (4.3). */
