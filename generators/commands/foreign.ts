@@ -32,6 +32,16 @@ abstract class ForeignCommand extends OrderCommand {
   protected abstract send(real: OrdersReal, order: OwnOrder): Promise<Exchange>;
   protected abstract refused(order: OwnOrder, exchange: Exchange): Finding | undefined;
 
+  /** An update or delete by the other account must be refused (any non-2xx). */
+  protected static refusedChange(requirementId: string, verb: string, order: OwnOrder, exchange: Exchange): Finding | undefined {
+    return unless(exchange.status < 200 || exchange.status >= 300, () => ({
+      requirementId,
+      expected: `account ${otherAccount(order.account)} cannot ${verb} order #${order.handle} of account ${order.account}: refused`,
+      received: `${exchange.status}: it was accepted`,
+      exchange,
+    }));
+  }
+
   protected get intruder(): string {
     return this.target ? otherAccount(this.target.account) : '?';
   }
@@ -73,12 +83,7 @@ export class ForeignUpdate extends ForeignCommand {
   }
 
   protected refused(order: OwnOrder, exchange: Exchange): Finding | undefined {
-    return unless(exchange.status < 200 || exchange.status >= 300, () => ({
-      requirementId: 'ORD-ISO-002',
-      expected: `account ${otherAccount(order.account)} cannot change order #${order.handle} of account ${order.account}: refused`,
-      received: `${exchange.status}: it was accepted`,
-      exchange,
-    }));
+    return ForeignCommand.refusedChange('ORD-ISO-002', 'change', order, exchange);
   }
 
   toString(): string {
@@ -96,12 +101,7 @@ export class ForeignDelete extends ForeignCommand {
   }
 
   protected refused(order: OwnOrder, exchange: Exchange): Finding | undefined {
-    return unless(exchange.status < 200 || exchange.status >= 300, () => ({
-      requirementId: 'ORD-ISO-003',
-      expected: `account ${otherAccount(order.account)} cannot delete order #${order.handle} of account ${order.account}: refused`,
-      received: `${exchange.status}: it was accepted`,
-      exchange,
-    }));
+    return ForeignCommand.refusedChange('ORD-ISO-003', 'delete', order, exchange);
   }
 
   toString(): string {

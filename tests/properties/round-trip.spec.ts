@@ -3,6 +3,7 @@ import { idAssigned } from '../../generators/commands/create';
 import { acceptanceRequirement, anyOrder } from '../../generators/order';
 import { holdsLongText } from '../../generators/text';
 import { anyOrderUpdate } from '../../generators/update';
+import type { OmsApi } from '../../harness/api';
 import { is2xx } from '../../harness/checks';
 import { forAll, stopOn } from '../../harness/effort';
 import type { Exchange } from '../../harness/exchange';
@@ -22,10 +23,8 @@ test.describe('generated orders (4.2, 4.3, 4.4)', () => {
         input: anyOrder(),
         run: async (body, trail) => {
           const own = trail.api(api);
-          const created = await own.create(body);
-          stopOn(accepted(body, created));
+          const { created, id } = await createAccepted(own, body);
           stopOn(carriesWhatWasSent('ORD-CREATE-004', body, created, 'the create response'));
-          const id = stopOnMissingId(created);
           const got = await own.get(id);
           stopOn(is2xx('ORD-GET-001')(got));
           return carriesWhatWasSent('ORD-GET-002', body, got, 'the get response');
@@ -39,9 +38,7 @@ test.describe('generated orders (4.2, 4.3, 4.4)', () => {
       input: anyOrder(),
       run: async (body, trail) => {
         const own = trail.api(api);
-        const created = await own.create(body);
-        stopOn(accepted(body, created));
-        const id = stopOnMissingId(created);
+        const { id } = await createAccepted(own, body);
         return summaryMatchesFullForm(own, id, stopOn);
       },
     });
@@ -55,9 +52,7 @@ test.describe('generated orders (4.2, 4.3, 4.4)', () => {
         input: fc.tuple(anyOrder(), anyOrderUpdate()),
         run: async ([body, update], trail) => {
           const own = trail.api(api);
-          const created = await own.create(body);
-          stopOn(accepted(body, created));
-          const id = stopOnMissingId(created);
+          const { id } = await createAccepted(own, body);
           const updated = await own.update(id, update);
           if (holdsLongText(update) && isClientError(updated)) fc.pre(false);
           stopOn(is2xx('ORD-UPDATE-001')(updated));
@@ -84,7 +79,10 @@ function isClientError(exchange: Exchange): boolean {
   return exchange.status >= 400 && exchange.status < 500;
 }
 
-function stopOnMissingId(exchange: Exchange): string {
-  stopOn(idAssigned(exchange));
-  return (exchange.json as { id: string }).id;
+/** Creates an order and ends the run unless the service accepted it and assigned an id. */
+async function createAccepted(own: OmsApi, body: object): Promise<{ created: Exchange; id: string }> {
+  const created = await own.create(body);
+  stopOn(accepted(body, created));
+  stopOn(idAssigned(created));
+  return { created, id: (created.json as { id: string }).id };
 }
