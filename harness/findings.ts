@@ -9,6 +9,17 @@ export interface Finding {
   received: string;
   /** The exchange that shows it; its request, response excerpt and curl line go into the message. */
   exchange?: Exchange;
+  /** A generated test's shrunk counterexample, as the requests it made (rendered by the property runner). */
+  counterexample?: string;
+  /** How to replay a generated failure exactly: OMS_SEED, OMS_PATH and the test's file:line. */
+  replay?: Replay;
+}
+
+export interface Replay {
+  seed: number;
+  path: string;
+  /** file:line of the test, relative to the project root. */
+  location: string;
 }
 
 /**
