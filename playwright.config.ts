@@ -21,9 +21,7 @@ export default defineConfig({
   retries: 0,
   timeout: 120_000,
   outputDir: 'test-results',
-  reporter: [
-    [process.env.CI ? 'dot' : 'list'],
-    [require.resolve('./reporter/conformance-reporter'), { outputDir, profile }],
-  ],
+  // The conformance reporter is the terminal output too: one block per failed requirement, then the verdict.
+  reporter: [[require.resolve('./reporter/conformance-reporter'), { outputDir, profile }]],
   use: { trace: 'off' },
 });

@@ -22,7 +22,10 @@ export function verify({ options, positionals }: Parsed): number {
   for (const line of checked) console.log(`  ok    ${line}`);
   for (const line of problems) console.log(`  FAIL  ${line}`);
   if (!problems.length) console.log(suiteNote(reportPath));
-  console.log(problems.length ? `${reportPath}: does NOT verify` : `${reportPath}: verifies${publicKey ? ' (signature checked)' : ' (hashes only; give --pub to check the signature)'}`);
+  const proved = publicKey
+    ? ' (integrity and origin: the hashes match and the signature is by the given key)'
+    : ' (integrity only: the files match the hashes report.json records, but anyone can recompute those; origin is NOT proved without --pub KEY.pub)';
+  console.log(problems.length ? `${reportPath}: does NOT verify` : `${reportPath}: verifies${proved}`);
   return problems.length ? EXIT.violations : EXIT.conformant;
 }
 
@@ -30,8 +33,8 @@ export function verify({ options, positionals }: Parsed): number {
 function suiteNote(reportPath: string): string {
   const { suite } = JSON.parse(readFileSync(reportPath, 'utf8')) as ConformanceReport;
   const here = suiteIdentity();
-  const same = suite.openapiSha256 === here.openapiSha256 && suite.catalogueSha256 === here.catalogueSha256;
-  return `  note  made with ${suite.name} ${suite.version}; its openapi.yaml and catalogue are ${same ? 'the same as' : 'NOT the same as'} this installation's (${here.version})`;
+  const same = suite.openapiSha256 === here.openapiSha256 && suite.catalogueSha256 === here.catalogueSha256 && suite.codeSha256 === here.codeSha256;
+  return `  note  made with ${suite.name} ${suite.version}; its openapi.yaml, catalogue and test code are ${same ? 'the same as' : 'NOT the same as'} this installation's (${here.version})`;
 }
 
 /** `oms-conformance keygen KEY.pem`: a new Ed25519 key pair, KEY.pem (private, mode 600) and KEY.pub. */

@@ -2,7 +2,7 @@ import { relative } from 'node:path';
 import { test } from '@playwright/test';
 import fc from 'fast-check';
 import type { OmsApi } from './api';
-import { clip, describeExchange, type Exchange } from './exchange';
+import { clip, type Exchange } from './exchange';
 import { ensure, type Finding } from './findings';
 import type { Settings } from './settings';
 
@@ -180,11 +180,7 @@ export async function forAll<T>(settings: Settings, generated: GeneratedTest<T>)
   });
   if (cause instanceof Violation) {
     const { finding } = cause;
-    ensure({
-      requirementId: finding.requirementId,
-      expected: finding.expected,
-      received: [finding.received, ...(finding.exchange ? [describeExchange(finding.exchange)] : []), '', report].join('\n'),
-    });
+    ensure({ ...finding, counterexample: report, replay: { seed, path: replayPath(details.counterexamplePath, details.counterexample[0]), location: testLocation() } });
   }
   throw new Error(`${cause instanceof Error ? cause.message : String(cause)}\n\n${report}`);
 }
@@ -201,10 +197,8 @@ interface ReportParts {
 
 /** The counterexample as the requests it made, the generated input, and the replay line. */
 export function counterexampleReport(parts: ReportParts): string {
-  const info = test.info();
-  const commandsPath = /replayPath="([^"]+)"/.exec(String(parts.input))?.[1];
-  const path = commandsPath ? `${parts.path}@${commandsPath}` : parts.path;
-  const where = `${relative(process.cwd(), info.file)}:${info.line}`;
+  const path = replayPath(parts.path, parts.input);
+  const where = testLocation();
   const requests = parts.requests.map((exchange, index) => {
     // Which account sent it, where it was not account A: the redacted token names it ($OMS_TOKEN_B).
     const token = /\$OMS_[A-Z_]+/.exec(exchange.request.headers.Authorization ?? '')?.[0];
@@ -220,6 +214,18 @@ export function counterexampleReport(parts: ReportParts): string {
     `Seed ${parts.seed}, path ${path}. Replay this counterexample: OMS_SEED=${parts.seed} OMS_PATH='${path}' npx playwright test ${where}`,
     `(OMS_SEED=${parts.seed} alone re-runs the whole generation and shrinking.)`,
   ].join('\n');
+}
+
+/** OMS_PATH of a counterexample: fast-check's path, and for a model-based test the commands that ran. */
+function replayPath(path: string, input: unknown): string {
+  const commandsPath = /replayPath="([^"]+)"/.exec(String(input))?.[1];
+  return commandsPath ? `${path}@${commandsPath}` : path;
+}
+
+/** file:line of the running test, as `npx playwright test` takes it. */
+function testLocation(): string {
+  const info = test.info();
+  return `${relative(process.cwd(), info.file)}:${info.line}`;
 }
 
 /** A model-based test's commands one per line (those that ran); any other input as fast-check prints it. */

@@ -1,13 +1,15 @@
-import { expect as baseExpect } from '@playwright/test';
-import { describeExchange, type Exchange } from './exchange';
+import { expect as baseExpect, test } from '@playwright/test';
+import { clip, contentType, curlLine, MAX_BODY_EXCERPT, type Exchange } from './exchange';
+import { redact } from './redaction';
 import { requirement } from './requirements';
+import { visibleLines } from './safe-text';
 
 /** A requirement that a response did not meet, with what it takes to act on it. */
 export interface Finding {
   requirementId: string;
   expected: string;
   received: string;
-  /** The exchange that shows it; its request, response excerpt and curl line go into the message. */
+  /** The exchange that shows it; its request, response excerpt and curl line go into the record. */
   exchange?: Exchange;
   /** A generated test's shrunk counterexample, as the requests it made (rendered by the property runner). */
   counterexample?: string;
@@ -23,18 +25,56 @@ export interface Replay {
 }
 
 /**
- * The failure message. Its first line starts with "[<id>]": the reporter reads the violated
- * requirement from there, so a failure is attributed to what it breaks, not to the test it happened in.
+ * A finding as data, the way it travels from the test to the reporter (a JSON attachment named
+ * FINDING_ATTACHMENT): every part apart, nothing to parse back out of text. Secrets are already redacted;
+ * every string may still hold anything a server sent, so each output escapes it for where it goes.
+ */
+export interface FindingRecord {
+  requirementId: string;
+  expected: string;
+  received: string;
+  request?: { method: string; url: string; path: string; headers: Record<string, string>; body?: string };
+  response?: { status: number; contentType: string; body: string; retries: number };
+  /** Built from the structured request: one shell word per argument, the token as ${OMS_TOKEN}. */
+  curl?: string;
+  counterexample?: string;
+  replay?: Replay;
+  /** More violations of the same requirement in the same test, counted but not recorded again. */
+  repeats?: number;
+}
+
+export const FINDING_ATTACHMENT = 'oms-finding';
+
+/** Full records per requirement and test; the rest are only counted (the first counterexample is what a reader acts on). */
+const RECORDS_PER_TEST = 3;
+
+export function toRecord(finding: Finding): FindingRecord {
+  const { exchange } = finding;
+  const record: FindingRecord = { requirementId: finding.requirementId, expected: redact(finding.expected), received: redact(finding.received) };
+  if (exchange) {
+    const request = exchange.request;
+    record.request = { ...request, body: request.body === undefined ? undefined : clip(request.body, MAX_BODY_EXCERPT) };
+    record.response = { status: exchange.status, contentType: contentType(exchange), body: clip(exchange.text, MAX_BODY_EXCERPT), retries: exchange.retries };
+    record.curl = curlLine(request);
+  }
+  if (finding.counterexample) record.counterexample = redact(finding.counterexample);
+  if (finding.replay) record.replay = finding.replay;
+  return record;
+}
+
+/**
+ * The failure message Playwright keeps with the test: the requirement, then what was expected and
+ * received, every line's content made visible (no server text can start a line or move the cursor).
+ * The reporter never reads it back: it reads the attached record.
  */
 export function formatFinding(finding: Finding): string {
   const r = requirement(finding.requirementId);
-  const lines = [
+  return [
     `[${r.id}] ${r.level}, section ${r.section}: ${r.statement}`,
-    `Expected: ${finding.expected}`,
-    `Received: ${finding.received}`,
-  ];
-  if (finding.exchange) lines.push(describeExchange(finding.exchange));
-  return lines.join('\n');
+    ...visibleLines(`Expected: ${redact(finding.expected)}`),
+    ...visibleLines(`Received: ${redact(finding.received)}`).map((line, i) => (i === 0 ? line : `  ${line}`)),
+    ...(finding.exchange ? [`Request:  ${finding.exchange.request.method} ${visibleLines(finding.exchange.request.path).join('\\n')} → ${finding.exchange.status}`] : []),
+  ].join('\n');
 }
 
 export const expect = baseExpect.extend({
@@ -47,15 +87,45 @@ export const expect = baseExpect.extend({
   },
 });
 
+/**
+ * Attaches the finding to the current test; true when it is the first of its requirement in this test.
+ * Later ones are counted on the last record instead, so a violation repeated a thousand times costs little.
+ */
+function record(finding: Finding): boolean {
+  const info = test.info();
+  const ofSameRequirement = info.attachments.filter((a) => a.name === FINDING_ATTACHMENT && recordOf(a)?.requirementId === finding.requirementId);
+  if (ofSameRequirement.length >= RECORDS_PER_TEST) {
+    const last = ofSameRequirement[ofSameRequirement.length - 1];
+    const data = recordOf(last) as FindingRecord;
+    last.body = Buffer.from(JSON.stringify({ ...data, repeats: (data.repeats ?? 0) + 1 }));
+    return false;
+  }
+  info.attachments.push({ name: FINDING_ATTACHMENT, contentType: 'application/json', body: Buffer.from(JSON.stringify(toRecord(finding))) });
+  return ofSameRequirement.length === 0;
+}
+
+/** A finding record back from its attachment; undefined for anything else. */
+export function recordOf(attachment: { name: string; body?: Buffer }): FindingRecord | undefined {
+  if (attachment.name !== FINDING_ATTACHMENT || !attachment.body) return undefined;
+  try {
+    const parsed = JSON.parse(attachment.body.toString('utf8')) as FindingRecord;
+    return typeof parsed?.requirementId === 'string' ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Records a violation and lets the test go on, so one response can show every requirement it breaks. */
 export function check(finding: Finding | undefined): void {
-  // Only a violation becomes an expect: each expect is a Playwright step with a captured stack (measured in bench/).
-  if (finding) expect.soft(finding).toMeetRequirement();
+  // Only the first violation of a requirement becomes an expect: each is a Playwright step with a captured stack.
+  if (finding && record(finding)) expect.soft(finding).toMeetRequirement();
 }
 
 /** Stops the test at a violation that later steps depend on (no id to get, no order to update). */
 export function ensure(finding: Finding | undefined): void {
-  if (finding) expect(finding).toMeetRequirement();
+  if (!finding) return;
+  record(finding);
+  expect(finding).toMeetRequirement();
 }
 
 /** A finding when the condition is false. */

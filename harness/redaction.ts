@@ -6,6 +6,11 @@ export function registerSecret(value: string | undefined, placeholder: string): 
   if (value && value.length >= 6) secrets.set(value, placeholder);
 }
 
+/** The shell variables that stand for secrets in output: the only text a reproduction line lets the shell expand. */
+export function placeholders(): string[] {
+  return [...new Set(['$OMS_TOKEN', '$OMS_TOKEN_B', '$OMS_CLIENT_SECRET', ...secrets.values()])];
+}
+
 /** Replaces every known secret in text by its placeholder ($OMS_TOKEN …). */
 export function redact(text: string): string {
   let out = text;

@@ -1,24 +1,27 @@
 import { existsSync } from 'node:fs';
+import { stripVTControlCharacters } from 'node:util';
 import { relative, resolve } from 'node:path';
 import type { KeyObject } from 'node:crypto';
-import type { FullConfig, FullResult, Reporter, TestCase, TestError, TestResult } from '@playwright/test/reporter';
+import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, TestResult } from '@playwright/test/reporter';
 import { RATE_LIMIT_ANNOTATION } from '../harness/api';
 import { ledgerDirectory, ledgerFile, leftovers, newRunId, readLedger } from '../harness/ledger';
 import { registerSettingsSecrets, redact } from '../harness/redaction';
 import { catalogue, requirement } from '../harness/requirements';
 import { readSettings } from '../harness/settings';
 import { OBSERVATION_ANNOTATION, REQUIREMENT_ANNOTATION } from '../harness/verifies';
-import { parseEvidence } from './evidence';
+import { recordOf } from '../harness/findings';
+import { evidenceOf, evidenceOfError, type Evidence } from './evidence';
+import { summaryLines } from './terminal';
+import { visible } from '../harness/safe-text';
 import { ExpectationsError, loadExpectations, type Expectations } from './expectations';
 import { KeyError, loadPrivateKey } from './integrity';
-import { buildReport, verdictLine, type ConformanceReport, type RequirementResult, type RequirementStatus } from './report';
+import { buildReport, type ConformanceReport, type RequirementResult, type RequirementStatus } from './report';
 import { runInfoAtStart, suiteIdentity, type RunInfo } from './run-info';
 import { readReportSettings } from './settings';
 import { clearReport, writeReport } from './write-report';
 
 export type { RequirementResult, RequirementStatus } from './report';
 
-const VIOLATION = /^(?:Error: )?\[(ORD-[A-Z]+-\d{3})\]/;
 /** Evidence kept per requirement: enough to act on, not a dump of every repetition. */
 const MAX_EVIDENCE = 10;
 
@@ -36,12 +39,22 @@ export function verifiedRequirements(test: TestCase): string[] {
   return test.annotations.filter((a) => a.type === REQUIREMENT_ANNOTATION).map((a) => (a.description ?? '').split(' ')[0]);
 }
 
-/** Requirement ids a failed result violated: those named by its failures, else those it verifies. */
-export function violatedRequirements(test: TestCase, result: TestResult): string[] {
-  const named = result.errors
-    .map((error) => VIOLATION.exec((error.message ?? '').trim())?.[1])
-    .filter((id): id is string => Boolean(id));
-  return named.length ? [...new Set(named)] : verifiedRequirements(test);
+/**
+ * The failures of a result, by requirement: the finding records its tests attached (data, never parsed
+ * from messages). A failed test that attached none (a crash, a timeout) fails the requirements it verifies,
+ * with its error text as evidence.
+ */
+export function violations(test: TestCase, result: TestResult, title: string): Map<string, Evidence[]> {
+  const byRequirement = new Map<string, Evidence[]>();
+  for (const record of result.attachments.map(recordOf)) {
+    if (record) byRequirement.set(record.requirementId, [...(byRequirement.get(record.requirementId) ?? []), evidenceOf(title, record)]);
+  }
+  const failed = result.status === 'failed' || result.status === 'timedOut' || result.status === 'interrupted';
+  if (failed && byRequirement.size === 0) {
+    const error = result.errors.map((e) => e.message ?? e.value ?? '').find(Boolean) ?? `test ${result.status}`;
+    for (const id of verifiedRequirements(test)) byRequirement.set(id, [evidenceOfError(title, id, error)]);
+  }
+  return byRequirement;
 }
 
 /**
@@ -88,14 +101,30 @@ export default class ConformanceReporter implements Reporter {
         observed: [],
         evidence: [],
         findings: [],
+        occurrences: 0,
         gating: false,
       });
     }
   }
 
-  onBegin(config: FullConfig): void {
+  onBegin(config: FullConfig, suite: Suite): void {
     this.run = this.options.mergedRun ?? runInfoAtStart(config, readSettings(), process.env.OMS_RUN_ID as string);
     clearReport(this.outputDir);
+    if (!this.options.mergedRun) console.log(`oms-conformance: ${suite.allTests().length} tests, profile ${this.run.profile}, effort ${this.run.effort}`);
+  }
+
+  /** This reporter is the terminal output: a block per failed requirement at the end, not a line per test. */
+  printsToStdio(): boolean {
+    return true;
+  }
+
+  /** What tests print (cleanup warnings) is passed on, line by line, each made visible: it may quote the server. */
+  onStdOut(chunk: string | Buffer): void {
+    forward(process.stdout, chunk);
+  }
+
+  onStdErr(chunk: string | Buffer): void {
+    forward(process.stderr, chunk);
   }
 
   onTestEnd(test: TestCase, result: TestResult): void {
@@ -114,16 +143,13 @@ export default class ConformanceReporter implements Reporter {
       this.mark(id, 'observed', title, (r) => r.observed.includes(value.join(': ')) || r.observed.push(value.join(': ')));
     }
     const failed = result.status === 'failed' || result.status === 'timedOut' || result.status === 'interrupted';
-    const violated = failed ? violatedRequirements(test, result) : [];
-    if (failed && violated.length === 0) this.unattributed.push(title);
-    for (const id of violated) {
-      const messages = result.errors
-        .map((e) => e.message ?? '')
-        .filter((m) => !VIOLATION.test(m.trim()) || VIOLATION.exec(m.trim())?.[1] === id)
-        .slice(0, 3);
+    const found = violations(test, result, title);
+    if (failed && found.size === 0) this.unattributed.push(title);
+    const violated = [...found.keys()];
+    for (const [id, evidence] of found) {
       this.mark(id, 'failed', title, (r) => {
-        const room = Math.max(0, MAX_EVIDENCE - r.findings.length);
-        const kept = messages.slice(0, room).map((m) => parseEvidence(title, m));
+        r.occurrences += evidence.reduce((sum, e) => sum + 1 + (e.repeats ?? 0), 0);
+        const kept = evidence.slice(0, Math.max(0, MAX_EVIDENCE - r.findings.length));
         r.findings.push(...kept);
         r.evidence.push(...kept.map((e) => e.message));
       });
@@ -134,7 +160,7 @@ export default class ConformanceReporter implements Reporter {
 
   /** An error outside any test (a crash in global setup, a worker that died): the run proves nothing. */
   onError(error: TestError): void {
-    this.unattributed.push(`run error: ${redact((error.message ?? error.value ?? 'unknown error').split('\n')[0])}`);
+    this.unattributed.push(`run error: ${visible(redact(stripVTControlCharacters(error.message ?? error.value ?? 'unknown error').split('\n')[0]))}`);
   }
 
   async onEnd(result: FullResult): Promise<{ status?: FullResult['status'] } | undefined> {
@@ -176,21 +202,12 @@ export default class ConformanceReporter implements Reporter {
   }
 
   private print(report: ConformanceReport): void {
-    const failed = report.requirements.filter((r) => r.status === 'failed');
-    if (failed.length) {
-      console.log(`\nRequirements violated (profile ${report.profile}):`);
-      for (const r of failed) {
-        const tag = r.knownFailure ? 'known' : r.gating ? 'FAIL' : 'warn';
-        console.log(`  ${tag} ${r.id} (${r.level}, section ${r.section}): ${r.statement}`);
-      }
-    }
-    for (const title of report.unattributedFailures) console.log(`  FAIL (no requirement) ${title}`);
-    for (const id of report.gate.fixed) console.log(`  fixed ${id}: listed as a known failure in ${report.gate.expectationsFile}, and it passes now; remove it from there`);
+    const notes: string[] = [];
     const left = this.leftoverOrders(report.runId);
-    if (left) console.log(`\n${left} order(s) this run created are still there; delete them with: oms-conformance cleanup --run-id ${report.runId}`);
-    console.log(`\n${verdictLine(report)}`);
+    if (left) notes.push(`${left} order(s) this run created are still there; delete them with: oms-conformance cleanup --run-id ${report.runId}`);
     const shown = relative(process.cwd(), this.outputDir);
-    console.log(`Report: ${shown.startsWith('..') ? this.outputDir : shown || '.'}/index.html (report.json, report.md, junit.xml, badge.svg)`);
+    notes.push(`Report: ${shown.startsWith('..') ? this.outputDir : shown || '.'}/index.html (report.json, report.md, junit.xml, badge.svg): every failure in full`);
+    console.log(summaryLines(report, notes).join('\n'));
   }
 
   private leftoverOrders(runId: string): number {
@@ -198,6 +215,11 @@ export default class ConformanceReporter implements Reporter {
     const file = ledgerFile(ledgerDirectory(), runId);
     return existsSync(file) ? leftovers(readLedger(file)).length : 0;
   }
+}
+
+function forward(stream: NodeJS.WriteStream, chunk: string | Buffer): void {
+  const lines = redact(chunk.toString()).replace(/\n$/, '').split('\n');
+  stream.write(`${lines.map((line) => `  ${visible(line)}`).join('\n')}\n`);
 }
 
 /** Every string of the report with the known secrets replaced by their placeholders: nothing written can carry a token. */

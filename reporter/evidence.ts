@@ -1,50 +1,52 @@
+import { stripVTControlCharacters } from 'node:util';
+import type { FindingRecord } from '../harness/findings';
+import { redact } from '../harness/redaction';
+import { clipText } from '../harness/safe-text';
+
 /**
- * A failure, split into the parts harness/findings.ts writes: the first line names the requirement,
- * then "Expected:", "Received:", "Request:", "Response:" and "Reproduce:" (a curl line).
- * Any part may be missing (a crash, a timeout, a plain expect); message always holds the whole text.
+ * One failure as the report keeps it: the finding record the test attached (expected, received, the
+ * request and response, a curl line built from the request), the test it came from, and the whole as
+ * plain text. A failure with no record (a crash, a timeout, a plain expect) keeps its error text as
+ * `received`. Every string may hold server text: each renderer escapes it for its own output.
  */
-export interface Evidence {
+export interface Evidence extends FindingRecord {
   /** The test that produced it. */
   test: string;
+  /** Every part as plain text (the suite's line breaks kept); escaped by whoever shows it. */
   message: string;
-  expected?: string;
-  received?: string;
-  request?: string;
-  response?: string;
-  /** A curl line that reproduces the request; the token appears as $OMS_TOKEN. */
-  curl?: string;
 }
 
-const PARTS = {
-  'Expected:': 'expected',
-  'Received:': 'received',
-  'Request:': 'request',
-  'Response:': 'response',
-  'Reproduce:': 'curl',
-} as const;
-
-type Part = (typeof PARTS)[keyof typeof PARTS];
-
-const ANSI = /\u001b\[[0-9;]*m/g;
-
-export function stripAnsi(text: string): string {
-  return text.replace(ANSI, '');
+export function evidenceOf(test: string, record: FindingRecord): Evidence {
+  return { ...record, test, message: messageOf(record) };
 }
 
-export function parseEvidence(test: string, rawMessage: string): Evidence {
-  const message = stripAnsi(rawMessage).replace(/^Error: /, '').trim();
-  const evidence: Evidence = { test, message };
-  let current: Part | undefined;
-  for (const line of message.split('\n').slice(1)) {
-    const label = Object.keys(PARTS).find((prefix) => line.startsWith(prefix)) as keyof typeof PARTS | undefined;
-    if (label) {
-      current = PARTS[label];
-      evidence[current] = line.slice(label.length).trim();
-    } else if (current && current !== 'curl' && line.trim() !== '') {
-      evidence[current] = `${evidence[current]}\n${line}`;
-    } else {
-      current = undefined;
-    }
-  }
-  return evidence;
+/** A failure that attached no finding: its error text is all there is (ANSI colours removed, length bounded). */
+export function evidenceOfError(test: string, requirementId: string, error: string): Evidence {
+  const received = clipText(redact(stripVTControlCharacters(error).replace(/^Error: /, '').trim()), 4000);
+  const record: FindingRecord = { requirementId, expected: 'the test to complete', received };
+  return evidenceOf(test, record);
+}
+
+/** The request line of a finding: method and path. */
+export function requestLine(record: FindingRecord): string | undefined {
+  return record.request && `${record.request.method} ${record.request.path}`;
+}
+
+/** The response line of a finding: status, content type and any rate-limit retries. */
+export function responseLine(record: FindingRecord): string | undefined {
+  const response = record.response;
+  if (!response) return undefined;
+  return `${response.status} (${response.contentType || 'no content type'})${response.retries ? `, after ${response.retries} rate-limit retries` : ''}`;
+}
+
+function messageOf(record: FindingRecord): string {
+  const lines = [`Expected: ${record.expected}`, `Received: ${record.received}`];
+  const request = requestLine(record);
+  if (request) lines.push(`Request:  ${request}${record.request?.body === undefined ? '' : `\n  body: ${record.request.body}`}`);
+  if (record.response) lines.push(`Response: ${responseLine(record)}\n  body: ${record.response.body === '' ? '(empty)' : record.response.body}`);
+  if (record.curl) lines.push(`Reproduce: ${record.curl}`);
+  if (record.counterexample) lines.push('', record.counterexample);
+  if (record.replay) lines.push(`Replay: OMS_SEED=${record.replay.seed} OMS_PATH='${record.replay.path}' npx playwright test ${record.replay.location}`);
+  if (record.repeats) lines.push(`(${record.repeats} more violation(s) of it in the same test)`);
+  return lines.join('\n');
 }

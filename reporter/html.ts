@@ -1,6 +1,6 @@
 import { LEVELS } from '../harness/requirements';
 import { DISPLAY, displayOf, failures, skipsByReason, targetLabel, type Display } from './display';
-import type { Evidence } from './evidence';
+import { requestLine, responseLine, type Evidence } from './evidence';
 import { escapeMarkup as escape } from './markup';
 import { bySection, STATUSES, verdictLine, type ConformanceReport, type RequirementResult } from './report';
 
@@ -51,7 +51,8 @@ function runSection(report: ConformanceReport): string {
     ['Effort', report.effort],
     ['Seed', report.seed === null ? 'random' : String(report.seed)],
     ['Read-only', report.readOnly ? 'yes: requirements that need writes were skipped' : 'no'],
-    ['Selection', report.complete ? 'every test' : [report.grep && `grep ${report.grep}`, report.shard && `shard ${report.shard}`, report.interrupted && 'interrupted'].filter(Boolean).join(', ')],
+    ['Selection', report.grep || report.shard ? [report.grep && `grep ${report.grep}`, report.shard && `shard ${report.shard}`].filter(Boolean).join(', ') : 'every test'],
+    ['Complete', report.complete ? 'yes: every gating requirement was checked' : `no: ${report.incompleteReasons.join('; ')}`],
     ['Run id', report.runId + (report.mergedShards ? ` (merged from ${report.mergedShards} shards)` : '')],
     ['Started', report.startedAt],
     ['Finished', report.finishedAt],
@@ -106,22 +107,26 @@ ${r.findings.map(finding).join('\n')}
 
 function failedIn(r: RequirementResult): string {
   const tests = [...new Set(r.findings.map((f) => f.test))];
-  return tests.length ? `${tests.length} of them${r.findings.length >= 10 ? ' (evidence of the first 10 failures below)' : ''}` : 'them';
+  const kept = r.occurrences > r.findings.length ? ` (${r.occurrences} violations in all; the first ${r.findings.length} below)` : '';
+  return tests.length ? `${tests.length} of them${kept}` : 'them';
 }
 
 function finding(evidence: Evidence): string {
+  const request = requestLine(evidence);
   const parts: Array<[string, string | undefined, string]> = [
     ['Expected', evidence.expected, 'expected'],
     ['Received', evidence.received, 'received'],
-    ['Request', evidence.request, 'request'],
-    ['Response', evidence.response, 'response'],
+    ['Request', request && (evidence.request?.body === undefined ? request : `${request}\n${evidence.request.body}`), 'request'],
+    ['Response', evidence.response && `${responseLine(evidence)}\n${evidence.response.body || '(empty)'}`, 'response'],
     ['Reproduce', evidence.curl, 'curl'],
+    ['Counterexample', evidence.counterexample, 'counterexample'],
+    ['Replay', evidence.replay && `OMS_SEED=${evidence.replay.seed} OMS_PATH='${evidence.replay.path}' npx playwright test ${evidence.replay.location}`, 'replay'],
   ];
   const present = parts.filter(([, value]) => value !== undefined);
-  const body = present.length
-    ? `<dl>${present.map(([label, value, name]) => `<dt>${label}</dt><dd><pre class="${name}">${escape(value as string)}</pre></dd>`).join('')}</dl>`
-    : `<pre class="message">${escape(evidence.message)}</pre>`;
-  return `<div class="finding"><h4>${escape(evidence.test)}</h4>${body}</div>`;
+  const repeats = evidence.repeats ? `<p class="repeats">${evidence.repeats} more violation(s) of it in the same test.</p>` : '';
+  return `<div class="finding"><h4>${escape(evidence.test)}</h4><dl>${present
+    .map(([label, value, name]) => `<dt>${label}</dt><dd><pre class="${name}">${escape(value as string)}</pre></dd>`)
+    .join('')}</dl>${repeats}</div>`;
 }
 
 function fixedSection(report: ConformanceReport): string {

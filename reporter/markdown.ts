@@ -1,4 +1,5 @@
 import { LEVELS } from '../harness/requirements';
+import { visible } from '../harness/safe-text';
 import { failures, skipsByReason, targetLabel } from './display';
 import { STATUSES, verdictLine, type ConformanceReport } from './report';
 
@@ -8,8 +9,8 @@ export function renderMarkdown(report: ConformanceReport): string {
   const lines = [
     `## ${icon} ${verdictLine(report)}`,
     '',
-    `Suite ${report.suite.name} ${report.suite.version} · target ${inline(targetLabel(report))} · profile **${report.profile}** · effort ${report.effort} · seed ${report.seed ?? 'random'}` +
-      `${report.readOnly ? ' · **read-only**' : ''}${report.grep ? ` · grep ${inline(report.grep)}` : ''}${report.shard ? ` · shard ${report.shard}` : ''} · run ${inline(report.runId)}`,
+    `Suite ${report.suite.name} ${report.suite.version} · target ${codeSpan(targetLabel(report))} · profile **${report.profile}** · effort ${report.effort} · seed ${report.seed ?? 'random'}` +
+      `${report.readOnly ? ' · **read-only**' : ''}${report.grep ? ` · grep ${codeSpan(report.grep)}` : ''}${report.shard ? ` · shard ${report.shard}` : ''} · run ${codeSpan(report.runId)}`,
     '',
     `Score: ${report.score.passed} of ${report.score.gating} gating requirements passed (${report.score.percent}%).` +
       (report.rateLimitRetries ? ` ${report.rateLimitRetries} rate-limited answer(s) (429/503) were waited out and retried.` : ''),
@@ -24,12 +25,12 @@ export function renderMarkdown(report: ConformanceReport): string {
     for (const r of failed) {
       const tag = r.knownFailure ? 'known failure' : r.gating ? 'FAIL' : 'warning, not gating';
       const finding = r.findings[0];
-      const detail = finding?.expected ? ` Expected ${inline(oneLine(finding.expected))}, received ${inline(oneLine(finding.received ?? ''))}.` : '';
-      lines.push(`- **${r.id}** (${r.level}, §${r.section}, ${tag}): ${r.statement}${detail}${r.knownFailure ? ` Known: ${r.knownFailure.reason}` : ''}`);
+      const detail = finding?.expected ? ` Expected ${codeSpan(oneLine(finding.expected))}, received ${codeSpan(oneLine(finding.received ?? ''))}.` : '';
+      lines.push(`- **${r.id}** (${r.level}, §${r.section}, ${tag}): ${r.statement}${detail}${r.knownFailure ? ` Known: ${codeSpan(r.knownFailure.reason)}` : ''}`);
     }
   }
   if (report.unattributedFailures.length) {
-    lines.push('', '### Failed tests that name no requirement', '', ...report.unattributedFailures.map((t) => `- ${t}`));
+    lines.push('', '### Failed tests that name no requirement', '', ...report.unattributedFailures.map((t) => `- ${codeSpan(t)}`));
   }
   if (report.gate.fixed.length) {
     lines.push('', '### Known failures that now pass', '', 'Remove them from the expectations file:', '');
@@ -38,12 +39,12 @@ export function renderMarkdown(report: ConformanceReport): string {
   const observed = report.requirements.filter((r) => r.observed.length);
   if (observed.length) {
     lines.push('', '### Observed behaviours', '');
-    for (const r of observed) lines.push(`- **${r.id}** (§${r.section}) ${r.statement} — ${r.observed.map(inline).join(', ')}`);
+    for (const r of observed) lines.push(`- **${r.id}** (§${r.section}) ${r.statement} — ${r.observed.map(codeSpan).join(', ')}`);
   }
   const skips = skipsByReason(report);
   if (skips.length) {
     lines.push('', '### Skipped', '');
-    for (const [reason, ids] of skips) lines.push(`- ${ids.length} requirement(s): ${reason} (${ids.join(', ')})`);
+    for (const [reason, ids] of skips) lines.push(`- ${ids.length} requirement(s): ${codeSpan(reason)} (${ids.join(', ')})`);
   }
   lines.push('', 'Full evidence, with a curl line for every failure: `index.html` and `report.json` in the report directory.', '');
   return lines.join('\n');
@@ -54,8 +55,15 @@ function oneLine(text: string, max = 160): string {
   return line.length > max ? `${line.slice(0, max)}…` : line;
 }
 
-/** Inline code that survives backticks inside the text. */
-function inline(text: string): string {
-  const fence = text.includes('`') ? '``' : '`';
-  return `${fence}${text.replace(/\n/g, ' ')}${fence}`;
+/**
+ * A Markdown code span that holds any text as text: the fence is longer than the longest run of
+ * backticks inside, padded where the text starts or ends with one, and control characters are shown
+ * as escapes. Nothing inside a code span is markup, so server text cannot inject HTML or links.
+ */
+export function codeSpan(text: string): string {
+  const content = visible(text);
+  const longest = Math.max(0, ...(content.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = content.startsWith('`') || content.endsWith('`') || content === '' ? ' ' : '';
+  return `${fence}${pad}${content}${pad}${fence}`;
 }

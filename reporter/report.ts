@@ -12,7 +12,7 @@ export const REPORT_FILES = {
   junit: 'junit.xml',
 } as const;
 
-export const REPORT_SCHEMA_VERSION = 1;
+export const REPORT_SCHEMA_VERSION = 2;
 
 export type RequirementStatus = 'passed' | 'failed' | 'skipped' | 'observed' | 'untested' | 'not-testable';
 export const STATUSES: readonly RequirementStatus[] = ['passed', 'failed', 'skipped', 'observed', 'untested', 'not-testable'];
@@ -36,10 +36,12 @@ export interface RequirementResult {
   skipReasons: string[];
   /** Values seen, for OBSERVED requirements. */
   observed: string[];
-  /** Failure messages naming it (request, response excerpt, expectation, curl line). */
+  /** The failures kept (the first ten), each as plain text. */
   evidence: string[];
-  /** The same failures, split into their parts. */
+  /** The same failures as data: expected, received, request, response, curl line, counterexample, replay. */
   findings: Evidence[];
+  /** How many violations were seen in all, kept or not. */
+  occurrences: number;
   /** Whether a failure of this requirement fails the run in the report's profile. */
   gating: boolean;
   /** Present when the expectations file lists it. */
@@ -64,8 +66,13 @@ export interface Integrity {
 export interface ConformanceReport extends RunInfo {
   schemaVersion: number;
   suite: SuiteIdentity;
-  /** True when no filter or shard narrowed the run: only a complete run certifies a server. */
+  /**
+   * True when the run checked every gating requirement it could: no filter, shard or interruption, and no
+   * requirement of a gating level skipped or left unreached. Only a complete run certifies a server.
+   */
   complete: boolean;
+  /** Why the run is not complete, one reason each; empty when it is. */
+  incompleteReasons: string[];
   startedAt: string;
   finishedAt: string;
   /** conformant: no requirement of a gating level failed (known failures included). */
@@ -96,6 +103,8 @@ export interface Collected {
   unattributedFailures: string[];
   rateLimitRetries: number;
   interrupted: boolean;
+  /** Why the run stopped early without being interrupted (a server that went silent). */
+  stopReasons?: string[];
   startedAt: Date;
   finishedAt: Date;
 }
@@ -119,6 +128,7 @@ export function buildReport(
   const clean = collected.unattributedFailures.length === 0 && !collected.interrupted;
   const scored = requirements.filter((r) => r.gating && r.status !== 'not-testable');
   const passed = scored.filter((r) => r.status === 'passed').length;
+  const incompleteReasons = whyIncomplete(run, collected, requirements);
   return {
     schemaVersion: REPORT_SCHEMA_VERSION,
     suite,
@@ -131,7 +141,8 @@ export function buildReport(
     grep: run.grep,
     shard: run.shard,
     mergedShards: run.mergedShards,
-    complete: run.grep === null && run.shard === null && !collected.interrupted,
+    complete: incompleteReasons.length === 0,
+    incompleteReasons,
     startedAt: collected.startedAt.toISOString(),
     finishedAt: collected.finishedAt.toISOString(),
     verdict: violations.length === 0 && clean ? 'conformant' : 'not-conformant',
@@ -149,6 +160,23 @@ export function buildReport(
     rateLimitRetries: collected.rateLimitRetries,
     requirements,
   };
+}
+
+/** What keeps a run from certifying: a narrowed selection, an interruption, gating requirements not checked. */
+function whyIncomplete(run: RunInfo, collected: Collected, requirements: RequirementResult[]): string[] {
+  const reasons: string[] = [];
+  if (run.grep !== null) reasons.push(`filtered run (${run.grep})`);
+  if (run.shard !== null) reasons.push(`shard ${run.shard} of a sharded run`);
+  if (collected.interrupted) reasons.push('the run was interrupted');
+  reasons.push(...(collected.stopReasons ?? []));
+  for (const status of ['skipped', 'untested'] as const) {
+    const unchecked = requirements.filter((r) => r.gating && r.status === status);
+    if (unchecked.length) {
+      const what = status === 'skipped' ? 'skipped' : 'not reached by any test';
+      reasons.push(`${unchecked.length} gating requirement(s) ${what}: ${unchecked.map((r) => r.id).join(', ')}`);
+    }
+  }
+  return reasons;
 }
 
 function outcomeOf(status: RequirementStatus): KnownFailure['outcome'] {
@@ -186,6 +214,6 @@ function compareSections(a: string, b: string): number {
 export function verdictLine(report: ConformanceReport): string {
   const verdict = report.verdict === 'conformant' ? 'CONFORMANT' : 'NOT CONFORMANT';
   const known = report.gate.knownFailures.length ? ` (${report.gate.knownFailures.length} known failure(s) from ${report.gate.expectationsFile})` : '';
-  const partial = report.complete ? '' : ' (partial run: not a certification)';
+  const partial = report.complete ? '' : ` (incomplete: ${report.incompleteReasons[0] ?? 'partial run'}${report.incompleteReasons.length > 1 ? `, and ${report.incompleteReasons.length - 1} more reason(s)` : ''}; not a certification)`;
   return `OMS conformance (${report.profile}): ${verdict}${known}${partial}`;
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import type { FullConfig } from '@playwright/test/reporter';
 import { OPENAPI_PATH } from '../contract/openapi';
 import { CATALOGUE_PATH } from '../harness/requirements';
@@ -16,7 +16,12 @@ export interface SuiteIdentity {
   openapiSha256: string;
   /** SHA-256 (hex) of requirements/catalogue.yaml. */
   catalogueSha256: string;
+  /** SHA-256 (hex) over the code that decides verdicts: every file of SUITE_CODE_FOLDERS, by path and content. */
+  codeSha256: string;
 }
+
+/** The folders whose code decides what a run checks and how: a change in any of them is another suite. */
+export const SUITE_CODE_FOLDERS = ['tests', 'generators', 'harness', 'contract', 'reporter', 'requirements'];
 
 /** What was run, against what: everything a reader needs to judge or replay the result. */
 export interface RunInfo {
@@ -55,7 +60,29 @@ export function suiteIdentity(): SuiteIdentity {
     version: pkg.version,
     openapiSha256: sha256File(OPENAPI_PATH),
     catalogueSha256: sha256File(CATALOGUE_PATH),
+    codeSha256: codeSha256(),
   };
+}
+
+let codeHash: string | undefined;
+
+/** One hash over the suite's code, computed once per process: each file's path and bytes, in path order. */
+export function codeSha256(): string {
+  if (codeHash) return codeHash;
+  const hash = createHash('sha256');
+  const files = SUITE_CODE_FOLDERS.flatMap((folder) => filesUnder(join(PACKAGE_ROOT, folder))).sort();
+  for (const file of files) hash.update(`${relative(PACKAGE_ROOT, file)}\0`).update(readFileSync(file)).update('\0');
+  codeHash = hash.digest('hex');
+  return codeHash;
+}
+
+function filesUnder(directory: string): string[] {
+  if (!existsSync(directory)) return [];
+  return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(directory, entry.name);
+    if (entry.isDirectory()) return filesUnder(path);
+    return /\.(ts|js|ya?ml|json|md)$/.test(entry.name) ? [path] : [];
+  });
 }
 
 /** The run as Playwright and the configuration contract describe it, before the global setup has run. */

@@ -1,0 +1,32 @@
+/**
+ * Server text made safe to show in a terminal or a one-line log: control characters, escape sequences
+ * and invisible direction marks become visible escapes (\x1b, \n, \u202e), so a value from the server can
+ * neither move the cursor, recolour the screen, nor start a line of the suite's own output.
+ */
+const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u115f\u1160\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '\\': '\\\\' };
+
+export function visible(text: string): string {
+  return text.replace(/\\/g, '\\\\').replace(INVISIBLE, (c) => NAMED[c] ?? escapeCode(c));
+}
+
+/** Text with the suite's own line breaks kept, every line's content made visible (for multi-line messages the suite composes). */
+export function visibleLines(text: string): string[] {
+  return text.split('\n').map(visible);
+}
+
+export function hasInvisible(text: string): boolean {
+  INVISIBLE.lastIndex = 0;
+  return INVISIBLE.test(text);
+}
+
+function escapeCode(c: string): string {
+  const code = c.charCodeAt(0);
+  return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+}
+
+/** At most `max` characters, with how many there were when it was cut. */
+export function clipText(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}… (${text.length} characters)` : text;
+}

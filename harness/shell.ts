@@ -1,0 +1,43 @@
+/**
+ * Shell words for reproduction lines. Every argument is one word whatever it holds: literal text in single
+ * quotes (ANSI-C $'…' where it holds control or invisible characters, so the line stays one line), and
+ * only the suite's own placeholders ($OMS_TOKEN …) expand, written ${NAME} so no following letter can
+ * change the variable's name.
+ */
+import { hasInvisible } from './safe-text';
+
+export function shellWord(text: string, placeholders: readonly string[] = []): string {
+  if (text === '') return "''";
+  const names = [...placeholders].sort((a, b) => b.length - a.length).map((p) => p.replace(/^\$/, ''));
+  const parts: string[] = [];
+  let literal = '';
+  for (let i = 0; i < text.length; ) {
+    const name = text[i] === '$' ? names.find((n) => text.startsWith(n, i + 1)) : undefined;
+    if (name) {
+      if (literal) parts.push(quoteLiteral(literal));
+      literal = '';
+      parts.push(`"\${${name}}"`);
+      i += name.length + 1;
+    } else {
+      literal += text[i];
+      i++;
+    }
+  }
+  if (literal) parts.push(quoteLiteral(literal));
+  return parts.join('');
+}
+
+function quoteLiteral(text: string): string {
+  if (!hasInvisible(text)) return `'${text.replace(/'/g, `'\\''`)}'`;
+  // ANSI-C quoting: bash decodes the escapes back into the exact characters.
+  const escaped = [...text]
+    .map((c) => {
+      if (c === '\\') return '\\\\';
+      if (c === "'") return "\\'";
+      if (!hasInvisible(c)) return c;
+      const code = c.codePointAt(0) as number;
+      return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+    })
+    .join('');
+  return `$'${escaped}'`;
+}
