@@ -30,13 +30,14 @@ export function contentType(exchange: Exchange): string {
 
 /**
  * A copy-pasteable curl line, built from the request the suite sent (never from text a server could
- * shape): every argument one shell word, the token as ${OMS_TOKEN}, so it runs in the user's shell as is.
+ * shape): every argument one shell word. Only in headers, where the suite itself puts credentials, does a
+ * placeholder expand (the token as ${OMS_TOKEN}); the URL and body, which may quote server values, stay literal.
  */
 export function curlLine(request: Exchange['request']): string {
   const known = placeholders();
-  const words = ['curl', '-sS', '-i', '-X', shellWord(request.method), shellWord(request.url, known)];
+  const words = ['curl', '-sS', '-i', '-X', shellWord(request.method), shellWord(request.url)];
   for (const [name, value] of Object.entries(request.headers)) words.push('-H', shellWord(`${name}: ${value}`, known));
-  if (request.body !== undefined) words.push('--data-raw', shellWord(request.body, known));
+  if (request.body !== undefined) words.push('--data-raw', shellWord(request.body));
   return words.join(' ');
 }
 

@@ -35,8 +35,8 @@ function quoteLiteral(text: string): string {
       if (c === '\\') return '\\\\';
       if (c === "'") return "\\'";
       if (!hasInvisible(c)) return c;
-      const code = c.codePointAt(0) as number;
-      return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+      // Byte escapes of the UTF-8 encoding: bash decodes them the same in every locale.
+      return [...Buffer.from(c, 'utf8')].map((byte) => `\\x${byte.toString(16).padStart(2, '0')}`).join('');
     })
     .join('');
   return `$'${escaped}'`;
