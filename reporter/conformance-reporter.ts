@@ -95,7 +95,7 @@ export default class ConformanceReporter implements Reporter {
         section: r.section,
         level: r.level,
         statement: r.statement,
-        status: r.not_tested ? 'not-testable' : 'untested',
+        status: r.not_tested ? 'not-testable' : 'not-reached',
         tests: [],
         skipReasons: r.not_tested ? [r.not_tested] : [],
         observed: [],
@@ -195,7 +195,7 @@ export default class ConformanceReporter implements Reporter {
   private mark(id: string, status: RequirementStatus, test: string, extra?: (r: RequirementResult) => unknown): void {
     const entry = this.results.get(id) ?? this.results.get(requirement(id).id);
     if (!entry) return;
-    const rank: Record<RequirementStatus, number> = { failed: 5, passed: 4, observed: 3, skipped: 2, untested: 1, 'not-testable': 0 };
+    const rank: Record<RequirementStatus, number> = { failed: 5, passed: 4, observed: 3, skipped: 2, 'not-reached': 1, 'not-testable': 0 };
     if (rank[status] > rank[entry.status] || entry.status === 'not-testable') entry.status = status;
     if (!entry.tests.includes(test)) entry.tests.push(test);
     extra?.(entry);

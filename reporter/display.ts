@@ -1,7 +1,7 @@
 import type { ConformanceReport, RequirementResult } from './report';
 
 /** How a requirement is shown: its status, with failures told apart by whether they gate and whether they are known. */
-export type Display = 'passed' | 'failed' | 'warned' | 'known' | 'observed' | 'skipped' | 'untested' | 'not-testable';
+export type Display = 'passed' | 'failed' | 'warned' | 'known' | 'observed' | 'skipped' | 'not-reached' | 'not-testable';
 
 export function displayOf(r: RequirementResult): Display {
   if (r.status !== 'failed') return r.status;
@@ -16,7 +16,7 @@ export const DISPLAY: Record<Display, { label: string; colour: string; text: str
   known: { label: 'known failure', colour: '#8250df', text: '#ffffff' },
   observed: { label: 'observed', colour: '#0969da', text: '#ffffff' },
   skipped: { label: 'skipped', colour: '#8c959f', text: '#ffffff' },
-  untested: { label: 'untested', colour: '#d0d7de', text: '#24292f' },
+  'not-reached': { label: 'not reached', colour: '#d0d7de', text: '#24292f' },
   'not-testable': { label: 'not testable', colour: '#ffffff', text: '#57606a' },
 };
 

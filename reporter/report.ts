@@ -14,8 +14,8 @@ export const REPORT_FILES = {
 
 export const REPORT_SCHEMA_VERSION = 2;
 
-export type RequirementStatus = 'passed' | 'failed' | 'skipped' | 'observed' | 'untested' | 'not-testable';
-export const STATUSES: readonly RequirementStatus[] = ['passed', 'failed', 'skipped', 'observed', 'untested', 'not-testable'];
+export type RequirementStatus = 'passed' | 'failed' | 'skipped' | 'observed' | 'not-reached' | 'not-testable';
+export const STATUSES: readonly RequirementStatus[] = ['passed', 'failed', 'skipped', 'observed', 'not-reached', 'not-testable'];
 
 /** A requirement listed in the expectations file, and what became of it in this run. */
 export interface KnownFailure {
@@ -169,7 +169,7 @@ function whyIncomplete(run: RunInfo, collected: Collected, requirements: Require
   if (run.shard !== null) reasons.push(`shard ${run.shard} of a sharded run`);
   if (collected.interrupted) reasons.push('the run was interrupted');
   reasons.push(...(collected.stopReasons ?? []));
-  for (const status of ['skipped', 'untested'] as const) {
+  for (const status of ['skipped', 'not-reached'] as const) {
     const unchecked = requirements.filter((r) => r.gating && r.status === status);
     if (unchecked.length) {
       const what = status === 'skipped' ? 'skipped' : 'not reached by any test';
