@@ -105,7 +105,7 @@ export class HttpTransport {
         const reset = error.code === 'ECONNRESET' || error.code === 'EPIPE' || /socket hang up/i.test(error.message);
         if (reset && outgoing.reusedSocket && !answered) return fail(new StaleSocketError());
         if (reset) return fail(new TransportError('connection-reset', `connection reset by the server (${error.code ?? error.message})`));
-        fail(new TransportError('network', error.code ? `${error.code} ${error.message}` : error.message));
+        fail(new TransportError('network', error.message));
       });
       outgoing.on('response', (incoming: IncomingMessage) => {
         answered = true;
