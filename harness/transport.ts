@@ -140,12 +140,17 @@ function readBody(incoming: IncomingMessage, maxBytes: number): Promise<Buffer> 
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    let stopped = false;
     const stop = (error: Error) => {
+      if (stopped) return;
+      // The first reason is the one reported: destroying the streams below raises others (aborted, reset).
+      stopped = true;
+      reject(error);
       incoming.destroy();
       decoder?.destroy();
-      reject(error);
     };
     body.on('data', (chunk: Buffer) => {
+      if (stopped) return;
       size += chunk.length;
       if (size > maxBytes) stop(tooLarge());
       else chunks.push(chunk);
