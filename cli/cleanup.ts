@@ -1,5 +1,7 @@
 import { existsSync } from 'node:fs';
 import { encodedOrderPath } from '../harness/order-path';
+import type { Settings } from '../harness/settings';
+import { HttpTransport } from '../harness/transport';
 import { Ledger, ledgerDirectory, ledgerFile, ledgerRuns, leftovers, readLedger, RUN_ID, type LedgerEntry } from '../harness/ledger';
 import { registerSecret, registerSettingsSecrets, redact } from '../harness/redaction';
 import { fetchToken } from '../harness/token';
@@ -41,7 +43,7 @@ export async function cleanup({ options, positionals }: Parsed): Promise<number>
   const tokens = await accountTokens(settings, baseUrl);
   let failed = 0;
   for (const { entry, file } of pending) {
-    const outcome = await deleteOne(entry, baseUrl, tokens, settings.requestTimeoutMs);
+    const outcome = await deleteOne(entry, baseUrl, tokens, settings);
     console.log(`${outcome.done ? outcome.note : `could not delete (${outcome.note})`}: ${describe(entry)}`);
     if (outcome.done) new Ledger(file, entry.runId, entry.baseUrl).deleted(entry.orderId, entry.account);
     else failed++;
@@ -86,23 +88,26 @@ async function accountTokens(settings: ReturnType<typeof checkedSettings>, baseU
   return { A: tokenA, B: settings.tokenB };
 }
 
-async function deleteOne(entry: LedgerEntry, baseUrl: string, tokens: Tokens, timeoutMs: number): Promise<{ done: boolean; note: string }> {
+async function deleteOne(entry: LedgerEntry, baseUrl: string, tokens: Tokens, settings: Settings): Promise<{ done: boolean; note: string }> {
   const token = tokens[entry.account];
   if (!token) return { done: false, note: `no token for account ${entry.account}: give ${entry.account === 'A' ? '--token' : '--token-b'}` };
+  // The suite's transport: no redirect followed, bounded in time and size.
+  const transport = new HttpTransport();
   try {
-    const response = await fetch(`${baseUrl}${encodedOrderPath(entry.orderId)}`, {
+    const response = await transport.send({
+      url: `${baseUrl}${encodedOrderPath(entry.orderId)}`,
       method: 'DELETE',
       headers: { Authorization: `Bearer ${token}`, Accept: 'application/json' },
-      signal: AbortSignal.timeout(timeoutMs),
-      redirect: 'manual',
+      timeoutMs: settings.requestTimeoutMs,
+      maxResponseBytes: settings.maxResponseBytes,
     });
-    await response.arrayBuffer();
     if (response.status >= 200 && response.status < 300) return { done: true, note: `deleted (${response.status})` };
     if (response.status === 404 || response.status === 410) return { done: true, note: `already gone (${response.status})` };
     return { done: false, note: `DELETE answered ${response.status}` };
   } catch (error) {
-    const cause = (error as { cause?: { code?: string } }).cause?.code;
     // An id that cannot be one path segment is never sent (encodedOrderPath throws): the message says why.
-    return { done: false, note: redact(cause ?? (error as Error).message) };
+    return { done: false, note: redact((error as Error).message) };
+  } finally {
+    transport.close();
   }
 }
