@@ -1,4 +1,7 @@
 import { existsSync } from 'node:fs';
+import { encodedOrderPath } from '../harness/order-path';
+import type { Settings } from '../harness/settings';
+import { HttpTransport } from '../harness/transport';
 import { Ledger, ledgerDirectory, ledgerFile, ledgerRuns, leftovers, readLedger, RUN_ID, type LedgerEntry } from '../harness/ledger';
 import { registerSecret, registerSettingsSecrets, redact } from '../harness/redaction';
 import { fetchToken } from '../harness/token';
@@ -36,10 +39,11 @@ export async function cleanup({ options, positionals }: Parsed): Promise<number>
     for (const { entry } of pending) console.log(`would delete ${describe(entry)}`);
     return EXIT.conformant;
   }
-  const tokens = await accountTokens(settings, pending[0].entry.baseUrl);
+  const baseUrl = trustedBaseUrl(settings.baseUrl, pending.map(({ entry }) => entry));
+  const tokens = await accountTokens(settings, baseUrl);
   let failed = 0;
   for (const { entry, file } of pending) {
-    const outcome = await deleteOne(entry, settings.baseUrl, tokens, settings.requestTimeoutMs);
+    const outcome = await deleteOne(entry, baseUrl, tokens, settings);
     console.log(`${outcome.done ? outcome.note : `could not delete (${outcome.note})`}: ${describe(entry)}`);
     if (outcome.done) new Ledger(file, entry.runId, entry.baseUrl).deleted(entry.orderId, entry.account);
     else failed++;
@@ -48,38 +52,62 @@ export async function cleanup({ options, positionals }: Parsed): Promise<number>
   return failed ? EXIT.violations : EXIT.conformant;
 }
 
+/**
+ * The base URL credentials may go to: the one the user gives, never one read from a ledger file (anyone
+ * who can write to the ledger directory could plant an address that collects the token and client secret).
+ */
+function trustedBaseUrl(given: string | undefined, entries: LedgerEntry[]): string {
+  const recorded = [...new Set(entries.map((entry) => entry.baseUrl.replace(/\/+$/, '')))];
+  if (!given) {
+    throw new UsageError(
+      `cleanup sends credentials only to a base URL you give: add --base-url (or OMS_BASE_URL). The ledger records ${recorded.map((url) => JSON.stringify(url)).join(', ')}.`,
+    );
+  }
+  const foreign = recorded.filter((url) => url !== given);
+  if (foreign.length) {
+    throw new UsageError(
+      `the ledger records orders of ${foreign.map((url) => JSON.stringify(url)).join(', ')}, not of --base-url ${JSON.stringify(given)}; nothing was sent. ` +
+        'Run cleanup once per server, with that server as --base-url.',
+    );
+  }
+  return given;
+}
+
 function describe(entry: LedgerEntry): string {
   return `order ${entry.orderId} (account ${entry.account}, run ${entry.runId}, created ${entry.at}, ${entry.baseUrl})`;
 }
 
 type Tokens = Partial<Record<LedgerEntry['account'], string>>;
 
-async function accountTokens(settings: ReturnType<typeof checkedSettings>, recordedBaseUrl: string): Promise<Tokens> {
+async function accountTokens(settings: ReturnType<typeof checkedSettings>, baseUrl: string): Promise<Tokens> {
   let tokenA = settings.token;
   if (settings.clientId && settings.clientSecret) {
-    tokenA = await fetchToken(settings.baseUrl ?? recordedBaseUrl, settings.clientId, settings.clientSecret, settings.requestTimeoutMs);
+    tokenA = await fetchToken(baseUrl, settings.clientId, settings.clientSecret, settings.requestTimeoutMs);
     registerSecret(tokenA, '$OMS_TOKEN');
   }
   return { A: tokenA, B: settings.tokenB };
 }
 
-async function deleteOne(entry: LedgerEntry, baseUrl: string | undefined, tokens: Tokens, timeoutMs: number): Promise<{ done: boolean; note: string }> {
-  if (baseUrl && baseUrl !== entry.baseUrl) return { done: false, note: `recorded for ${entry.baseUrl}, not --base-url ${baseUrl}` };
+async function deleteOne(entry: LedgerEntry, baseUrl: string, tokens: Tokens, settings: Settings): Promise<{ done: boolean; note: string }> {
   const token = tokens[entry.account];
   if (!token) return { done: false, note: `no token for account ${entry.account}: give ${entry.account === 'A' ? '--token' : '--token-b'}` };
+  // The suite's transport: no redirect followed, bounded in time and size.
+  const transport = new HttpTransport();
   try {
-    const response = await fetch(`${entry.baseUrl}/orders/${encodeURIComponent(entry.orderId)}`, {
+    const response = await transport.send({
+      url: `${baseUrl}${encodedOrderPath(entry.orderId)}`,
       method: 'DELETE',
       headers: { Authorization: `Bearer ${token}`, Accept: 'application/json' },
-      signal: AbortSignal.timeout(timeoutMs),
-      redirect: 'manual',
+      timeoutMs: settings.requestTimeoutMs,
+      maxResponseBytes: settings.maxResponseBytes,
     });
-    await response.arrayBuffer();
     if (response.status >= 200 && response.status < 300) return { done: true, note: `deleted (${response.status})` };
     if (response.status === 404 || response.status === 410) return { done: true, note: `already gone (${response.status})` };
     return { done: false, note: `DELETE answered ${response.status}` };
   } catch (error) {
-    const cause = (error as { cause?: { code?: string } }).cause?.code;
-    return { done: false, note: redact(cause ?? (error as Error).message) };
+    // An id that cannot be one path segment is never sent (encodedOrderPath throws): the message says why.
+    return { done: false, note: redact((error as Error).message) };
+  } finally {
+    transport.close();
   }
 }

@@ -1,6 +1,7 @@
 import { contract, excerpt, formatProblems, type OperationId } from '../contract/openapi';
 import { contentType, type Exchange } from './exchange';
 import { unless, type Finding } from './findings';
+import { notOnePathSegment } from './order-path';
 
 /**
  * Small named checks with one signature: (exchange) => Finding | undefined.
@@ -131,3 +132,15 @@ function listShape(exchange: Exchange): Array<Finding | undefined> {
     })),
   ];
 }
+
+/** The id can be put in GET/PUT/DELETE /orders/{order_id} as one segment (4.3: order_id is a path parameter). */
+export const idIsOnePathSegment = (id: string): Finding | undefined => {
+  const reason = notOnePathSegment(id);
+  return reason === undefined
+    ? undefined
+    : {
+        requirementId: 'ORD-GET-005',
+        expected: 'an order id usable as one path segment: not empty, not "." or "..", no "/"',
+        received: `the id ${JSON.stringify(id)}: ${reason}; the suite sent no request for it`,
+      };
+};

@@ -1,7 +1,8 @@
-import type { APIRequestContext } from '@playwright/test';
 import type { OperationId } from '../contract/openapi';
 import type { Exchange } from './exchange';
 import { redact } from './redaction';
+import { currentRunId, noteAnswer, noteTimeout, serverWentSilent } from './silence';
+import { HttpTransport, TransportError } from './transport';
 
 export interface RequestSpec {
   operationId?: OperationId;
@@ -21,10 +22,16 @@ export interface RequestSpec {
 /** A 429 or 503 that outlasted every retry: never evidence for or against a requirement. */
 export class RateLimitedError extends Error {}
 
+/** No evidence either way, through no fault the suite can pin on a requirement: a connection reset, a silent server. */
+export class InconclusiveError extends Error {}
+
 export interface ClientOptions {
   baseUrl: string;
   token: string;
+  /** Total deadline of one response: connect, headers and the whole body. */
   timeoutMs: number;
+  /** Largest response body read, after decoding (OMS_MAX_RESPONSE_BYTES). */
+  maxResponseBytes: number;
   /** Bounded waits on 429/503 with Retry-After. */
   maxRetries?: number;
   /** Called before every request (request-rate cap). */
@@ -35,16 +42,22 @@ export interface ClientOptions {
 
 const MAX_RETRY_WAIT_MS = 10_000;
 
-/** HTTP to the service under test, through Playwright's request context; every exchange comes back redacted. */
+/**
+ * HTTP to the service under test, one client per account (its own connections, no cookies: see
+ * transport.ts for why not Playwright's request context); every exchange comes back redacted.
+ */
 export class OmsClient {
   private token: string;
   private renewed = false;
+  private readonly transport = new HttpTransport();
+  private readonly runId = currentRunId();
 
-  constructor(
-    private readonly context: APIRequestContext,
-    private readonly options: ClientOptions,
-  ) {
+  constructor(private readonly options: ClientOptions) {
     this.token = options.token;
+  }
+
+  close(): void {
+    this.transport.close();
   }
 
   get baseUrl(): string {
@@ -65,26 +78,10 @@ export class OmsClient {
       if (authorization !== null) headers.Authorization = authorization;
       if (body !== undefined) headers['Content-Type'] = spec.contentType ?? 'application/json';
       await this.options.pace?.();
-      const response = await this.context
-        .fetch(url, {
-          method: spec.method,
-          headers,
-          // A Buffer goes out byte for byte; a string that is not valid JSON would be JSON-encoded by Playwright.
-          data: body === undefined ? undefined : Buffer.from(body, 'utf8'),
-          timeout: this.options.timeoutMs,
-          failOnStatusCode: false,
-          maxRedirects: 0,
-        })
-        .catch((error: Error) => {
-          const reason = /Timeout/i.test(error.message)
-            ? `no answer within ${this.options.timeoutMs} ms (raise OMS_REQUEST_TIMEOUT_MS if the server is just slow)`
-            : redact(error.message.split('\n')[0]);
-          throw new Error(`${spec.method} ${path} failed: ${reason}`);
-        });
-      const status = response.status();
-      const responseHeaders = response.headers();
+      const response = await this.exchange(spec, path, url, headers, body);
+      const { status } = response;
+      const responseHeaders = redactHeaders(response.headers);
       if ((status === 429 || status === 503) && attempt < maxRetries) {
-        await response.dispose();
         await sleep(retryDelay(responseHeaders['retry-after'], attempt));
         continue;
       }
@@ -100,7 +97,7 @@ export class OmsClient {
           continue;
         }
       }
-      const text = redact(await response.text());
+      const text = redact(response.body.toString('utf8'));
       return {
         operationId: spec.operationId,
         request: { method: spec.method, url: redact(url), path: redact(path), headers: redactHeaders(headers), body: body === undefined ? undefined : redact(body) },
@@ -110,6 +107,33 @@ export class OmsClient {
         json: parseJson(text),
         retries: attempt,
       };
+    }
+  }
+
+  /** One request over the transport; a transport failure becomes an error that says what to do about it. */
+  private async exchange(spec: RequestSpec, path: string, url: string, headers: Record<string, string>, body: string | undefined) {
+    const silence = serverWentSilent(this.runId);
+    if (silence) throw new InconclusiveError(silence);
+    try {
+      const response = await this.transport.send({
+        url,
+        method: spec.method,
+        headers,
+        body: body === undefined ? undefined : Buffer.from(body, 'utf8'),
+        timeoutMs: this.options.timeoutMs,
+        maxResponseBytes: this.options.maxResponseBytes,
+      });
+      noteAnswer(this.runId);
+      return response;
+    } catch (error) {
+      const request = `${spec.method} ${redact(path)}`;
+      if (!(error instanceof TransportError)) throw new Error(`${request} failed: ${redact((error as Error).message.split('\n')[0])}`);
+      if (error.failure === 'timeout') {
+        noteTimeout(this.runId, this.options.timeoutMs);
+        throw new Error(`${request} failed: ${error.message}, a deadline for headers and the whole body (raise OMS_REQUEST_TIMEOUT_MS if the server is just slow)`);
+      }
+      if (error.failure === 'connection-reset') throw new InconclusiveError(`inconclusive: connection reset (${request}: ${redact(error.message)})`);
+      throw new Error(`${request} failed: ${redact(error.message)}`);
     }
   }
 }

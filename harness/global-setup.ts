@@ -45,8 +45,8 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
       registerSecret(token, '$OMS_TOKEN');
       process.env.OMS_TOKEN = token;
     }
-    await preflight(baseUrl, process.env.OMS_TOKEN as string, 'OMS_TOKEN', settings.requestTimeoutMs);
-    if (process.env.OMS_TOKEN_B) await preflight(baseUrl, process.env.OMS_TOKEN_B, 'OMS_TOKEN_B', settings.requestTimeoutMs);
+    await preflight(baseUrl, process.env.OMS_TOKEN as string, 'OMS_TOKEN', settings.requestTimeoutMs, settings.maxResponseBytes);
+    if (process.env.OMS_TOKEN_B) await preflight(baseUrl, process.env.OMS_TOKEN_B, 'OMS_TOKEN_B', settings.requestTimeoutMs, settings.maxResponseBytes);
   } catch (error) {
     if (error instanceof ConfigurationError || error instanceof PreflightError) {
       await server?.close();

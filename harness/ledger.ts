@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { AccountName } from './api';
+import { redact } from './redaction';
 import { readSettings } from './settings';
 
 /**
@@ -54,7 +55,8 @@ export class Ledger {
 
   // Synchronous on purpose: the entry is on disk before the test goes on, so a crash cannot lose it.
   private append(event: LedgerEntry['event'], orderId: string, account: AccountName): void {
-    const entry: LedgerEntry = { event, runId: this.runId, orderId, account, at: new Date().toISOString(), baseUrl: this.baseUrl };
+    // A server may put a secret it was sent into an id: the ledger is output too.
+    const entry: LedgerEntry = { event, runId: this.runId, orderId: redact(orderId), account, at: new Date().toISOString(), baseUrl: this.baseUrl };
     mkdirSync(dirname(this.file), { recursive: true });
     appendFileSync(this.file, `${JSON.stringify(entry)}\n`);
   }

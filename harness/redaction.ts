@@ -1,20 +1,35 @@
-/** Secrets the suite knows (tokens, client secret), each with the shell variable that stands for it in output. */
-const secrets = new Map<string, string>();
+/** A secret the suite knows (a token, the client secret), with the shell variable that stands for it in output. */
+interface Secret {
+  placeholder: string;
+  /** The secret as written, with any character JSON-\u-escaped or percent-encoded (each its own way). */
+  escaped: RegExp;
+  /** Base64 and base64url text that only the secret's bytes determine, at each of the three byte alignments. */
+  base64: string[];
+}
+
+const secrets = new Map<string, Secret>();
 
 export function registerSecret(value: string | undefined, placeholder: string): void {
   // Very short values would blank out ordinary text; no real token is that short.
-  if (value && value.length >= 6) secrets.set(value, placeholder);
+  if (!value || value.length < 6 || secrets.has(value)) return;
+  secrets.set(value, { placeholder, escaped: escapedForms(value), base64: base64Forms(value) });
 }
 
 /** The shell variables that stand for secrets in output: the only text a reproduction line lets the shell expand. */
 export function placeholders(): string[] {
-  return [...new Set(['$OMS_TOKEN', '$OMS_TOKEN_B', '$OMS_CLIENT_SECRET', ...secrets.values()])];
+  return [...new Set(['$OMS_TOKEN', '$OMS_TOKEN_B', '$OMS_CLIENT_SECRET', ...[...secrets.values()].map((s) => s.placeholder)])];
 }
 
-/** Replaces every known secret in text by its placeholder ($OMS_TOKEN …). */
+/**
+ * Replaces every known secret in text by its placeholder ($OMS_TOKEN …): verbatim, with characters
+ * \u-escaped (JSON) or percent-encoded (URLs, forms), and inside base64 (HTTP Basic "id:secret").
+ */
 export function redact(text: string): string {
   let out = text;
-  for (const [value, placeholder] of secrets) out = out.split(value).join(placeholder);
+  for (const secret of secrets.values()) {
+    out = out.replace(secret.escaped, secret.placeholder);
+    for (const form of secret.base64) if (out.includes(form)) out = out.split(form).join(secret.placeholder);
+  }
   return out;
 }
 
@@ -23,4 +38,34 @@ export function registerSettingsSecrets(settings: { token?: string; tokenB?: str
   registerSecret(settings.token, '$OMS_TOKEN');
   registerSecret(settings.tokenB, '$OMS_TOKEN_B');
   registerSecret(settings.clientSecret, '$OMS_CLIENT_SECRET');
+}
+
+/** One pattern: each character as itself, as \uXXXX, as its UTF-8 %XX bytes, or (a space) as "+". */
+function escapedForms(value: string): RegExp {
+  const parts = [...value].map((char) => {
+    const forms = [char.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')];
+    // JSON escapes a character outside the BMP as its surrogate pair: \ud83d\ude00.
+    forms.push([...Array(char.length).keys()].map((i) => `\\\\u${char.charCodeAt(i).toString(16).padStart(4, '0')}`).join(''));
+    forms.push([...Buffer.from(char, 'utf8')].map((byte) => `%${byte.toString(16).padStart(2, '0')}`).join(''));
+    if (char === ' ') forms.push('\\+');
+    if (char === '/') forms.push('\\\\/');
+    if (char === '"' || char === '\\') forms.push(`\\\\\\${char}`);
+    return `(?:${forms.join('|')})`;
+  });
+  // Case-insensitive for the hex digits of the escapes; a secret differing only in case is masked too.
+  return new RegExp(parts.join(''), 'gi');
+}
+
+function base64Forms(value: string): string[] {
+  const bytes = Buffer.from(value, 'utf8');
+  const forms = new Set<string>();
+  for (let offset = 0; offset < 3; offset++) {
+    const encoded = Buffer.concat([Buffer.alloc(offset), bytes]).toString('base64');
+    // Characters of the first group depend on the bytes before the secret; of the last, on those after.
+    const inner = encoded.slice(offset === 0 ? 0 : 4, Math.floor((offset + bytes.length) / 3) * 4);
+    if (inner.length < 8) continue;
+    forms.add(inner);
+    forms.add(inner.replace(/\+/g, '-').replace(/\//g, '_'));
+  }
+  return [...forms];
 }

@@ -24,6 +24,8 @@ export interface Settings {
   readOnly: boolean;
   /** OMS_REQUEST_TIMEOUT_MS: per-request timeout. */
   requestTimeoutMs: number;
+  /** OMS_MAX_RESPONSE_BYTES: largest response body read, after decoding (default 10 MiB); a larger one ends its request. */
+  maxResponseBytes: number;
   /** OMS_MAX_RPS: cap on requests per second across all workers (unset: no cap). */
   maxRps?: number;
 }
@@ -63,6 +65,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     replayPath: env.OMS_PATH?.trim() || undefined,
     readOnly: ['1', 'true', 'yes'].includes((env.OMS_READ_ONLY ?? '').toLowerCase()),
     requestTimeoutMs: integer(env, 'OMS_REQUEST_TIMEOUT_MS') ?? 15_000,
+    maxResponseBytes: integer(env, 'OMS_MAX_RESPONSE_BYTES') ?? 10 * 1024 * 1024,
     maxRps: integer(env, 'OMS_MAX_RPS'),
   };
 }

@@ -7,8 +7,17 @@ export async function fetchToken(baseUrl: string, clientId: string, clientSecret
     headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
     body: JSON.stringify({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret }),
     signal: AbortSignal.timeout(timeoutMs),
+    // Client credentials go to OMS_BASE_URL's origin and nowhere else: a redirect is reported, never followed.
+    redirect: 'manual',
   });
   const text = await response.text();
+  if (response.status >= 300 && response.status < 400) {
+    const location = JSON.stringify(redact(response.headers.get('location') ?? '(no Location header)'));
+    throw new Error(
+      `POST /token answered ${response.status}, a redirect to ${location}; the suite does not follow it, so the client credentials go nowhere else. ` +
+        'Set OMS_BASE_URL to the address that answers POST /token itself.',
+    );
+  }
   let token: unknown;
   try {
     token = (JSON.parse(text) as { access_token?: unknown }).access_token;

@@ -23,6 +23,8 @@ export interface Behaviour {
   /** Background work (another client writing), started with the server and stopped with it. */
   start?(services: Services, accounts: AccountRegistry): void;
   stop?(): void;
+  /** Close idle keep-alive connections after this many ms (the listener's setting; the shortest one wins). */
+  keepAliveTimeoutMs?: number;
 }
 
 /** What every hook may consult: the (wrapped) services and who each token belongs to. */
@@ -174,6 +176,7 @@ function toErrorReply(error: unknown): ApiReply {
 }
 
 function send(outgoing: ServerResponse, reply: ApiReply): void {
+  if (reply.stream) return reply.stream(outgoing);
   const text = reply.rawBody ?? (reply.body === undefined ? '' : JSON.stringify(reply.body));
   const headers: Record<string, string> = { ...(reply.headers ?? {}) };
   if (text && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) {

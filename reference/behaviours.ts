@@ -1,30 +1,37 @@
 import { ConfigurationError } from '../harness/settings';
 import type { Behaviour } from './app';
 import { FAULTS } from './faults';
+import { HOSTILE } from './hostile';
 import { VARIANTS } from './variants';
 
 /**
- * Behaviours named by OMS_FAULT and OMS_VARIANT (comma-separated). Faults (reference/faults) and
- * variants (reference/variants) register here; the clean server has none.
+ * Behaviours named by OMS_FAULT, OMS_VARIANT and OMS_HOSTILE (comma-separated). Faults (reference/faults),
+ * variants (reference/variants) and hostile behaviours (reference/hostile) register here; the clean server has none.
  */
 export const behaviourRegistry = new Map<string, () => Behaviour>();
 
 const FAULT_IDS = FAULTS.map((fault) => fault.id);
 const VARIANT_NAMES = VARIANTS.map((variant) => variant.name);
+const HOSTILE_NAMES = HOSTILE.map((hostile) => hostile.name);
 
 for (const { name, make } of [
   ...FAULTS.map((fault) => ({ name: fault.id, make: fault.behaviour })),
   ...VARIANTS.map((variant) => ({ name: variant.name, make: variant.behaviour })),
+  ...HOSTILE.map((hostile) => ({ name: hostile.name, make: hostile.behaviour })),
 ]) {
   if (behaviourRegistry.has(name)) throw new Error(`reference/behaviours: "${name}" is registered twice (fault ids and variant names must differ)`);
   behaviourRegistry.set(name, make);
 }
 
 export function behavioursFromEnvironment(env: NodeJS.ProcessEnv): Behaviour[] {
-  return [...named(env, 'OMS_FAULT', 'fault', FAULT_IDS), ...named(env, 'OMS_VARIANT', 'variant', VARIANT_NAMES)];
+  return [
+    ...named(env, 'OMS_FAULT', 'fault', FAULT_IDS, 'faults'),
+    ...named(env, 'OMS_VARIANT', 'variant', VARIANT_NAMES, 'variants'),
+    ...named(env, 'OMS_HOSTILE', 'hostile behaviour', HOSTILE_NAMES, 'hostile'),
+  ];
 }
 
-function named(env: NodeJS.ProcessEnv, variable: string, kind: string, known: string[]): Behaviour[] {
+function named(env: NodeJS.ProcessEnv, variable: string, kind: string, known: string[], folder: string): Behaviour[] {
   const names = (env[variable] ?? '')
     .split(',')
     .map((name) => name.trim())
@@ -34,7 +41,7 @@ function named(env: NodeJS.ProcessEnv, variable: string, kind: string, known: st
     // A configuration error: the suite's global setup reports it in one line and exits with code 2.
     if (!make) {
       throw new ConfigurationError(
-        `${variable}=${name}: there is no ${kind} "${name}". Known ${kind}s (reference/${kind}s/README.md): ${known.join(', ')}`,
+        `${variable}=${name}: there is no ${kind} "${name}". Known ${kind}s (reference/${folder}/README.md): ${known.join(', ')}`,
       );
     }
     return make();

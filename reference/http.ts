@@ -1,4 +1,4 @@
-import type { IncomingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 
 /** A request as the routes see it: parsed once, before any route runs. */
 export interface ApiRequest {
@@ -18,6 +18,8 @@ export interface ApiReply {
   body?: unknown;
   /** Sent as is instead of JSON.stringify(body), for behaviours that send malformed text or encoded bytes. */
   rawBody?: string | Buffer;
+  /** Writes the whole response itself, status and headers included (hostile trickles, endless bodies); the fields above are then ignored. */
+  stream?: (outgoing: ServerResponse) => void;
 }
 
 export interface ErrorDetail {

@@ -14,7 +14,7 @@ export interface RunningReference {
 export async function startReferenceServer(options: ReferenceOptions & { port?: number } = {}): Promise<RunningReference> {
   const app = createReferenceApp(options);
   const server: Server = createServer(app.handle);
-  server.keepAliveTimeout = 5000;
+  server.keepAliveTimeout = Math.min(5000, ...(options.behaviours ?? []).map((b) => b.keepAliveTimeoutMs ?? 5000));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, '127.0.0.1', resolve);

@@ -19,6 +19,7 @@ import { buildReport, type ConformanceReport, type RequirementResult, type Requi
 import { runInfoAtStart, suiteIdentity, type RunInfo } from './run-info';
 import { readReportSettings } from './settings';
 import { clearReport, writeReport } from './write-report';
+import { serverWentSilent } from '../harness/silence';
 
 export type { RequirementResult, RequirementStatus } from './report';
 
@@ -170,6 +171,9 @@ export default class ConformanceReporter implements Reporter {
     // The global setup has set OMS_BASE_URL by now, also for the embedded server.
     const target = this.options.mergedRun ? run.target : { baseUrl: settings.baseUrl ?? null, embedded: this.embedded };
     const interrupted = result.status === 'interrupted' || result.status === 'timedout';
+    // A server that went silent stopped the run: the rest was skipped, so the verdict cannot be CONFORMANT.
+    const silence = serverWentSilent(process.env.OMS_RUN_ID as string);
+    if (silence) this.unattributed.push(`run stopped: ${silence}`);
     const report = redactStrings(
       buildReport(
         {

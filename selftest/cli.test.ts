@@ -139,7 +139,7 @@ test('the ledger records every order a run creates; cleanup deletes exactly thos
     const again = await runCli(['cleanup', '--run-id', 'crashed-run'], { cwd: work, env: { OMS_TOKEN: DEV_TOKEN_A } });
     expect([again.exitCode, again.stdout]).toEqual([0, expect.stringContaining('nothing to delete for run crashed-run (all its orders are deleted)')]);
 
-    const all = await runCli(['cleanup', '--all-runs'], { cwd: work, env: { OMS_TOKEN: DEV_TOKEN_A } });
+    const all = await runCli(['cleanup', '--all-runs', '--base-url', server.url], { cwd: work, env: { OMS_TOKEN: DEV_TOKEN_A } });
     expect(all.exitCode, all.stdout + all.stderr).toBe(0);
     expect(all.stdout).toContain('1 of 1 order(s) gone');
     expect([await exists(unrelated), await exists(otherRun)]).toEqual([true, false]);

@@ -33,23 +33,23 @@ const CLIENTS: Record<string, Send> = {
     const headers = { Authorization: `Bearer ${env('BENCH_TOKEN')}`, Accept: 'application/json' };
     return async () => (await context.fetch(url, { headers, failOnStatusCode: false })).text();
   },
-  'harness OmsClient (no checks)': (context) => {
-    const client = new OmsClient(context, { baseUrl: env('BENCH_URL'), token: env('BENCH_TOKEN'), timeoutMs: 15_000 });
+  'harness OmsClient (no checks)': () => {
+    const client = new OmsClient({ baseUrl: env('BENCH_URL'), token: env('BENCH_TOKEN'), timeoutMs: 15_000, maxResponseBytes: 10 * 1024 * 1024 });
     return () => client.send({ operationId: 'getOrder', method: 'GET', path: env('BENCH_PATH') });
   },
-  'harness OmsApi (client and response checks)': (context) => {
-    const api = new OmsApi('A', new OmsClient(context, { baseUrl: env('BENCH_URL'), token: env('BENCH_TOKEN'), timeoutMs: 15_000 }), new CreatedOrders(), false);
+  'harness OmsApi (client and response checks)': () => {
+    const api = new OmsApi('A', new OmsClient({ baseUrl: env('BENCH_URL'), token: env('BENCH_TOKEN'), timeoutMs: 15_000, maxResponseBytes: 10 * 1024 * 1024 }), new CreatedOrders(), false);
     return () => api.send({ operationId: 'getOrder', method: 'GET', path: env('BENCH_PATH') });
   },
-  'harness OmsClient, checks, expect only on a finding': (context) => {
-    const client = new OmsClient(context, { baseUrl: env('BENCH_URL'), token: env('BENCH_TOKEN'), timeoutMs: 15_000 });
+  'harness OmsClient, checks, expect only on a finding': () => {
+    const client = new OmsClient({ baseUrl: env('BENCH_URL'), token: env('BENCH_TOKEN'), timeoutMs: 15_000, maxResponseBytes: 10 * 1024 * 1024 });
     return async () => {
       const exchange = await client.send({ operationId: 'getOrder', method: 'GET', path: env('BENCH_PATH') });
       for (const finding of responseChecks(exchange)) if (finding) check(finding);
     };
   },
-  'harness OmsApi inside one test.step': (context) => {
-    const api = new OmsApi('A', new OmsClient(context, { baseUrl: env('BENCH_URL'), token: env('BENCH_TOKEN'), timeoutMs: 15_000 }), new CreatedOrders(), false);
+  'harness OmsApi inside one test.step': () => {
+    const api = new OmsApi('A', new OmsClient({ baseUrl: env('BENCH_URL'), token: env('BENCH_TOKEN'), timeoutMs: 15_000, maxResponseBytes: 10 * 1024 * 1024 }), new CreatedOrders(), false);
     return () => api.send({ operationId: 'getOrder', method: 'GET', path: env('BENCH_PATH') });
   },
 };

@@ -70,6 +70,12 @@ export const LOAD_VARIANTS: VariantDefinition[] = [
       };
     },
   }),
+  variant({
+    name: 'keep-alive-500ms',
+    description: 'Idle keep-alive connections are closed after 500 ms (Node\'s default is 5 s).',
+    basis: 'Proxies and load balancers close idle connections early; a reset of a reused connection is not the server\'s fault.',
+    hooks: () => ({ keepAliveTimeoutMs: 500 }),
+  }),
 ];
 
 /** Creates an order through the create route itself, as a client of the account would. */

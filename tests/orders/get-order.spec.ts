@@ -1,5 +1,5 @@
 import { excerpt } from '../../contract/openapi';
-import { isNotFound } from '../../harness/checks';
+import { idIsOnePathSegment, isNotFound } from '../../harness/checks';
 import { check, unless } from '../../harness/findings';
 import { test } from '../../harness/fixtures';
 import { carriesWhatWasSent, createOrder, getOrder, keepsAssignedValues } from '../../harness/orders';
@@ -21,6 +21,11 @@ test.describe('GET /orders/{order_id} (4.3)', () => {
         })),
       );
     }
+  });
+
+  test('assigns ids that fit in one path segment', verifies('ORD-GET-005'), async ({ api }) => {
+    const created = await createOrder(api, minimalOrder());
+    check(idIsOnePathSegment(created.id));
   });
 
   test('returns every field sent on create, at every depth', verifies('ORD-GET-002'), async ({ api }) => {

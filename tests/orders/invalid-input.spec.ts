@@ -1,4 +1,5 @@
 import { contract, type JsonSchema } from '../../contract/openapi';
+import { orderPath } from '../../harness/api';
 import { is4xx } from '../../harness/checks';
 import { check } from '../../harness/findings';
 import { test } from '../../harness/fixtures';
@@ -32,7 +33,7 @@ test.describe('Invalid input (4.2, 4.4, 7)', () => {
 
   test('refuses a body that is not JSON on update', verifies('ORD-ERR-002'), async ({ api }) => {
     const created = await createOrder(api, minimalOrder());
-    const exchange = await api.send({ operationId: 'updateOrder', method: 'PUT', path: `/orders/${encodeURIComponent(created.id)}`, rawBody: '{"note": ', contentType: 'application/json' });
+    const exchange = await api.send({ operationId: 'updateOrder', method: 'PUT', path: orderPath(created.id), rawBody: '{"note": ', contentType: 'application/json' });
     check(is4xx('ORD-ERR-002')(exchange));
   });
 

@@ -1,0 +1,23 @@
+/** Why an order id cannot be one path segment, or undefined when it can; "%2e%2e" and "a%2Fb" count as what they decode to. */
+export function notOnePathSegment(id: string): string | undefined {
+  let decoded = id;
+  try {
+    decoded = decodeURIComponent(id);
+  } catch {
+    // Not percent-encoded text: the id stands for itself.
+  }
+  if (id === '') return 'it is empty, so the path would be /orders/ (another resource)';
+  if ([id, decoded].some((form) => form === '.' || form === '..')) return 'it is a dot segment, which URL parsing resolves away (/orders/.. is /)';
+  if ([id, decoded].some((form) => form.includes('/'))) return 'it holds "/", which servers and proxies read as a path separator';
+  return undefined;
+}
+
+/**
+ * /orders/{id} with the id percent-encoded as one segment: the one place an order path is built. Throws
+ * for an id that cannot be one; the suite's api (orderPath in api.ts) turns that into a finding first.
+ */
+export function encodedOrderPath(id: string): string {
+  const reason = notOnePathSegment(id);
+  if (reason) throw new Error(`order id ${JSON.stringify(id)} cannot be one path segment: ${reason}`);
+  return `/orders/${encodeURIComponent(id)}`;
+}

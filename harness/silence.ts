@@ -1,0 +1,57 @@
+import { appendFileSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** Timeouts in a row, across the run's workers, after which the server counts as silent and the run stops. */
+export const SILENT_AFTER_TIMEOUTS = 3;
+
+/**
+ * Shared by the run's workers through two files in the temp area keyed by the run id (the reporter sets
+ * OMS_RUN_ID before the workers start): a tally of timeouts since the last answer, and, once the tally
+ * reaches the threshold, the reason the run stopped. A server that stops answering then costs a few
+ * timeouts, not one per remaining test.
+ */
+function files(runId: string): { tally: string; stopped: string } {
+  const base = join(tmpdir(), `oms-conformance-silence-${runId.replace(/[^A-Za-z0-9._-]/g, '_')}`);
+  return { tally: `${base}.tally`, stopped: `${base}.stopped` };
+}
+
+/** This process's run id, as the ledger and the read lock use it. */
+export function currentRunId(env: NodeJS.ProcessEnv = process.env): string {
+  return env.OMS_RUN_ID?.trim() || `pid-${process.ppid}`;
+}
+
+/** A request got no complete answer within the timeout. */
+export function noteTimeout(runId: string, timeoutMs: number): void {
+  const { tally, stopped } = files(runId);
+  appendFileSync(tally, 't');
+  if (size(tally) >= SILENT_AFTER_TIMEOUTS && size(stopped) === 0) {
+    writeFileSync(
+      stopped,
+      `the server stopped answering: ${SILENT_AFTER_TIMEOUTS} requests in a row got no complete answer within ${timeoutMs} ms ` +
+        '(OMS_REQUEST_TIMEOUT_MS), so the run stopped and the remaining tests were skipped. ' +
+        'Check that the server is up, or raise OMS_REQUEST_TIMEOUT_MS if it is only slow.',
+    );
+  }
+}
+
+/** A request got an answer: the server is not silent, the tally starts again. */
+export function noteAnswer(runId: string): void {
+  const { tally } = files(runId);
+  if (size(tally) > 0) writeFileSync(tally, '');
+}
+
+/** Why the run stopped because the server went silent, or undefined while it answers. */
+export function serverWentSilent(runId: string): string | undefined {
+  const { stopped } = files(runId);
+  if (size(stopped) === 0) return undefined;
+  return readFileSync(stopped, 'utf8');
+}
+
+function size(file: string): number {
+  try {
+    return statSync(file).size;
+  } catch {
+    return 0;
+  }
+}

@@ -1,0 +1,187 @@
+import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { Readable } from 'node:stream';
+import { constants, createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+
+/**
+ * The suite's HTTP transport: node:http/https, because Playwright's APIRequestContext cannot be made safe
+ * for a server we do not control (read in playwright-core 1.65, server fetch): it keeps a cookie jar and
+ * sends the server's cookies back on every later request (no option turns it off), it buffers a response
+ * body of any size and inflates gzip without a limit, and it retries ECONNRESET on the same pooled agent.
+ * Here: no cookie jar, no redirect ever followed, a total deadline per response (connect, headers and every
+ * body byte), a byte limit on the body after decoding, and one retry on a fresh connection after a reset
+ * of a reused keep-alive socket.
+ */
+export interface HttpRequest {
+  /** Absolute URL; its path and query are sent byte for byte (no dot-segment normalisation). */
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body?: Buffer;
+  /** Whole exchange, from connect to the last body byte. */
+  timeoutMs: number;
+  /** Body size limit after decoding (gzip, deflate, br). */
+  maxResponseBytes: number;
+}
+
+export interface HttpResponse {
+  status: number;
+  /** Lower-case names; repeated headers joined with ", " (Set-Cookie with a newline), as Playwright gave them. */
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+export type TransportFailure = 'timeout' | 'too-large' | 'connection-reset' | 'decoding' | 'network';
+
+/** A request that got no complete, bounded answer; `failure` says which way. */
+export class TransportError extends Error {
+  constructor(
+    readonly failure: TransportFailure,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Requests a retry on a fresh connection may repeat: the server has not acted on them twice (RFC 9110 9.2.2). */
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
+
+export class HttpTransport {
+  // Keep-alive pools of this transport alone: nothing is shared with another account's client.
+  private readonly agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
+
+  async send(request: HttpRequest): Promise<HttpResponse> {
+    // A POST is never sent on a pooled socket: a reset there would leave unknown whether the order was made.
+    const pooled = IDEMPOTENT.has(request.method);
+    try {
+      return await this.once(request, pooled);
+    } catch (error) {
+      if (!(error instanceof StaleSocketError)) throw error;
+      // The server closed an idle keep-alive socket as the request went out on it: not the server's fault.
+      return this.once(request, false);
+    }
+  }
+
+  close(): void {
+    this.agents.http.destroy();
+    this.agents.https.destroy();
+  }
+
+  private once(request: HttpRequest, pooled: boolean): Promise<HttpResponse> {
+    const url = new URL(request.url);
+    const secure = url.protocol === 'https:';
+    const rawPath = rawPathAndQuery(request.url);
+    return new Promise<HttpResponse>((resolve, reject) => {
+      let settled = false;
+      const finish = (outcome: () => void) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(deadline);
+        outcome();
+      };
+      const fail = (error: Error) => finish(() => reject(error));
+      const headers: Record<string, string> = {
+        'Accept-Encoding': 'gzip, deflate, br',
+        ...request.headers,
+        ...(request.body ? { 'Content-Length': String(request.body.length) } : {}),
+        ...(pooled ? {} : { Connection: 'close' }),
+      };
+      const outgoing = (secure ? httpsRequest : httpRequest)({
+        protocol: url.protocol,
+        hostname: url.hostname.replace(/^\[|\]$/g, ''),
+        port: url.port || undefined,
+        path: rawPath,
+        method: request.method,
+        headers,
+        agent: pooled ? (secure ? this.agents.https : this.agents.http) : false,
+      });
+      const deadline = setTimeout(() => {
+        fail(new TransportError('timeout', `no complete answer within ${request.timeoutMs} ms`));
+        outgoing.destroy();
+      }, request.timeoutMs);
+      let answered = false;
+      outgoing.on('error', (error: NodeJS.ErrnoException) => {
+        if (error instanceof TransportError) return fail(error);
+        const reset = error.code === 'ECONNRESET' || error.code === 'EPIPE' || /socket hang up/i.test(error.message);
+        if (reset && outgoing.reusedSocket && !answered) return fail(new StaleSocketError());
+        if (reset) return fail(new TransportError('connection-reset', `connection reset by the server (${error.code ?? error.message})`));
+        fail(new TransportError('network', error.message));
+      });
+      outgoing.on('response', (incoming: IncomingMessage) => {
+        answered = true;
+        readBody(incoming, request.maxResponseBytes).then(
+          (body) => finish(() => resolve({ status: incoming.statusCode ?? 0, headers: flattenHeaders(incoming.headers), body })),
+          (error: Error) => {
+            fail(error);
+            outgoing.destroy();
+          },
+        );
+      });
+      outgoing.end(request.body);
+    });
+  }
+}
+
+/** A reset on a reused keep-alive socket before any answer: retried once on a fresh connection. */
+class StaleSocketError extends Error {}
+
+/** The body, decoded, as long as it stays within the limit; the stream is abandoned the moment it goes over. */
+function readBody(incoming: IncomingMessage, maxBytes: number): Promise<Buffer> {
+  const tooLarge = () =>
+    new TransportError('too-large', `response body larger than ${maxBytes} bytes (OMS_MAX_RESPONSE_BYTES) after decoding; reading stopped there`);
+  const declared = Number(incoming.headers['content-length']);
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    incoming.destroy();
+    return Promise.reject(tooLarge());
+  }
+  const encoding = String(incoming.headers['content-encoding'] ?? '').trim().toLowerCase();
+  const decoder = decoderFor(encoding);
+  const body: Readable = decoder ? incoming.pipe(decoder) : incoming;
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let stopped = false;
+    const stop = (error: Error) => {
+      if (stopped) return;
+      // The first reason is the one reported: destroying the streams below raises others (aborted, reset).
+      stopped = true;
+      reject(error);
+      incoming.destroy();
+      decoder?.destroy();
+    };
+    body.on('data', (chunk: Buffer) => {
+      if (stopped) return;
+      size += chunk.length;
+      if (size > maxBytes) stop(tooLarge());
+      else chunks.push(chunk);
+    });
+    body.on('end', () => resolve(Buffer.concat(chunks)));
+    body.on('error', (error) => stop(decoder ? new TransportError('decoding', `the ${encoding} body does not decode: ${error.message}`) : error));
+    incoming.on('aborted', () => stop(new TransportError('connection-reset', 'the server closed the connection in the middle of the body')));
+    incoming.on('error', (error) => stop(new TransportError('connection-reset', `the body was cut off: ${error.message}`)));
+  });
+}
+
+function decoderFor(encoding: string) {
+  // Flush modes as Playwright used them: a truncated stream yields what it has instead of an error.
+  if (encoding === 'gzip' || encoding === 'x-gzip') return createGunzip({ flush: constants.Z_SYNC_FLUSH, finishFlush: constants.Z_SYNC_FLUSH });
+  if (encoding === 'deflate') return createInflate({ flush: constants.Z_SYNC_FLUSH, finishFlush: constants.Z_SYNC_FLUSH });
+  if (encoding === 'br') return createBrotliDecompress({ flush: constants.BROTLI_OPERATION_FLUSH, finishFlush: constants.BROTLI_OPERATION_FLUSH });
+  return undefined;
+}
+
+function flattenHeaders(headers: IncomingHttpHeaders): Record<string, string> {
+  const flat: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    flat[name] = Array.isArray(value) ? value.join(name === 'set-cookie' ? '\n' : ', ') : value;
+  }
+  return flat;
+}
+
+/** The path and query exactly as written after the authority (WHATWG URL parsing would resolve "." and ".."). */
+function rawPathAndQuery(url: string): string {
+  const match = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*([^#]*)/i.exec(url);
+  const path = match?.[1] ?? '';
+  return path.startsWith('/') ? path : `/${path}`;
+}
