@@ -6,7 +6,7 @@ const LABEL = 'OMS conformance';
 /** badge.svg: "OMS conformance | core 100%", green when conformant and complete, amber when conformant with gaps, red otherwise. */
 export function renderBadge(report: ConformanceReport): string {
   const message = `${report.profile} ${report.score.percent}%`;
-  const colour = report.verdict !== 'conformant' ? '#e05d44' : report.score.percent === 100 && report.complete ? '#4c1' : '#dfb317';
+  const colour = report.verdict === 'not-conformant' ? '#e05d44' : report.verdict === 'inconclusive' ? '#9f9f9f' : report.score.percent === 100 && report.complete ? '#4c1' : '#dfb317';
   const labelWidth = textWidth(LABEL) + 10;
   const messageWidth = textWidth(message) + 10;
   const width = labelWidth + messageWidth;

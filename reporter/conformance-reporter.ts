@@ -173,7 +173,6 @@ export default class ConformanceReporter implements Reporter {
     const interrupted = result.status === 'interrupted' || result.status === 'timedout';
     // A server that went silent stopped the run: the rest was skipped, so the verdict cannot be CONFORMANT.
     const silence = serverWentSilent(process.env.OMS_RUN_ID as string);
-    if (silence) this.unattributed.push(`run stopped: ${silence}`);
     const report = redactStrings(
       buildReport(
         {
@@ -181,6 +180,7 @@ export default class ConformanceReporter implements Reporter {
           unattributedFailures: this.unattributed,
           rateLimitRetries: this.rateLimitRetries,
           interrupted,
+          stopReasons: silence ? [`run stopped: ${silence}`] : [],
           startedAt: new Date(result.startTime),
           finishedAt: new Date(new Date(result.startTime).getTime() + result.duration),
         },

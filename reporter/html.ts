@@ -21,7 +21,7 @@ export function renderHtml(report: ConformanceReport): string {
 <style>${STYLE}</style>
 </head>
 <body>
-<header class="verdict ${conformant ? 'ok' : report.gate.passed ? 'known' : 'bad'}" data-testid="verdict" data-verdict="${report.verdict}">
+<header class="verdict ${conformant ? 'ok' : report.verdict === 'inconclusive' ? 'inconclusive' : report.gate.passed ? 'known' : 'bad'}" data-testid="verdict" data-verdict="${report.verdict}">
   <h1>${escape(verdictLine(report))}</h1>
   <p>${report.score.passed} of ${report.score.gating} gating requirements passed (${report.score.percent}%) · ${escape(targetLabel(report))}</p>
 </header>
@@ -168,7 +168,7 @@ main{padding:0 24px 24px;max-width:1200px}
 header.verdict{padding:18px 24px;color:#fff}
 header.verdict h1{margin:0 0 4px;font-size:22px}
 header.verdict p{margin:0}
-header.ok{background:#1a7f37}header.bad{background:#cf222e}header.known{background:#8250df}
+header.ok{background:#1a7f37}header.bad{background:#cf222e}header.known{background:#8250df}header.inconclusive{background:#57606a}
 section{background:#fff;border:1px solid #d0d7de;border-radius:6px;padding:4px 16px 12px;margin-top:16px}
 h2{font-size:17px}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:2px 16px}

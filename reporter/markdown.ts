@@ -5,7 +5,7 @@ import { STATUSES, verdictLine, type ConformanceReport } from './report';
 
 /** report.md: a summary short enough for a pull-request comment. */
 export function renderMarkdown(report: ConformanceReport): string {
-  const icon = report.verdict === 'conformant' ? '✅' : report.gate.passed ? '⚠️' : '❌';
+  const icon = report.verdict === 'conformant' ? '✅' : report.verdict === 'inconclusive' ? '❔' : report.gate.passed ? '⚠️' : '❌';
   const lines = [
     `## ${icon} ${verdictLine(report)}`,
     '',

@@ -75,8 +75,12 @@ export interface ConformanceReport extends RunInfo {
   incompleteReasons: string[];
   startedAt: string;
   finishedAt: string;
-  /** conformant: no requirement of a gating level failed (known failures included). */
-  verdict: 'conformant' | 'not-conformant';
+  /**
+   * conformant: no requirement of a gating level failed (known failures included); not-conformant: one
+   * did, or a test failed naming none; inconclusive: none failed, but the run stopped early (a server that
+   * went silent), so nothing can be certified either way.
+   */
+  verdict: 'conformant' | 'not-conformant' | 'inconclusive';
   /** What the exit code follows: with an expectations file, known failures do not fail the run. */
   gate: {
     passed: boolean;
@@ -125,7 +129,8 @@ export function buildReport(
   });
   const violations = requirements.filter((r) => r.status === 'failed' && r.gating);
   const newFailures = violations.filter((r) => !r.knownFailure).map((r) => r.id);
-  const clean = collected.unattributedFailures.length === 0 && !collected.interrupted;
+  const stopped = (collected.stopReasons ?? []).length > 0;
+  const clean = collected.unattributedFailures.length === 0 && !collected.interrupted && !stopped;
   const scored = requirements.filter((r) => r.gating && r.status !== 'not-testable');
   const passed = scored.filter((r) => r.status === 'passed').length;
   const incompleteReasons = whyIncomplete(run, collected, requirements);
@@ -145,7 +150,7 @@ export function buildReport(
     incompleteReasons,
     startedAt: collected.startedAt.toISOString(),
     finishedAt: collected.finishedAt.toISOString(),
-    verdict: violations.length === 0 && clean ? 'conformant' : 'not-conformant',
+    verdict: violations.length > 0 || collected.unattributedFailures.length > 0 ? 'not-conformant' : stopped ? 'inconclusive' : clean ? 'conformant' : 'not-conformant',
     gate: {
       passed: newFailures.length === 0 && clean,
       expectationsFile: expectations?.file ?? null,
@@ -212,7 +217,7 @@ function compareSections(a: string, b: string): number {
 
 /** One line for the verdict, as the console, the Markdown and the HTML say it. */
 export function verdictLine(report: ConformanceReport): string {
-  const verdict = report.verdict === 'conformant' ? 'CONFORMANT' : 'NOT CONFORMANT';
+  const verdict = { conformant: 'CONFORMANT', 'not-conformant': 'NOT CONFORMANT', inconclusive: 'INCONCLUSIVE' }[report.verdict];
   const known = report.gate.knownFailures.length ? ` (${report.gate.knownFailures.length} known failure(s) from ${report.gate.expectationsFile})` : '';
   const partial = report.complete ? '' : ` (incomplete: ${report.incompleteReasons[0] ?? 'partial run'}${report.incompleteReasons.length > 1 ? `, and ${report.incompleteReasons.length - 1} more reason(s)` : ''}; not a certification)`;
   return `OMS conformance (${report.profile}): ${verdict}${known}${partial}`;

@@ -3,15 +3,12 @@ import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RequirementResult } from '../../reporter/conformance-reporter';
+import type { ConformanceReport } from '../../reporter/report';
 
 export const PROJECT_ROOT = join(__dirname, '..', '..');
 
-export interface SuiteReport {
-  profile: 'core' | 'strict';
-  verdict: 'conformant' | 'not-conformant';
-  unattributedFailures: string[];
-  requirements: RequirementResult[];
-}
+/** What a run wrote to report.json. */
+export type SuiteReport = ConformanceReport;
 
 export interface SuiteRun {
   exitCode: number;
