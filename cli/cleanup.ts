@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { Ledger, ledgerDirectory, ledgerFile, ledgerRuns, leftovers, readLedger, RUN_ID, type LedgerEntry } from '../harness/ledger';
-import { registerSecret, registerSettingsSecrets, redact } from '../harness/redaction';
-import { fetchToken } from '../harness/token';
+import { registerSettingsSecrets, redact } from '../harness/redaction';
+import { clientCredentials, fetchToken } from '../harness/token';
 import { checkedSettings, environmentFrom } from './environment';
 import { UsageError, type Parsed } from './options';
 import { EXIT } from './run';
@@ -55,12 +55,12 @@ function describe(entry: LedgerEntry): string {
 type Tokens = Partial<Record<LedgerEntry['account'], string>>;
 
 async function accountTokens(settings: ReturnType<typeof checkedSettings>, recordedBaseUrl: string): Promise<Tokens> {
-  let tokenA = settings.token;
-  if (settings.clientId && settings.clientSecret) {
-    tokenA = await fetchToken(settings.baseUrl ?? recordedBaseUrl, settings.clientId, settings.clientSecret, settings.requestTimeoutMs);
-    registerSecret(tokenA, '$OMS_TOKEN');
+  const tokens: Tokens = { A: settings.token, B: settings.tokenB };
+  for (const account of ['A', 'B'] as const) {
+    const credentials = clientCredentials(settings, account);
+    if (credentials) tokens[account] = (await fetchToken(settings.baseUrl ?? recordedBaseUrl, credentials, settings.tokenAuth, settings.requestTimeoutMs)).accessToken;
   }
-  return { A: tokenA, B: settings.tokenB };
+  return tokens;
 }
 
 async function deleteOne(entry: LedgerEntry, baseUrl: string | undefined, tokens: Tokens, timeoutMs: number): Promise<{ done: boolean; note: string }> {

@@ -5,7 +5,7 @@ import { pacer } from './pacer';
 import { CreatedOrders } from './created-orders';
 import { registerSettingsSecrets } from './redaction';
 import { readSettings, type Settings } from './settings';
-import { fetchToken } from './token';
+import { clientCredentials, fetchToken, TokenSource } from './token';
 
 interface Accounts {
   A: OmsApi;
@@ -41,20 +41,23 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       const pace = settings.maxRps ? pacer(settings.maxRps / Math.max(1, workerInfo.config.workers)) : undefined;
       const created = new CreatedOrders();
       const baseUrl = settings.baseUrl as string;
-      const open = (name: AccountName, token: string, renew?: () => Promise<string | undefined>) =>
-        new OmsApi(
-          name,
-          new OmsClient(context, { baseUrl, token, timeoutMs: settings.requestTimeoutMs, renewToken: renew, pace }),
-          created,
-          settings.readOnly,
-        );
-      const renewA =
-        settings.clientId && settings.clientSecret
-          ? () => fetchToken(baseUrl, settings.clientId as string, settings.clientSecret as string, settings.requestTimeoutMs)
-          : undefined;
+      const open = (name: AccountName, token: string | undefined) => {
+        const credentials = clientCredentials(settings, name);
+        // Tokens from POST /token are this worker's own, renewed before they expire and once after a 401.
+        const tokens = credentials && new TokenSource(() => fetchToken(baseUrl, credentials, settings.tokenAuth, settings.requestTimeoutMs));
+        const client = new OmsClient(context, {
+          baseUrl,
+          token: token ?? '',
+          timeoutMs: settings.requestTimeoutMs,
+          currentToken: tokens && (() => tokens.current()),
+          renewToken: tokens && (async (refused) => (await tokens.renew(refused)).accessToken),
+          pace,
+        });
+        return new OmsApi(name, client, created, settings.readOnly);
+      };
       const accounts: Accounts = {
-        A: open('A', settings.token as string, renewA),
-        B: settings.tokenB ? open('B', settings.tokenB) : undefined,
+        A: open('A', settings.token),
+        B: settings.tokenB || settings.clientIdB ? open('B', settings.tokenB) : undefined,
       };
       await use(accounts);
       await deleteLeftovers(accounts, created);
@@ -66,7 +69,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   api: async ({ accounts }, use) => use(accounts.A),
 
   apiB: async ({ accounts }, use, testInfo) => {
-    testInfo.skip(!accounts.B, 'OMS_TOKEN_B is not set: isolation between accounts needs a second account');
+    testInfo.skip(!accounts.B, 'OMS_TOKEN_B (or OMS_CLIENT_ID_B and OMS_CLIENT_SECRET_B) is not set: isolation between accounts needs a second account');
     await use(accounts.B as OmsApi);
   },
 });
