@@ -3,7 +3,7 @@
  * configuration contract, harness/settings.ts and reporter/settings.ts) and its help line.
  * The parser and the help text both come from this table.
  */
-export type Command = 'run' | 'merge' | 'cleanup' | 'verify' | 'keygen';
+export type Command = 'run' | 'merge' | 'cleanup' | 'verify' | 'keygen' | 'expectations' | 'replay';
 
 export interface OptionSpec {
   name: string;
@@ -19,7 +19,7 @@ export interface OptionSpec {
   commands: Command[];
 }
 
-const TARGET: Command[] = ['run', 'cleanup'];
+const TARGET: Command[] = ['run', 'cleanup', 'replay'];
 
 export const OPTIONS: OptionSpec[] = [
   { name: 'base-url', value: 'URL', env: 'OMS_BASE_URL', help: 'server under test (default: the embedded reference server)', commands: TARGET },
@@ -45,14 +45,16 @@ export const OPTIONS: OptionSpec[] = [
   { name: 'max-rps', value: 'N', env: 'OMS_MAX_RPS', help: 'at most N requests per second, across all workers', commands: ['run'] },
   { name: 'request-timeout', value: 'MS', env: 'OMS_REQUEST_TIMEOUT_MS', help: 'timeout of one request (default 15000)', commands: TARGET },
   { name: 'out', value: 'DIR', env: 'OMS_REPORT_DIR', path: true, help: 'report directory (default conformance-report)', commands: ['run', 'merge'] },
-  { name: 'expect', value: 'FILE', env: 'OMS_EXPECT', path: true, help: 'expectations file: requirement ids the server is known to fail, with reasons', commands: ['run', 'merge'] },
+  { name: 'expect', value: 'FILE', env: 'OMS_EXPECT', path: true, help: 'expectations file: requirement ids the server is known to fail, with reasons (and until dates)', commands: ['run', 'merge', 'expectations'] },
+  { name: 'times', value: 'N', help: 'replay: run the failed requirements N times (default 1), to tell FIXED from FLAKY', commands: ['replay'] },
+  { name: 'prune', value: 'REPORT.json', help: 'expectations: list the entries that pass in this report, or have expired', commands: ['expectations'] },
   { name: 'sign-key', value: 'KEY.pem', env: 'OMS_SIGN_KEY', path: true, help: 'sign report.json with this Ed25519 private key (see keygen)', commands: ['run', 'merge'] },
   { name: 'run-id', value: 'ID', env: 'OMS_RUN_ID', help: 'run id (default: a new one); cleanup: the run whose orders to delete', commands: ['run', 'cleanup'] },
   { name: 'all-runs', help: 'cleanup: every run that has a ledger', commands: ['cleanup'] },
   { name: 'ledger', value: 'DIR', env: 'OMS_LEDGER_DIR', path: true, help: 'where the ledgers of created orders are kept (default .oms-ledger)', commands: ['run', 'cleanup'] },
   { name: 'dry-run', help: 'cleanup: list what would be deleted, delete nothing', commands: ['cleanup'] },
   { name: 'pub', value: 'KEY.pub', path: true, help: 'verify: the Ed25519 public key the report must be signed with', commands: ['verify'] },
-  { name: 'help', help: 'show this help', commands: ['run', 'merge', 'cleanup', 'verify', 'keygen'] },
+  { name: 'help', help: 'show this help', commands: ['run', 'merge', 'cleanup', 'verify', 'keygen', 'expectations', 'replay'] },
   { name: 'version', help: 'print the suite version', commands: ['run'] },
 ];
 
