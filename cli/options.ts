@@ -41,7 +41,7 @@ export const OPTIONS: OptionSpec[] = [
   { name: 'grep', value: 'REGEXP', help: 'run only the tests whose title or tags match (e.g. @ORD-LIST-003, @MUST); the report says it is partial', commands: ['run'] },
   { name: 'grep-invert', value: 'REGEXP', help: 'skip the tests whose title or tags match; the report says it is partial', commands: ['run'] },
   { name: 'shard', value: 'I/N', help: 'run shard I of N and write a blob report for `merge` (needs --seed, the same on every shard)', commands: ['run'] },
-  { name: 'workers', value: 'N', env: 'OMS_WORKERS', help: 'parallel workers (default 2)', commands: ['run'] },
+  { name: 'workers', value: 'N', env: 'OMS_WORKERS', help: 'parallel workers (default 2)', commands: ['run', 'replay'] },
   { name: 'max-rps', value: 'N', env: 'OMS_MAX_RPS', help: 'at most N requests per second, across all workers', commands: ['run'] },
   { name: 'request-timeout', value: 'MS', env: 'OMS_REQUEST_TIMEOUT_MS', help: 'timeout of one request (default 15000)', commands: TARGET },
   { name: 'out', value: 'DIR', env: 'OMS_REPORT_DIR', path: true, help: 'report directory (default conformance-report)', commands: ['run', 'merge'] },
