@@ -48,6 +48,7 @@ export const OPTIONS: OptionSpec[] = [
   { name: 'expect', value: 'FILE', env: 'OMS_EXPECT', path: true, help: 'expectations file: requirement ids the server is known to fail, with reasons (and until dates)', commands: ['run', 'merge', 'expectations'] },
   { name: 'times', value: 'N', help: 'replay: run the failed requirements N times (default 1), to tell FIXED from FLAKY', commands: ['replay'] },
   { name: 'prune', value: 'REPORT.json', help: 'expectations: list the entries that pass in this report, or have expired', commands: ['expectations'] },
+  { name: 'har', env: 'OMS_HAR', help: 'also write the exchanges of the failures as HAR 1.2 (failures.har), secrets redacted', commands: ['run', 'merge'] },
   { name: 'sign-key', value: 'KEY.pem', env: 'OMS_SIGN_KEY', path: true, help: 'sign report.json with this Ed25519 private key (see keygen)', commands: ['run', 'merge'] },
   { name: 'run-id', value: 'ID', env: 'OMS_RUN_ID', help: 'run id (default: a new one); cleanup: the run whose orders to delete', commands: ['run', 'cleanup'] },
   { name: 'all-runs', help: 'cleanup: every run that has a ledger', commands: ['cleanup'] },

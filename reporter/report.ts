@@ -10,6 +10,8 @@ export const REPORT_FILES = {
   html: 'index.html',
   badge: 'badge.svg',
   junit: 'junit.xml',
+  /** Only with --har (OMS_HAR): the exchanges of the failures, as HAR 1.2. */
+  har: 'failures.har',
 } as const;
 
 export const REPORT_SCHEMA_VERSION = 1;
