@@ -43,8 +43,8 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       const baseUrl = settings.baseUrl as string;
       const open = (name: AccountName, token: string | undefined) => {
         const credentials = clientCredentials(settings, name);
-        // Tokens from POST /token are this worker's own, renewed before they expire and once after a 401.
-        const tokens = credentials && new TokenSource(() => fetchToken(baseUrl, credentials, settings.tokenAuth, settings.requestTimeoutMs));
+        // A token from POST /token: the global setup's first, then this worker's own, renewed before expiry and after a 401.
+        const tokens = credentials && new TokenSource(() => fetchToken(baseUrl, credentials, settings.tokenAuth, settings.requestTimeoutMs), token);
         const client = new OmsClient(context, {
           baseUrl,
           token: token ?? '',

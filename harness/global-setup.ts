@@ -47,7 +47,7 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
       const issued = await fetchToken(baseUrl, credentials, settings.tokenAuth, settings.requestTimeoutMs).catch((error: Error) => {
         throw new PreflightError(error.message);
       });
-      // Workers and the report learn which way worked; workers fetch their own tokens (these may expire first).
+      // Workers and the report learn which way worked; workers start with this token and renew it themselves.
       if (!settings.tokenAuth) console.log(`oms-conformance: POST /token accepted the client credentials with --token-auth ${issued.auth}`);
       settings.tokenAuth = issued.auth;
       process.env.OMS_TOKEN_AUTH = issued.auth;

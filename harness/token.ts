@@ -108,14 +108,21 @@ export function renewalMargin(lifetimeMs: number): number {
 }
 
 /**
- * The token of one account that obtains it from POST /token: fetched when first needed, fetched again
- * shortly before it expires and on request after a 401, one fetch at a time however many requests wait.
+ * The token of one account that obtains it from POST /token: fetched when first needed (or taken from
+ * the global setup), fetched again shortly before it expires and after a 401, one fetch at a time
+ * however many requests wait.
  */
 export class TokenSource {
-  private issued?: IssuedToken;
+  private issued?: HeldToken;
   private pending?: Promise<IssuedToken>;
 
-  constructor(private readonly obtain: () => Promise<IssuedToken>) {}
+  /** `initial`: a token obtained before (by the global setup), used until it is refused; its lifetime is unknown here. */
+  constructor(
+    private readonly obtain: () => Promise<IssuedToken>,
+    initial?: string,
+  ) {
+    if (initial) this.issued = { accessToken: initial };
+  }
 
   /** A token that is not about to expire. */
   async current(): Promise<string> {
@@ -125,7 +132,7 @@ export class TokenSource {
   }
 
   /** A new token, unless another caller already replaced `stale` (the token that was refused). */
-  async renew(stale?: string): Promise<IssuedToken> {
+  async renew(stale?: string): Promise<HeldToken> {
     if (this.issued && this.issued.accessToken !== stale && !this.pending && fresh(this.issued)) return this.issued;
     this.pending ??= this.obtain().finally(() => (this.pending = undefined));
     this.issued = await this.pending;
@@ -133,6 +140,8 @@ export class TokenSource {
   }
 }
 
-function fresh({ expiresAt, lifetimeMs }: IssuedToken): boolean {
+type HeldToken = Pick<IssuedToken, 'accessToken' | 'expiresAt' | 'lifetimeMs'>;
+
+function fresh({ expiresAt, lifetimeMs }: HeldToken): boolean {
   return expiresAt === undefined || Date.now() < expiresAt - renewalMargin(lifetimeMs ?? 0);
 }
