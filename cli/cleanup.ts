@@ -3,8 +3,8 @@ import { encodedOrderPath } from '../harness/order-path';
 import type { Settings } from '../harness/settings';
 import { HttpTransport } from '../harness/transport';
 import { Ledger, ledgerDirectory, ledgerFile, ledgerRuns, leftovers, readLedger, RUN_ID, type LedgerEntry } from '../harness/ledger';
-import { registerSecret, registerSettingsSecrets, redact } from '../harness/redaction';
-import { fetchToken } from '../harness/token';
+import { registerSettingsSecrets, redact } from '../harness/redaction';
+import { clientCredentials, fetchToken } from '../harness/token';
 import { checkedSettings, environmentFrom } from './environment';
 import { UsageError, type Parsed } from './options';
 import { EXIT } from './run';
@@ -79,13 +79,14 @@ function describe(entry: LedgerEntry): string {
 
 type Tokens = Partial<Record<LedgerEntry['account'], string>>;
 
+/** Tokens of both accounts; client credentials go only to the base URL the user gave. */
 async function accountTokens(settings: ReturnType<typeof checkedSettings>, baseUrl: string): Promise<Tokens> {
-  let tokenA = settings.token;
-  if (settings.clientId && settings.clientSecret) {
-    tokenA = await fetchToken(baseUrl, settings.clientId, settings.clientSecret, settings.requestTimeoutMs);
-    registerSecret(tokenA, '$OMS_TOKEN');
+  const tokens: Tokens = { A: settings.token, B: settings.tokenB };
+  for (const account of ['A', 'B'] as const) {
+    const credentials = clientCredentials(settings, account);
+    if (credentials) tokens[account] = (await fetchToken(baseUrl, credentials, settings.tokenAuth, settings.requestTimeoutMs)).accessToken;
   }
-  return { A: tokenA, B: settings.tokenB };
+  return tokens;
 }
 
 async function deleteOne(entry: LedgerEntry, baseUrl: string, tokens: Tokens, settings: Settings): Promise<{ done: boolean; note: string }> {

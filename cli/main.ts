@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { redact } from '../harness/redaction';
 import { PACKAGE_ROOT } from '../reporter/run-info';
 import { cleanup } from './cleanup';
+import { expectations } from './expectations';
+import { replay } from './replay';
 import { merge } from './merge';
 import { optionHelp, parseOptions, UsageError, type Command } from './options';
 import { EXIT, run } from './run';
@@ -14,6 +16,8 @@ const COMMANDS: Record<Command, { usage: string; about: string }> = {
   cleanup: { usage: 'oms-conformance cleanup (--run-id ID | --all-runs) [options]', about: 'delete the orders a run created and left behind (from its ledger), and only those' },
   verify: { usage: 'oms-conformance verify REPORT.json [--pub KEY.pub]', about: 'check the hashes (and signature) of a report' },
   keygen: { usage: 'oms-conformance keygen KEY.pem', about: 'write a new Ed25519 key pair for --sign-key (KEY.pem) and verify --pub (KEY.pub)' },
+  expectations: { usage: 'oms-conformance expectations --prune REPORT.json [--expect FILE]', about: 'list the expectations entries that pass in a report, or have expired' },
+  replay: { usage: 'oms-conformance replay REPORT.json [--times N] [options]', about: 'run again exactly the failed requirements of a report, with their seeds and paths; FIXED, STILL FAILING or FLAKY each' },
 };
 
 /** The `oms-conformance` command: parses the command line and returns the exit code. */
@@ -43,6 +47,10 @@ export async function main(argv: string[]): Promise<number> {
         return verify(parsed);
       case 'keygen':
         return keygen(parsed);
+      case 'expectations':
+        return expectations(parsed);
+      case 'replay':
+        return await replay(parsed);
     }
   } catch (error) {
     // A usage error is one line; anything else is a bug, shown whole but never with a secret in it.

@@ -6,6 +6,7 @@ import { ExpectationsError, loadExpectations } from '../reporter/expectations';
 import { KeyError, loadPrivateKey } from '../reporter/integrity';
 import { REPORT_FILES, type ConformanceReport } from '../reporter/report';
 import { DEFAULT_REPORT_DIR } from '../reporter/settings';
+import { publishToGithub } from '../reporter/github';
 import { clearReport } from '../reporter/write-report';
 import { checkedSettings, environmentFrom } from './environment';
 import { UsageError, type Parsed } from './options';
@@ -79,6 +80,7 @@ export function exitCode(childCode: number, out: string): number {
     return EXIT.configuration;
   }
   const report = JSON.parse(readFileSync(file, 'utf8')) as ConformanceReport;
+  publishToGithub(report, process.env.GITHUB_STEP_SUMMARY);
   // An interrupted run (Ctrl-C, global timeout) keeps Playwright's code: it neither passed nor found violations.
   if (report.interrupted) return childCode || EXIT.violations;
   return report.gate.passed ? EXIT.conformant : EXIT.violations;

@@ -36,8 +36,10 @@ export interface ClientOptions {
   maxRetries?: number;
   /** Called before every request (request-rate cap). */
   pace?: () => Promise<void>;
-  /** Asked for a fresh token once after a 401 mid-run (tokens from POST /token expire). */
-  renewToken?: () => Promise<string | undefined>;
+  /** The token to send now, when it comes from POST /token (renewed before it expires). */
+  currentToken?: () => Promise<string>;
+  /** Asked for a fresh token once per request after a 401 (tokens from POST /token expire), given the refused one. */
+  renewToken?: (refused: string) => Promise<string | undefined>;
 }
 
 const MAX_RETRY_WAIT_MS = 10_000;
@@ -48,7 +50,6 @@ const MAX_RETRY_WAIT_MS = 10_000;
  */
 export class OmsClient {
   private token: string;
-  private renewed = false;
   private readonly transport = new HttpTransport();
   private readonly runId = currentRunId();
 
@@ -72,7 +73,9 @@ export class OmsClient {
     const url = `${this.options.baseUrl}${path}`;
     const body = spec.rawBody ?? (spec.json === undefined ? undefined : JSON.stringify(spec.json));
     const maxRetries = this.options.maxRetries ?? 4;
+    let renewed = false;
     for (let attempt = 0; ; attempt++) {
+      if (this.options.currentToken && !renewed) this.token = await this.options.currentToken();
       const headers: Record<string, string> = { Accept: 'application/json' };
       const authorization = spec.authorization === undefined ? `Bearer ${this.token}` : spec.authorization;
       if (authorization !== null) headers.Authorization = authorization;
@@ -88,10 +91,10 @@ export class OmsClient {
       if (status === 429) {
         throw new RateLimitedError(`${spec.method} ${path} was still rate limited (429) after ${attempt} retries`);
       }
-      if (status === 401 && spec.authorization === undefined && !this.renewed && this.options.renewToken) {
-        // Token lifetimes are not shown (5.3): a token from POST /token is fetched again, once.
-        this.renewed = true;
-        const fresh = await this.options.renewToken();
+      if (status === 401 && spec.authorization === undefined && !renewed && this.options.renewToken) {
+        // Token lifetimes are not shown (5.3): a token from POST /token is fetched again, once per request.
+        renewed = true;
+        const fresh = await this.options.renewToken(this.token);
         if (fresh) {
           this.token = fresh;
           continue;

@@ -6,7 +6,7 @@ import { CreatedOrders } from './created-orders';
 import { registerSettingsSecrets } from './redaction';
 import { readSettings, type Settings } from './settings';
 import { currentRunId, serverWentSilent } from './silence';
-import { fetchToken } from './token';
+import { clientCredentials, fetchToken, TokenSource } from './token';
 
 interface Accounts {
   A: OmsApi;
@@ -41,20 +41,24 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       const pace = settings.maxRps ? pacer(settings.maxRps / Math.max(1, workerInfo.config.workers)) : undefined;
       const created = new CreatedOrders();
       const baseUrl = settings.baseUrl as string;
-      const open = (name: AccountName, token: string, renew?: () => Promise<string | undefined>) =>
-        new OmsApi(
-          name,
-          new OmsClient({ baseUrl, token, timeoutMs: settings.requestTimeoutMs, maxResponseBytes: settings.maxResponseBytes, renewToken: renew, pace }),
-          created,
-          settings.readOnly,
-        );
-      const renewA =
-        settings.clientId && settings.clientSecret
-          ? () => fetchToken(baseUrl, settings.clientId as string, settings.clientSecret as string, settings.requestTimeoutMs)
-          : undefined;
+      const open = (name: AccountName, token: string | undefined) => {
+        const credentials = clientCredentials(settings, name);
+        // A token from POST /token: the global setup's first, then this worker's own, renewed before expiry and after a 401.
+        const tokens = credentials && new TokenSource(() => fetchToken(baseUrl, credentials, settings.tokenAuth, settings.requestTimeoutMs), token);
+        const client = new OmsClient({
+          baseUrl,
+          token: token ?? '',
+          timeoutMs: settings.requestTimeoutMs,
+          maxResponseBytes: settings.maxResponseBytes,
+          currentToken: tokens && (() => tokens.current()),
+          renewToken: tokens && (async (refused) => (await tokens.renew(refused)).accessToken),
+          pace,
+        });
+        return new OmsApi(name, client, created, settings.readOnly);
+      };
       const accounts: Accounts = {
-        A: open('A', settings.token as string, renewA),
-        B: settings.tokenB ? open('B', settings.tokenB) : undefined,
+        A: open('A', settings.token),
+        B: settings.tokenB || settings.clientIdB ? open('B', settings.tokenB) : undefined,
       };
       await use(accounts);
       await deleteLeftovers(accounts, created);
@@ -71,7 +75,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   },
 
   apiB: async ({ accounts }, use, testInfo) => {
-    testInfo.skip(!accounts.B, 'OMS_TOKEN_B is not set: isolation between accounts needs a second account');
+    testInfo.skip(!accounts.B, 'OMS_TOKEN_B (or OMS_CLIENT_ID_B and OMS_CLIENT_SECRET_B) is not set: isolation between accounts needs a second account');
     await use(accounts.B as OmsApi);
   },
 });

@@ -3,9 +3,9 @@ import { DEVELOPMENT_ACCOUNTS } from '../reference/accounts';
 import { behavioursFromEnvironment } from '../reference/behaviours';
 import { startReferenceServer, type RunningReference } from '../reference/server';
 import { preflight, PreflightError } from './preflight';
-import { registerSecret, registerSettingsSecrets, redact } from './redaction';
+import { registerSettingsSecrets, redact } from './redaction';
 import { ConfigurationError, readSettings } from './settings';
-import { fetchToken } from './token';
+import { clientCredentials, fetchToken } from './token';
 
 /** Exit code of a configuration or preflight problem (documented in the README). */
 export const CONFIGURATION_EXIT_CODE = 2;
@@ -25,12 +25,15 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
       server = await startReferenceServer({ behaviours: behavioursFromEnvironment(process.env) });
       baseUrl = server.url;
       process.env.OMS_BASE_URL = baseUrl;
+      // Both accounts sign in through POST /token, as a real client would, unless told otherwise.
+      const [a, b] = DEVELOPMENT_ACCOUNTS;
       if (!settings.token && !settings.clientId) {
-        // Account A signs in through POST /token, as a real client would; B uses its development token.
-        const [a, b] = DEVELOPMENT_ACCOUNTS;
         settings.clientId = process.env.OMS_CLIENT_ID = a.client.id;
         settings.clientSecret = process.env.OMS_CLIENT_SECRET = a.client.secret;
-        process.env.OMS_TOKEN_B ??= b.developmentToken;
+      }
+      if (!settings.tokenB && !settings.clientIdB) {
+        settings.clientIdB = process.env.OMS_CLIENT_ID_B = b.client.id;
+        settings.clientSecretB = process.env.OMS_CLIENT_SECRET_B = b.client.secret;
       }
       console.log(`oms-conformance: no OMS_BASE_URL given, testing the embedded reference server at ${baseUrl}`);
     } else if (!settings.token && !settings.clientId) {
@@ -38,12 +41,17 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
         'OMS_TOKEN is not set: give the bearer token of account A (or OMS_CLIENT_ID and OMS_CLIENT_SECRET to obtain one from POST /token).',
       );
     }
-    if (settings.clientId && settings.clientSecret) {
-      const token = await fetchToken(baseUrl, settings.clientId, settings.clientSecret, settings.requestTimeoutMs).catch((error: Error) => {
+    for (const account of ['A', 'B'] as const) {
+      const credentials = clientCredentials(settings, account);
+      if (!credentials) continue;
+      const issued = await fetchToken(baseUrl, credentials, settings.tokenAuth, settings.requestTimeoutMs).catch((error: Error) => {
         throw new PreflightError(error.message);
       });
-      registerSecret(token, '$OMS_TOKEN');
-      process.env.OMS_TOKEN = token;
+      // Workers and the report learn which way worked; workers start with this token and renew it themselves.
+      if (!settings.tokenAuth) console.log(`oms-conformance: POST /token accepted the client credentials with --token-auth ${issued.auth}`);
+      settings.tokenAuth = issued.auth;
+      process.env.OMS_TOKEN_AUTH = issued.auth;
+      process.env[account === 'A' ? 'OMS_TOKEN' : 'OMS_TOKEN_B'] = issued.accessToken;
     }
     await preflight(baseUrl, process.env.OMS_TOKEN as string, 'OMS_TOKEN', settings.requestTimeoutMs, settings.maxResponseBytes);
     if (process.env.OMS_TOKEN_B) await preflight(baseUrl, process.env.OMS_TOKEN_B, 'OMS_TOKEN_B', settings.requestTimeoutMs, settings.maxResponseBytes);

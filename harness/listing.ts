@@ -6,6 +6,7 @@ import { ensure, unless, type Finding } from './findings';
 import { minimalOrder } from './payloads';
 import { whileReading } from './quiet';
 import { contract } from '../contract/openapi';
+import { bounds, isValidQuery, type ListQuery } from '../generators/query';
 import { project } from '../contract/projection';
 import { differences, formatDifferences } from './roundtrip';
 
@@ -168,4 +169,34 @@ export async function summaryMatchesFullForm(
     received: `${changed.length} field(s) differ:\n${formatDifferences(changed)}`,
     exchange: found.exchange,
   }));
+}
+
+/**
+ * What any page and limit must get (4.1, 8): in range, a 2xx page of at most limit orders; out of range
+ * or not an integer, a 4xx or a page clamped into range (ORD-LIST-010 allows both); never a 5xx.
+ */
+export function listAnswerHolds(query: ListQuery, exchange: Exchange): Finding | undefined {
+  const maximum = bounds('limit').maximum as number;
+  const page = readPage(query as Record<string, string | number>, exchange);
+  const success = exchange.status >= 200 && exchange.status < 300;
+  if (isValidQuery(query)) {
+    const limit = Number(query.limit ?? bounds('limit').default);
+    return unless(success && page.data.length <= limit, () => ({
+      requirementId: 'ORD-LIST-004',
+      expected: `${describeQuery(query)} (in range): a 2xx page of at most ${limit} orders`,
+      received: success ? `${page.data.length} orders` : `${exchange.status}`,
+      exchange,
+    }));
+  }
+  return unless((exchange.status >= 400 && exchange.status < 500) || (success && page.data.length <= maximum), () => ({
+    requirementId: success ? 'ORD-LIST-005' : 'ORD-LIST-010',
+    expected: `${describeQuery(query)} (out of range or not an integer): a 4xx, or a page clamped into range (at most ${maximum} orders)`,
+    received: success ? `${page.data.length} orders` : `${exchange.status}`,
+    exchange,
+  }));
+}
+
+export function describeQuery(query: ListQuery): string {
+  const parts = Object.entries(query).map(([name, value]) => `${name}=${JSON.stringify(value)}`);
+  return parts.length ? parts.join(' ') : 'no page or limit';
 }

@@ -1,3 +1,5 @@
+import { TOKEN_AUTH_METHODS, type TokenAuth } from './token';
+
 /**
  * The configuration contract of the suite, read in this one place. Names are a public interface:
  * other tools drive the suite through them.
@@ -12,6 +14,11 @@ export interface Settings {
   /** OMS_CLIENT_ID / OMS_CLIENT_SECRET: obtain the token from POST /token instead. */
   clientId?: string;
   clientSecret?: string;
+  /** OMS_CLIENT_ID_B / OMS_CLIENT_SECRET_B: obtain account B's token from POST /token. */
+  clientIdB?: string;
+  clientSecretB?: string;
+  /** OMS_TOKEN_AUTH: how POST /token gets the credentials (form, json, basic); unset: tried in that order. */
+  tokenAuth?: TokenAuth;
   /** OMS_PROFILE: core (MUST gates) or strict (MUST and SHOULD gate). */
   profile: 'core' | 'strict';
   /** OMS_EFFORT: how many generated cases property tests run. */
@@ -48,17 +55,18 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       throw new ConfigurationError(`OMS_BASE_URL must start with http:// or https://, got ${JSON.stringify(baseUrl)}`);
     }
   }
-  const clientId = env.OMS_CLIENT_ID || undefined;
-  const clientSecret = env.OMS_CLIENT_SECRET || undefined;
-  if (Boolean(clientId) !== Boolean(clientSecret)) {
-    throw new ConfigurationError('OMS_CLIENT_ID and OMS_CLIENT_SECRET go together: set both, or neither');
-  }
+  const [clientId, clientSecret] = pair(env, 'OMS_CLIENT_ID', 'OMS_CLIENT_SECRET');
+  const [clientIdB, clientSecretB] = pair(env, 'OMS_CLIENT_ID_B', 'OMS_CLIENT_SECRET_B');
+  const tokenAuth = env.OMS_TOKEN_AUTH?.trim() ? oneOf(env, 'OMS_TOKEN_AUTH', TOKEN_AUTH_METHODS, 'form') : undefined;
   return {
     baseUrl: baseUrl?.replace(/\/+$/, ''),
     token: env.OMS_TOKEN || undefined,
     tokenB: env.OMS_TOKEN_B || undefined,
     clientId,
     clientSecret,
+    clientIdB,
+    clientSecretB,
+    tokenAuth,
     profile,
     effort,
     seed: integer(env, 'OMS_SEED'),
@@ -77,6 +85,14 @@ function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, allowed: 
     throw new ConfigurationError(`${name} must be one of ${allowed.join(', ')}, got ${JSON.stringify(value)}`);
   }
   return value as T;
+}
+
+/** Two variables that go together (a client id and its secret): both, or neither. */
+function pair(env: NodeJS.ProcessEnv, idName: string, secretName: string): [string | undefined, string | undefined] {
+  const id = env[idName] || undefined;
+  const secret = env[secretName] || undefined;
+  if (Boolean(id) !== Boolean(secret)) throw new ConfigurationError(`${idName} and ${secretName} go together: set both, or neither`);
+  return [id, secret];
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string): number | undefined {

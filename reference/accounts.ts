@@ -23,24 +23,28 @@ export const DEVELOPMENT_ACCOUNTS: readonly Account[] = [
   },
 ];
 
-/** Who a bearer token belongs to. Issued tokens live as long as the server (lifetimes are not shown, 5.3). */
+/** Who a bearer token belongs to, until it expires (lifetimes are not shown, 5.3: each issuer chooses one). */
 export class AccountRegistry {
   private readonly tokens = new Map<string, Account>();
+  private readonly expiry = new Map<string, number>();
 
   constructor(readonly accounts: readonly Account[] = DEVELOPMENT_ACCOUNTS) {
     for (const account of accounts) this.tokens.set(account.developmentToken, account);
   }
 
   accountFor(token: string): Account | undefined {
+    const expiresAt = this.expiry.get(token);
+    if (expiresAt !== undefined && Date.now() >= expiresAt) return undefined;
     return this.tokens.get(token);
   }
 
   /** A fresh access token for a configured client, or undefined if the credentials are wrong. */
-  issueToken(clientId: unknown, clientSecret: unknown): string | undefined {
+  issueToken(clientId: unknown, clientSecret: unknown, lifetimeMs?: number): string | undefined {
     const account = this.accounts.find((a) => a.client.id === clientId && a.client.secret === clientSecret);
     if (!account) return undefined;
     const token = `oms_${randomBytes(24).toString('base64url')}`;
     this.tokens.set(token, account);
+    if (lifetimeMs !== undefined) this.expiry.set(token, Date.now() + lifetimeMs);
     return token;
   }
 }

@@ -169,7 +169,9 @@ export default class ConformanceReporter implements Reporter {
     registerSettingsSecrets(settings);
     const run = this.run as RunInfo;
     // The global setup has set OMS_BASE_URL by now, also for the embedded server.
-    const target = this.options.mergedRun ? run.target : { baseUrl: settings.baseUrl ?? null, embedded: this.embedded };
+    const target = this.options.mergedRun
+      ? run.target
+      : { baseUrl: settings.baseUrl ?? null, embedded: this.embedded, ...(settings.tokenAuth && { tokenAuth: settings.tokenAuth }) };
     const interrupted = result.status === 'interrupted' || result.status === 'timedout';
     // A server that went silent stopped the run: the rest was skipped, so the verdict cannot be CONFORMANT.
     const silence = serverWentSilent(process.env.OMS_RUN_ID as string);

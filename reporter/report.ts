@@ -1,6 +1,6 @@
 import { gatingLevels, LEVELS, type Level } from '../harness/requirements';
 import type { Evidence } from './evidence';
-import type { Expectations } from './expectations';
+import type { Expectations, ExpiredExpectation } from './expectations';
 import type { RunInfo, SuiteIdentity } from './run-info';
 
 /** The files of a report directory; report.json lists the SHA-256 of every other one. */
@@ -10,6 +10,8 @@ export const REPORT_FILES = {
   html: 'index.html',
   badge: 'badge.svg',
   junit: 'junit.xml',
+  /** Only with --har (OMS_HAR): the exchanges of the failures, as HAR 1.2. */
+  har: 'failures.har',
 } as const;
 
 export const REPORT_SCHEMA_VERSION = 2;
@@ -88,6 +90,8 @@ export interface ConformanceReport extends RunInfo {
     newFailures: string[];
     knownFailures: string[];
     fixed: string[];
+    /** Expectations past their until day: each fails the run by itself. */
+    expired: ExpiredExpectation[];
   };
   /** Share of the profile's gating requirements (those that can be tested) that passed. */
   score: { gating: number; passed: number; percent: number };
@@ -131,6 +135,7 @@ export function buildReport(
   const newFailures = violations.filter((r) => !r.knownFailure).map((r) => r.id);
   const stopped = (collected.stopReasons ?? []).length > 0;
   const clean = collected.unattributedFailures.length === 0 && !collected.interrupted && !stopped;
+  const expired = expectations?.known.expired ?? [];
   const scored = requirements.filter((r) => r.gating && r.status !== 'not-testable');
   const passed = scored.filter((r) => r.status === 'passed').length;
   const incompleteReasons = whyIncomplete(run, collected, requirements);
@@ -152,11 +157,12 @@ export function buildReport(
     finishedAt: collected.finishedAt.toISOString(),
     verdict: violations.length > 0 || collected.unattributedFailures.length > 0 ? 'not-conformant' : stopped ? 'inconclusive' : clean ? 'conformant' : 'not-conformant',
     gate: {
-      passed: newFailures.length === 0 && clean,
+      passed: newFailures.length === 0 && clean && expired.length === 0,
       expectationsFile: expectations?.file ?? null,
       newFailures,
       knownFailures: requirements.filter((r) => r.knownFailure?.outcome === 'still-failing').map((r) => r.id),
       fixed: requirements.filter((r) => r.knownFailure?.outcome === 'now-passing').map((r) => r.id),
+      expired,
     },
     score: { gating: scored.length, passed, percent: scored.length ? Math.floor((passed * 100) / scored.length) : 100 },
     counts: countByLevel(requirements),
@@ -220,5 +226,13 @@ export function verdictLine(report: ConformanceReport): string {
   const verdict = { conformant: 'CONFORMANT', 'not-conformant': 'NOT CONFORMANT', inconclusive: 'INCONCLUSIVE' }[report.verdict];
   const known = report.gate.knownFailures.length ? ` (${report.gate.knownFailures.length} known failure(s) from ${report.gate.expectationsFile})` : '';
   const partial = report.complete ? '' : ` (incomplete: ${report.incompleteReasons[0] ?? 'partial run'}${report.incompleteReasons.length > 1 ? `, and ${report.incompleteReasons.length - 1} more reason(s)` : ''}; not a certification)`;
-  return `OMS conformance (${report.profile}): ${verdict}${known}${partial}`;
+  return `OMS conformance (${report.profile}): ${verdict}${known}${partial}${expiredNote(report)}`;
+}
+
+/** Expired expectations fail the run even when the verdict is conformant: the line names each one. */
+function expiredNote(report: ConformanceReport): string {
+  const expired = report.gate.expired ?? [];
+  if (expired.length === 0) return '';
+  const entries = expired.map((e) => `${e.id} (until ${e.until})`).join(', ');
+  return `; expired in ${report.gate.expectationsFile}, renew or remove: ${entries}`;
 }

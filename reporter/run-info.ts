@@ -5,6 +5,7 @@ import type { FullConfig } from '@playwright/test/reporter';
 import { OPENAPI_PATH } from '../contract/openapi';
 import { CATALOGUE_PATH } from '../harness/requirements';
 import type { Settings } from '../harness/settings';
+import type { TokenAuth } from '../harness/token';
 
 export const PACKAGE_ROOT = join(__dirname, '..');
 
@@ -31,6 +32,8 @@ export interface RunInfo {
     baseUrl: string | null;
     /** True when no OMS_BASE_URL was given and the embedded reference server was tested. */
     embedded: boolean;
+    /** How POST /token took the client credentials (given, or found by trying); absent when no token was obtained there. */
+    tokenAuth?: TokenAuth;
   };
   profile: 'core' | 'strict';
   effort: 'quick' | 'thorough';

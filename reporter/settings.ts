@@ -9,6 +9,8 @@ export interface ReportSettings {
   expectationsFile?: string;
   /** OMS_SIGN_KEY: an Ed25519 private key (PEM) to sign report.json with. */
   signingKeyFile?: string;
+  /** OMS_HAR=1: also write the exchanges of the failures as HAR 1.2 (failures.har). */
+  har: boolean;
 }
 
 export const DEFAULT_REPORT_DIR = 'conformance-report';
@@ -18,5 +20,6 @@ export function readReportSettings(env: NodeJS.ProcessEnv = process.env): Report
     outputDir: env.OMS_REPORT_DIR?.trim() || DEFAULT_REPORT_DIR,
     expectationsFile: env.OMS_EXPECT?.trim() || undefined,
     signingKeyFile: env.OMS_SIGN_KEY?.trim() || undefined,
+    har: ['1', 'true', 'yes'].includes((env.OMS_HAR ?? '').trim().toLowerCase()),
   };
 }

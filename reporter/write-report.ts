@@ -2,6 +2,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { KeyObject } from 'node:crypto';
 import { renderBadge } from './badge';
+import { failureExchanges, renderHar } from './har';
 import { renderHtml } from './html';
 import { integrityOf, signReport } from './integrity';
 import { renderJunit } from './junit';
@@ -17,7 +18,7 @@ export function clearReport(directory: string): void {
  * Writes every report file, then report.json with the SHA-256 of the others and, given a key, its
  * Ed25519 signature. report.json is written last: its presence means the report is whole.
  */
-export function writeReport(directory: string, report: ConformanceReport, signingKey?: KeyObject): ConformanceReport {
+export function writeReport(directory: string, report: ConformanceReport, signingKey?: KeyObject, options: { har?: boolean } = {}): ConformanceReport {
   mkdirSync(directory, { recursive: true });
   const rendered: Array<[string, string]> = [
     [REPORT_FILES.markdown, renderMarkdown(report)],
@@ -25,6 +26,7 @@ export function writeReport(directory: string, report: ConformanceReport, signin
     [REPORT_FILES.badge, renderBadge(report)],
     [REPORT_FILES.junit, renderJunit(report)],
   ];
+  if (options.har) rendered.push([REPORT_FILES.har, renderHar(failureExchanges(report), { name: report.suite.name, version: report.suite.version }, new Date(report.finishedAt))]);
   for (const [file, content] of rendered) writeFileSync(join(directory, file), content);
   const finished: ConformanceReport = { ...report, integrity: integrityOf(directory, rendered.map(([file]) => file)) };
   if (signingKey && finished.integrity) finished.integrity.signature = signReport(finished, signingKey);

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { DEVELOPMENT_ACCOUNTS } from '../accounts';
 import { ApiError, errorReply, type ApiRequest } from '../http';
 import { createOrder, deleteOrder } from '../routes/orders';
+import { issueToken } from '../routes/token';
 import type { Services } from '../services';
 import { operationOf, type Json } from '../faults/kit';
 import { variant, type VariantDefinition } from './definition';
@@ -18,6 +19,15 @@ export const LOAD_VARIANTS: VariantDefinition[] = [
       start: (services) => {
         for (let n = 0; n < 350; n++) createAs(ACCOUNT_A.id, sampleOrder(n), services);
       },
+    }),
+  }),
+  variant({
+    name: 'oauth-form-3s-tokens',
+    description: 'POST /token takes the client credentials only as a form (RFC 6749 §4.4), and its tokens expire after 3 seconds (expires_in: 3).',
+    basis: '5.3: "Request format and response of POST /token, token lifetime and scopes: not shown." Real token endpoints issue short-lived tokens.',
+    hooks: () => ({
+      intercept: (request, { accounts }) =>
+        operationOf(request).operation === 'token' && request.method === 'POST' ? issueToken(request, accounts, { accepts: ['form'], lifetimeSeconds: 3 }) : undefined,
     }),
   }),
   variant({

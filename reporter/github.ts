@@ -1,0 +1,48 @@
+import { appendFileSync } from 'node:fs';
+import { DISPLAY, displayOf, failures } from './display';
+import { renderMarkdown } from './markdown';
+import type { ConformanceReport } from './report';
+
+/**
+ * GitHub Actions output of a report: the job summary (the Markdown report, whose escaping of server
+ * text is markdown.ts's) and one `::error` workflow command per failed requirement.
+ */
+
+/** The job summary: verdict, counts table, failed requirements, as report.md has them. */
+export function githubSummary(report: ConformanceReport): string {
+  return `${renderMarkdown(report)}\n`;
+}
+
+/**
+ * One annotation per failed requirement, each exactly one line: server text can neither end the
+ * command nor start another (workflow commands are recognised only at the start of a line).
+ */
+export function githubAnnotations(report: ConformanceReport): string[] {
+  return failures(report).map((r) => {
+    const finding = r.findings[0];
+    const detail = finding?.expected ? ` Expected ${finding.expected}; received ${finding.received ?? ''}.` : '';
+    const title = `${r.id} (${r.level}, ${DISPLAY[displayOf(r)].label})`;
+    const message = `${r.statement}${detail}${r.knownFailure ? ` Known failure: ${r.knownFailure.reason}` : ''} Evidence and curl line: report.json / index.html.`;
+    return `::error title=${escapeProperty(title)}::${escapeData(message)}`;
+  });
+}
+
+/** GitHub's escaping of a command's message (actions/toolkit, command.ts). */
+export function escapeData(text: string): string {
+  return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}
+
+/** GitHub's escaping of a command property: also ':' and ',', so no '::' can end the properties early. */
+export function escapeProperty(text: string): string {
+  return escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
+}
+
+/**
+ * In GitHub Actions (GITHUB_STEP_SUMMARY set): appends the summary and prints the annotations. A shard's
+ * partial report is left to the merge, so each failure is annotated once.
+ */
+export function publishToGithub(report: ConformanceReport, summaryFile: string | undefined, print: (line: string) => void = console.log): void {
+  if (!summaryFile || report.shard) return;
+  appendFileSync(summaryFile, githubSummary(report));
+  for (const line of githubAnnotations(report)) print(line);
+}

@@ -1,0 +1,76 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { parse } from 'yaml';
+import { githubAnnotations } from '../reporter/github';
+import type { ConformanceReport } from '../reporter/report';
+import { DEV_TOKEN_A, listMetaStatusOffByOne, PROJECT_ROOT, readReport, runCli, startServer, temporaryDirectory } from './support/cli';
+
+/** GitHub's runner: a workflow command is a line that starts with "::"; its message is unescaped this way. */
+const commandLines = (output: string) => output.split('\n').filter((line) => line.startsWith('::'));
+const unescapeData = (text: string) => text.replace(/%0D/g, '\r').replace(/%0A/g, '\n').replace(/%25/g, '%');
+
+test('in a simulated Actions job, the run writes the job summary and one ::error per failed requirement', async () => {
+  const server = await startServer([listMetaStatusOffByOne]);
+  try {
+    const work = temporaryDirectory();
+    const summary = join(work, 'step-summary.md');
+    writeFileSync(summary, '# earlier step\n');
+    const run = await runCli(['--base-url', server.url, '--grep', '@ORD-GEN-002(?![\\w-])|@ORD-GET-004(?![\\w-])', '--out', 'report', '--workers', '1'], {
+      cwd: work,
+      env: { OMS_TOKEN: DEV_TOKEN_A, GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary },
+    });
+    expect(run.exitCode, run.stdout + run.stderr).toBe(1);
+    const report = readReport(join(work, 'report'));
+    const failed = report.requirements.filter((r) => r.status === 'failed').map((r) => r.id);
+    expect(failed).toEqual(['ORD-GEN-002']);
+    const written = readFileSync(summary, 'utf8');
+    // Appended, never overwritten: earlier steps keep their part of the summary.
+    expect(written.startsWith('# earlier step\n')).toBe(true);
+    expect(written).toContain('OMS conformance (core): NOT CONFORMANT');
+    expect(written).toMatch(/\| MUST \| .* \|/);
+    expect(written).toContain('- **ORD-GEN-002** (MUST');
+    expect(commandLines(run.stdout)).toEqual([expect.stringMatching(/^::error title=ORD-GEN-002 \(MUST%2C failed\)::.*Expected .*/)]);
+  } finally {
+    await server.close();
+  }
+});
+
+test('server text cannot end an annotation early or start a second workflow command', () => {
+  const hostile = 'x\n::error title=forged::injected\r\n::stop-commands::abc 100% %0A done';
+  const requirement = {
+    id: 'ORD-GEN-002',
+    section: '4',
+    level: 'MUST',
+    statement: 'meta.status equals the HTTP status',
+    status: 'failed',
+    gating: true,
+    findings: [{ test: 't', message: 'm', expected: 'meta.status 200', received: hostile }],
+  };
+  const report = { shard: null, requirements: [requirement, { ...requirement, id: 'ORD-GET-004', findings: [] }] } as unknown as ConformanceReport;
+  const output = githubAnnotations(report).join('\n');
+  expect(commandLines(output)).toHaveLength(2);
+  const [first] = commandLines(output);
+  // Properties end at the first "::" after the command; the rest is the message, which unescapes to the server's text.
+  const message = first.slice(first.indexOf('::', 2) + 2);
+  expect(first.slice(0, first.indexOf('::', 2))).toBe('::error title=ORD-GEN-002 (MUST%2C failed)');
+  expect(unescapeData(message)).toContain(`received ${hostile}.`);
+});
+
+test('action.yml is a composite action with the documented inputs; secrets go through the environment; the example workflow uses it', () => {
+  const action = parse(readFileSync(join(PROJECT_ROOT, 'action.yml'), 'utf8')) as {
+    inputs: Record<string, unknown>;
+    runs: { using: string; steps: Array<{ uses?: string; run?: string; env?: Record<string, string>; 'working-directory'?: string }> };
+  };
+  expect(action.runs.using).toBe('composite');
+  for (const input of ['base-url', 'token', 'client-id', 'client-secret', 'token-b', 'client-id-b', 'client-secret-b', 'profile', 'effort']) expect(Object.keys(action.inputs)).toContain(input);
+  const steps = action.runs.steps;
+  expect(steps[0].uses).toMatch(/^actions\/setup-node@/);
+  expect(steps[1]).toMatchObject({ run: 'npm ci --no-audit --no-fund', 'working-directory': '${{ github.action_path }}' });
+  const suite = steps[2];
+  expect(suite.run).toBe('node "$GITHUB_ACTION_PATH/cli/oms-conformance.js"');
+  expect(suite.env).toMatchObject({ OMS_TOKEN: '${{ inputs.token }}', OMS_CLIENT_SECRET: '${{ inputs.client-secret }}', OMS_CLIENT_SECRET_B: '${{ inputs.client-secret-b }}' });
+  const workflow = parse(readFileSync(join(PROJECT_ROOT, '.github', 'workflows', 'conformance.yml'), 'utf8')) as { jobs: Record<string, { steps: Array<{ uses?: string; with?: Record<string, string> }> }> };
+  const uses = Object.values(workflow.jobs).flatMap((job) => job.steps).find((step) => step.uses === './');
+  expect(uses?.with).toMatchObject({ 'base-url': 'http://127.0.0.1:8080', profile: 'strict' });
+});

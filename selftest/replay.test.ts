@@ -1,0 +1,90 @@
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { replayUnits, replayVerdict } from '../cli/replay';
+import type { Behaviour } from '../reference/app';
+import { errorReply, ApiError } from '../reference/http';
+import { FAULTS } from '../reference/faults';
+import type { ConformanceReport } from '../reporter/report';
+import { DEV_TOKEN_A, runCli, startServer, temporaryDirectory } from './support/cli';
+
+/** A report.json as a failed run writes it, reduced to what replay reads. */
+function failedReport(seed: number | null): Record<string, unknown> {
+  const failed = (id: string, findings: unknown[] = []) => ({ id, status: 'failed', findings });
+  return {
+    profile: 'core',
+    effort: 'quick',
+    seed,
+    requirements: [
+      // A generated failure: its recorded counterexample runs alone, at its location.
+      failed('ORD-GET-003', [{ test: 'get › keeps', message: 'm', replay: { seed: 4242, path: '0', location: 'tests/orders/get-order.spec.ts:45' } }]),
+      failed('ORD-GET-004'),
+      failed('ORD-DELETE-004'),
+      { id: 'ORD-GET-001', status: 'passed', findings: [] },
+    ],
+  };
+}
+
+/** GET of an unknown id answers 500 every other time: ORD-GET-004 fails in one run of two. */
+function flakyNotFound(): Behaviour {
+  let count = 0;
+  return {
+    name: 'selftest-flaky-not-found',
+    intercept: (request) =>
+      request.method === 'GET' && request.path.startsWith('/orders/oms-conformance-missing-') && ++count % 2 === 1
+        ? errorReply(new ApiError(500, 'internal', 'flaky'))
+        : undefined,
+  };
+}
+
+test('replay groups the failed requirements: recorded counterexamples by seed, path and location, the rest by tag with the run seed', () => {
+  const units = replayUnits(failedReport(7) as unknown as ConformanceReport, 'report.json');
+  expect(units).toEqual([
+    { seed: 4242, path: '0', location: 'tests/orders/get-order.spec.ts:45', requirements: ['ORD-GET-003'] },
+    { seed: 7, requirements: ['ORD-GET-004', 'ORD-DELETE-004'] },
+  ]);
+  expect(['failed', 'failed'].map(() => replayVerdict(['failed', 'failed']))).toEqual(['STILL FAILING', 'STILL FAILING']);
+  expect([replayVerdict(['passed', 'passed']), replayVerdict(['failed', 'passed']), replayVerdict(['unchecked'])]).toEqual(['FIXED', 'FLAKY', 'NOT CHECKED']);
+});
+
+test('oms-conformance replay runs the failed requirements N times and says FIXED, STILL FAILING or FLAKY for each', async () => {
+  test.setTimeout(5 * 60_000);
+  const fault = FAULTS.find((f) => f.id === 'delete-removes-neighbour');
+  const server = await startServer([flakyNotFound(), fault!.behaviour()]);
+  try {
+    const work = temporaryDirectory();
+    writeFileSync(join(work, 'report.json'), JSON.stringify(failedReport(7)));
+    const run = await runCli(['replay', 'report.json', '--times', '2', '--base-url', server.url, '--workers', '1'], { cwd: work, env: { OMS_TOKEN: DEV_TOKEN_A } });
+    const summary = run.stdout.split('Replay of report.json, 2 time(s):')[1] ?? '';
+    const lines = summary.split('\n').filter((line) => line.trim());
+    expect(lines, run.stdout.slice(-3000) + run.stderr).toEqual([
+      '  FIXED         ORD-GET-003 (failed 0 of 2)',
+      '  FLAKY         ORD-GET-004 (failed 1 of 2)',
+      '  STILL FAILING ORD-DELETE-004 (failed 2 of 2)',
+    ]);
+    expect(run.exitCode).toBe(1);
+  } finally {
+    await server.close();
+  }
+});
+
+test.describe('replay refuses what it cannot replay: exit 2, one line naming the file, nothing written', () => {
+  const cases: Array<[string, string[], string]> = [
+    ['a report without seeds', ['replay', 'unseeded.json'], 'unseeded.json has no seed to replay ORD-GET-004, ORD-DELETE-004 with'],
+    ['a missing report', ['replay', 'missing.json'], 'cannot read the report missing.json: ENOENT'],
+    ['an unreadable report', ['replay', 'broken.json'], 'broken.json is not a report.json: it is not JSON'],
+    ['a bad --times', ['replay', 'unseeded.json', '--times', '0'], '--times must be a positive integer, got "0"'],
+  ];
+  for (const [what, args, message] of cases) {
+    test(what, async () => {
+      const work = temporaryDirectory();
+      writeFileSync(join(work, 'unseeded.json'), JSON.stringify(failedReport(null)));
+      writeFileSync(join(work, 'broken.json'), '{"requirements": [');
+      const run = await runCli(args, { cwd: work });
+      expect(run.exitCode).toBe(2);
+      expect(run.stderr.trim()).toContain(`oms-conformance: ${message}`);
+      expect(run.stderr.trim().split('\n')).toHaveLength(1);
+      expect(existsSync(join(work, '.oms-ledger'))).toBe(false);
+    });
+  }
+});
