@@ -34,7 +34,7 @@ export interface FindingRecord {
   expected: string;
   received: string;
   request?: { method: string; url: string; path: string; headers: Record<string, string>; body?: string };
-  response?: { status: number; contentType: string; body: string; retries: number };
+  response?: { status: number; contentType: string; headers: Record<string, string>; body: string; retries: number };
   /** Built from the structured request: one shell word per argument, the token as ${OMS_TOKEN}. */
   curl?: string;
   counterexample?: string;
@@ -54,12 +54,23 @@ export function toRecord(finding: Finding): FindingRecord {
   if (exchange) {
     const request = exchange.request;
     record.request = { ...request, body: request.body === undefined ? undefined : clip(request.body, MAX_BODY_EXCERPT) };
-    record.response = { status: exchange.status, contentType: contentType(exchange), body: clip(exchange.text, MAX_BODY_EXCERPT), retries: exchange.retries };
+    record.response = {
+      status: exchange.status,
+      contentType: contentType(exchange),
+      headers: boundedHeaders(exchange.headers),
+      body: clip(exchange.text, MAX_BODY_EXCERPT),
+      retries: exchange.retries,
+    };
     record.curl = curlLine(request);
   }
   if (finding.counterexample) record.counterexample = redact(finding.counterexample);
   if (finding.replay) record.replay = finding.replay;
   return record;
+}
+
+/** Response headers as a finding keeps them: at most 50, each value cut to 1,000 characters, secrets redacted. */
+function boundedHeaders(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).slice(0, 50).map(([name, value]) => [clip(name, 200), clip(value, 1000)]));
 }
 
 /**

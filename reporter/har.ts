@@ -113,15 +113,12 @@ function queryOf(url: string): NameValue[] {
   }
 }
 
-/** The exchanges the report's failures carry (findings[].exchange), in report order, each once. */
+/** The exchanges the failures of a report show (each finding's request and response), in report order. */
 export function failureExchanges(report: ConformanceReport): Exchange[] {
-  const seen = new Set<Exchange>();
-  for (const r of report.requirements) {
-    if (r.status !== 'failed') continue;
-    for (const finding of r.findings) {
-      const exchange = (finding as { exchange?: Exchange }).exchange;
-      if (exchange && typeof exchange === 'object' && exchange.request) seen.add(exchange);
-    }
-  }
-  return [...seen];
+  return report.requirements
+    .filter((r) => r.status === 'failed')
+    .flatMap((r) => r.findings)
+    .flatMap(({ request, response }) =>
+      request && response ? [{ request, status: response.status, headers: response.headers, text: response.body, json: undefined, retries: response.retries }] : [],
+    );
 }
