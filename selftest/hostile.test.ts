@@ -227,6 +227,20 @@ test.describe('bounded against bombs and stalls', () => {
     });
   }
 
+  test('a run against a gzip bomb ends each request at the limit with a message naming OMS_MAX_RESPONSE_BYTES, and gives a verdict', async () => {
+    const server = await hostileServer(['gzip-bomb']);
+    try {
+      const started = Date.now();
+      const run = await runSuite({ OMS_BASE_URL: server.url, ...TOKENS }, ['--grep', '@ORD-GET-001']);
+      expect(run.exitCode, run.output.slice(-2000)).toBe(1);
+      expect(run.output).toContain(`failed: response body larger than ${LIMIT} bytes (OMS_MAX_RESPONSE_BYTES) after decoding`);
+      expect(run.report?.verdict).toBe('not-conformant');
+      expect(Date.now() - started).toBeLessThan(90_000);
+    } finally {
+      await server.close();
+    }
+  });
+
   test('one byte a second ends at the deadline: a total deadline, not an idle timeout', async () => {
     const server = await hostileServer(['trickle-after-setup']);
     const transport = new HttpTransport();

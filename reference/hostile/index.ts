@@ -38,7 +38,7 @@ const SETUP_ANSWERS = 3;
 export const HOSTILE: HostileDefinition[] = [
   {
     name: 'markup-everywhere',
-    description: `Every string of every JSON answer except ids, every error message, a header and a Content-Type parameter carry ${JSON.stringify(HOSTILE_TEXT)}.`,
+    description: `Every string of every JSON answer except ids and access tokens, every error message, a header and a Content-Type parameter carry ${JSON.stringify(HOSTILE_TEXT)}.`,
     property: 'No server text becomes markup, a command, a terminal control or a line of its own in any output (report escaping, the lead\'s side).',
     behaviour: () => ({
       name: 'markup-everywhere',
@@ -122,9 +122,9 @@ export const HOSTILE: HostileDefinition[] = [
   },
 ];
 
-/** Every string of a JSON value but ids, with the hostile text appended (ids stay usable, so the run goes on). */
+/** Every string of a JSON value but ids and access tokens, with the hostile text appended (both stay usable, so the run goes on). */
 function poisonStrings(value: unknown, key = ''): unknown {
-  if (typeof value === 'string') return key === 'id' ? value : `${value}${HOSTILE_TEXT}`;
+  if (typeof value === 'string') return key === 'id' || key === 'access_token' ? value : `${value}${HOSTILE_TEXT}`;
   if (Array.isArray(value)) return value.map((inner) => poisonStrings(inner));
   if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([name, inner]) => [name, poisonStrings(inner, name)]));
   return value;
