@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { test } from '@playwright/test';
 import type { OperationId } from '../contract/openapi';
 import { idIsOnePathSegment, responseChecks } from './checks';
-import { InconclusiveError, RateLimitedError, type OmsClient, type RequestSpec } from './client';
+import { INCONCLUSIVE, InconclusiveError, RateLimitedError, type OmsClient, type RequestSpec } from './client';
 import type { Exchange } from './exchange';
 import { check, ensure } from './findings';
 import type { CreatedOrders } from './created-orders';
@@ -63,7 +63,7 @@ export class OmsApi {
       exchange = await this.client.send(spec);
     } catch (error) {
       // A 429 that outlasted the retries is no evidence either way.
-      if (error instanceof RateLimitedError) test.info().skip(true, `rate limited: ${error.message}`);
+      if (error instanceof RateLimitedError) test.info().skip(true, `${INCONCLUSIVE}rate limited: ${error.message}`);
       // A connection reset or a silent server: no evidence either way, so never a requirement failure.
       if (error instanceof InconclusiveError) test.info().skip(true, error.message);
       throw error;

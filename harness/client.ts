@@ -23,7 +23,14 @@ export interface RequestSpec {
 export class RateLimitedError extends Error {}
 
 /** No evidence either way, through no fault the suite can pin on a requirement: a connection reset, a silent server. */
-export class InconclusiveError extends Error {}
+export class InconclusiveError extends Error {
+  constructor(reason: string) {
+    super(`${INCONCLUSIVE}${reason}`);
+  }
+}
+
+/** How the skip reason of a test the server left without evidence starts: the reporter counts such skips against certification. */
+export const INCONCLUSIVE = 'inconclusive: ';
 
 export interface ClientOptions {
   baseUrl: string;
@@ -133,9 +140,10 @@ export class OmsClient {
       if (!(error instanceof TransportError)) throw new Error(`${request} failed: ${redact((error as Error).message.split('\n')[0])}`);
       if (error.failure === 'timeout') {
         noteTimeout(this.runId, this.options.timeoutMs);
-        throw new Error(`${request} failed: ${error.message}, a deadline for headers and the whole body (raise OMS_REQUEST_TIMEOUT_MS if the server is just slow)`);
+        // No answer is no evidence about the requirement under test; the run as a whole cannot certify either.
+        throw new InconclusiveError(`${request} got no complete answer: ${error.message}, a deadline for headers and the whole body (raise OMS_REQUEST_TIMEOUT_MS if the server is just slow)`);
       }
-      if (error.failure === 'connection-reset') throw new InconclusiveError(`inconclusive: connection reset (${request}: ${redact(error.message)})`);
+      if (error.failure === 'connection-reset') throw new InconclusiveError(`connection reset (${request}: ${redact(error.message)})`);
       throw new Error(`${request} failed: ${redact(error.message)}`);
     }
   }

@@ -13,6 +13,7 @@ import { recordOf } from '../harness/findings';
 import { evidenceOf, evidenceOfError, type Evidence } from './evidence';
 import { summaryLines } from './terminal';
 import { visible } from '../harness/safe-text';
+import { shellWord } from '../harness/shell';
 import { ExpectationsError, loadExpectations, type Expectations } from './expectations';
 import { KeyError, loadPrivateKey } from './integrity';
 import { buildReport, type ConformanceReport, type RequirementResult, type RequirementStatus } from './report';
@@ -210,7 +211,10 @@ export default class ConformanceReporter implements Reporter {
   private print(report: ConformanceReport): void {
     const notes: string[] = [];
     const left = this.leftoverOrders(report.runId);
-    if (left) notes.push(`${left} order(s) this run created are still there; delete them with: oms-conformance cleanup --run-id ${report.runId}`);
+    if (left) {
+      const baseUrl = report.target.baseUrl ? ` --base-url ${visible(shellWord(report.target.baseUrl))}` : '';
+      notes.push(`${left} order(s) this run created are still there; delete them with: oms-conformance cleanup --run-id ${report.runId}${baseUrl}`);
+    }
     const shown = relative(process.cwd(), this.outputDir);
     notes.push(`Report: ${shown.startsWith('..') ? this.outputDir : shown || '.'}/index.html (report.json, report.md, junit.xml, badge.svg): every failure in full`);
     console.log(summaryLines(report, notes).join('\n'));

@@ -36,7 +36,8 @@ export function requestLine(record: FindingRecord): string | undefined {
 export function responseLine(record: FindingRecord): string | undefined {
   const response = record.response;
   if (!response) return undefined;
-  return `${response.status} (${response.contentType || 'no content type'})${response.retries ? `, after ${response.retries} rate-limit retries` : ''}`;
+  const location = response.status >= 300 && response.status < 400 ? `, Location ${JSON.stringify(response.headers.location ?? '(none)')} (not followed)` : '';
+  return `${response.status} (${response.contentType || 'no content type'})${location}${response.retries ? `, after ${response.retries} rate-limit retries` : ''}`;
 }
 
 function messageOf(record: FindingRecord): string {

@@ -1,3 +1,4 @@
+import { INCONCLUSIVE } from '../harness/client';
 import { gatingLevels, LEVELS, type Level } from '../harness/requirements';
 import type { Evidence } from './evidence';
 import type { Expectations, ExpiredExpectation } from './expectations';
@@ -79,8 +80,9 @@ export interface ConformanceReport extends RunInfo {
   finishedAt: string;
   /**
    * conformant: no requirement of a gating level failed (known failures included); not-conformant: one
-   * did, or a test failed naming none; inconclusive: none failed, but the run stopped early (a server that
-   * went silent), so nothing can be certified either way.
+   * did, or a test failed naming none; inconclusive: none failed, but the server left a gating requirement
+   * without evidence (no answer in time, a reset connection, a rate limit that outlasted the retries, a
+   * run stopped because the server went silent), so nothing can be certified either way.
    */
   verdict: 'conformant' | 'not-conformant' | 'inconclusive';
   /** What the exit code follows: with an expectations file, known failures do not fail the run. */
@@ -133,7 +135,9 @@ export function buildReport(
   });
   const violations = requirements.filter((r) => r.status === 'failed' && r.gating);
   const newFailures = violations.filter((r) => !r.knownFailure).map((r) => r.id);
-  const stopped = (collected.stopReasons ?? []).length > 0;
+  // A gating requirement the server left without evidence (no answer, reset, rate limit): nothing can be certified.
+  const unanswered = requirements.filter((r) => r.gating && r.status === 'skipped' && r.skipReasons.some((reason) => reason.startsWith(INCONCLUSIVE)));
+  const stopped = (collected.stopReasons ?? []).length > 0 || unanswered.length > 0;
   const clean = collected.unattributedFailures.length === 0 && !collected.interrupted && !stopped;
   const expired = expectations?.known.expired ?? [];
   const scored = requirements.filter((r) => r.gating && r.status !== 'not-testable');
