@@ -2,7 +2,7 @@ import type { OperationId } from '../contract/openapi';
 import { excerpt } from '../contract/openapi';
 import { placeholders, redact } from './redaction';
 import { clipText } from './safe-text';
-import { shellWord } from './shell';
+import { printfSubstitution, shellWord } from './shell';
 
 /** One request and its response, with every secret already redacted: safe to print, attach and report. */
 export interface Exchange {
@@ -37,7 +37,8 @@ export function curlLine(request: Exchange['request']): string {
   const known = placeholders();
   const words = ['curl', '-sS', '-i', '-X', shellWord(request.method), shellWord(request.url)];
   for (const [name, value] of Object.entries(request.headers)) words.push('-H', shellWord(`${name}: ${value}`, known));
-  if (request.body !== undefined) words.push('--data-raw', shellWord(request.body));
+  if (request.body?.includes('\u0000')) words.push('--data-binary', `@${printfSubstitution(request.body)}`);
+  else if (request.body !== undefined) words.push('--data-raw', shellWord(request.body));
   return words.join(' ');
 }
 

@@ -27,6 +27,17 @@ export function shellWord(text: string, placeholders: readonly string[] = []): s
   return parts.join('');
 }
 
+/**
+ * A body that holds a NUL byte, which no shell word can carry: curl reads it from printf, whose format
+ * string writes every byte back (\xHH escapes), so the line stays one line and the bytes stay exact.
+ */
+export function printfSubstitution(text: string): string {
+  const format = [...Buffer.from(text, 'utf8')]
+    .map((byte) => (byte === 0x25 ? '%%' : byte === 0x5c ? '\\\\' : byte >= 0x20 && byte < 0x7f && byte !== 0x27 ? String.fromCharCode(byte) : `\\x${byte.toString(16).padStart(2, '0')}`))
+    .join('');
+  return `<(printf '${format}')`;
+}
+
 function quoteLiteral(text: string): string {
   if (!hasInvisible(text)) return `'${text.replace(/'/g, `'\\''`)}'`;
   // ANSI-C quoting: bash decodes the escapes back into the exact characters.

@@ -1,11 +1,8 @@
-import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import fc from 'fast-check';
 import { curlLine, type Exchange } from '../harness/exchange';
 import { registerSecret } from '../harness/redaction';
+import { RecordingShell } from './support/shell';
 
 // A reproduction line is run by people in their shell: whatever the server put into the request (ids in the
 // path, text echoed into a body), it must be one syntactically valid command whose curl gets exactly the
@@ -24,21 +21,12 @@ const HOSTILE = [
   '$OMS_TOKENabc and ${HOME} and $OMS_TOKEN_B',
   'bidi \u202e evil',
   'zoë 東京 😀',
+  'nul \u0000 byte and 100% \\x41',
   '',
 ];
 
-let recorder: string;
-let folder: string;
-
-test.beforeAll(() => {
-  folder = mkdtempSync(join(tmpdir(), 'oms-curl-'));
-  recorder = join(folder, 'curl');
-  // A stand-in curl that writes each argument it receives, NUL-terminated.
-  writeFileSync(recorder, '#!/usr/bin/env bash\nfor a in "$@"; do printf \'%s\\0\' "$a"; done\n');
-  chmodSync(recorder, 0o755);
-});
-
-test.afterAll(() => rmSync(folder, { recursive: true, force: true }));
+const shell = new RecordingShell({ OMS_TOKEN: TOKEN });
+test.afterAll(() => shell.dispose());
 
 function request(body: string | undefined, path = '/orders'): Exchange['request'] {
   return {
@@ -50,24 +38,17 @@ function request(body: string | undefined, path = '/orders'): Exchange['request'
   };
 }
 
-/** What the recording curl received when bash ran the line, with OMS_TOKEN set in its environment. */
-function argumentsOf(line: string): string[] {
-  const run = spawnSync('bash', ['-c', line], { env: { PATH: `${folder}:/usr/bin:/bin`, OMS_TOKEN: TOKEN, HOME: '/nonexistent' }, encoding: 'utf8' });
-  expect(run.status, run.stderr).toBe(0);
-  return run.stdout.split('\0').slice(0, -1);
-}
-
 function expectedArguments(spec: Exchange['request']): string[] {
   const headers = Object.entries(spec.headers).flatMap(([name, value]) => ['-H', `${name}: ${value.replace('$OMS_TOKEN', TOKEN)}`]);
-  return ['-sS', '-i', '-X', spec.method, spec.url, ...headers, ...(spec.body === undefined ? [] : ['--data-raw', spec.body])];
+  const body = spec.body === undefined ? [] : [spec.body.includes('\u0000') ? '--data-binary' : '--data-raw', spec.body];
+  return ['-sS', '-i', '-X', spec.method, spec.url, ...headers, ...body];
 }
 
 test('every curl line is one valid bash command (bash -n), for hostile bodies and paths alike', () => {
   for (const text of HOSTILE) {
     for (const spec of [request(text), request(undefined, `/orders/${encodeURIComponent(text)}`)]) {
       const line = curlLine(spec);
-      const syntax = spawnSync('bash', ['-n', '-c', line], { encoding: 'utf8' });
-      expect(syntax.status, `${line}\n${syntax.stderr}`).toBe(0);
+      expect(shell.syntaxError(line), line).toBeUndefined();
       expect(line, 'one line: a server text cannot start a line of its own').not.toMatch(/[\n\r]/);
     }
   }
@@ -76,7 +57,7 @@ test('every curl line is one valid bash command (bash -n), for hostile bodies an
 test('running a curl line gives curl exactly the arguments the suite sent, the token from $OMS_TOKEN only', () => {
   for (const text of HOSTILE) {
     const spec = request(text);
-    expect(argumentsOf(curlLine(spec)), JSON.stringify(text)).toEqual(expectedArguments(spec));
+    expect(shell.curlArguments(curlLine(spec)), JSON.stringify(text)).toEqual(expectedArguments(spec));
   }
 });
 
@@ -90,7 +71,7 @@ test('any text in a body or path, generated, reaches curl unchanged', () => {
   fc.assert(
     fc.property(fc.string({ unit: 'binary', maxLength: 40 }), (text) => {
       const spec = request(text, `/orders/${encodeURIComponent(text)}`);
-      expect(argumentsOf(curlLine(spec))).toEqual(expectedArguments(spec));
+      expect(shell.curlArguments(curlLine(spec))).toEqual(expectedArguments(spec));
     }),
     { numRuns: 60 },
   );
