@@ -7,7 +7,7 @@ import type { Behaviour } from '../reference/app';
 import { operationOf } from '../reference/faults/kit';
 import { issueToken } from '../reference/routes/token';
 import { VARIANTS } from '../reference/variants';
-import { readReport, requestLog, runCli, startServer, temporaryDirectory } from './support/cli';
+import { readReport, requestLog, runCli, schemaProblems, startServer, temporaryDirectory } from './support/cli';
 
 const [A, B] = DEVELOPMENT_ACCOUNTS;
 const credentialsA: ClientCredentials = { clientId: A.client.id, clientSecret: A.client.secret, placeholder: '$OMS_TOKEN', variables: 'OMS_CLIENT_ID and OMS_CLIENT_SECRET' };
@@ -91,6 +91,7 @@ test.describe('a run far longer than the token lifetime', () => {
         expect(failed, run.stdout.slice(-3000)).toEqual([]);
         expect([run.exitCode, report.verdict, report.unattributedFailures]).toEqual([0, 'conformant', []]);
         expect(report.target.tokenAuth).toBe('form');
+        expect(schemaProblems(report)).toEqual([]);
         // Account B's checks ran with its own token: isolation was tested, not skipped.
         expect(report.requirements.filter((r) => r.id.startsWith('ORD-ISO-')).map((r) => r.status)).toEqual(['passed', 'passed', 'passed']);
         const tokenRequests = log.requests.slice(before).filter((r) => r === 'POST /token').length;
