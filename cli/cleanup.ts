@@ -4,7 +4,7 @@ import type { Settings } from '../harness/settings';
 import { HttpTransport } from '../harness/transport';
 import { Ledger, ledgerDirectory, ledgerFile, ledgerRuns, leftovers, readLedger, RUN_ID, type LedgerEntry } from '../harness/ledger';
 import { registerSettingsSecrets, redact } from '../harness/redaction';
-import { clientCredentials, fetchToken } from '../harness/token';
+import { clientCredentials, fetchToken, TokenError } from '../harness/token';
 import { checkedSettings, environmentFrom } from './environment';
 import { UsageError, type Parsed } from './options';
 import { EXIT } from './run';
@@ -84,7 +84,12 @@ async function accountTokens(settings: ReturnType<typeof checkedSettings>, baseU
   const tokens: Tokens = { A: settings.token, B: settings.tokenB };
   for (const account of ['A', 'B'] as const) {
     const credentials = clientCredentials(settings, account);
-    if (credentials) tokens[account] = (await fetchToken(baseUrl, credentials, settings.tokenAuth, settings.requestTimeoutMs)).accessToken;
+    if (!credentials) continue;
+    // A refused token request is a configuration problem: one line, exit 2.
+    const issued = await fetchToken(baseUrl, credentials, settings.tokenAuth, settings.requestTimeoutMs).catch((error: Error) => {
+      throw error instanceof TokenError ? new UsageError(error.message) : error;
+    });
+    tokens[account] = issued.accessToken;
   }
   return tokens;
 }

@@ -73,6 +73,8 @@ export async function replay({ options, positionals }: Parsed): Promise<number> 
   const report = readReportFile(file);
   const units = replayUnits(report, file);
   const env = environmentFrom(options);
+  // The server the report tested, unless --base-url says otherwise (the embedded one is started afresh).
+  if (!env.OMS_BASE_URL && report.target && !report.target.embedded && report.target.baseUrl) env.OMS_BASE_URL = report.target.baseUrl;
   env.OMS_PROFILE = report.profile;
   env.OMS_EFFORT = report.effort;
   checkedSettings(env, options);

@@ -72,6 +72,12 @@ export class OmsClient {
     return this.options.baseUrl;
   }
 
+  /** The bearer token requests go out with now (renewed first when it comes from POST /token and is about to expire). */
+  async bearerToken(): Promise<string> {
+    if (this.options.currentToken) this.token = await this.options.currentToken();
+    return this.token;
+  }
+
   async send(spec: RequestSpec): Promise<Exchange> {
     const search = new URLSearchParams(
       Object.entries(spec.query ?? {}).map(([name, value]) => [name, String(value)]),

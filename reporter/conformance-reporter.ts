@@ -69,6 +69,8 @@ export default class ConformanceReporter implements Reporter {
   private readonly outputDir: string;
   private readonly expectations?: { file: string; known: Expectations };
   private readonly signingKey?: KeyObject;
+  /** --har: the failures' exchanges as failures.har. */
+  private readonly har: boolean;
   private readonly results = new Map<string, RequirementResult>();
   private readonly unattributed: string[] = [];
   private rateLimitRetries = 0;
@@ -79,6 +81,7 @@ export default class ConformanceReporter implements Reporter {
   constructor(private readonly options: Options = {}) {
     const settings = readReportSettings();
     this.outputDir = resolve(options.outputDir ?? settings.outputDir);
+    this.har = settings.har;
     try {
       if (settings.expectationsFile) {
         this.expectations = { file: relative(process.cwd(), resolve(settings.expectationsFile)), known: loadExpectations(settings.expectationsFile) };
@@ -192,7 +195,7 @@ export default class ConformanceReporter implements Reporter {
         this.expectations,
       ),
     );
-    const written = writeReport(this.outputDir, report, this.signingKey);
+    const written = writeReport(this.outputDir, report, this.signingKey, { har: this.har });
     this.print(written);
     if (interrupted) return undefined;
     return { status: written.gate.passed ? 'passed' : 'failed' };

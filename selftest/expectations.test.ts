@@ -2,7 +2,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { loadExpectations } from '../reporter/expectations';
-import { readReport, runCli, temporaryDirectory } from './support/cli';
+import { readReport, runCli, schemaProblems, temporaryDirectory } from './support/cli';
 
 test.describe('expectations that expire', () => {
   test('an entry holds through its until day and expires the day after', () => {
@@ -24,6 +24,7 @@ test.describe('expectations that expire', () => {
     expect(run.stdout).toContain('renew or remove: ORD-GET-004 (until 2020-01-31)');
     const report = readReport(join(work, 'report'));
     expect([report.verdict, report.gate.passed, report.gate.expired]).toEqual(['conformant', false, [{ id: 'ORD-GET-004', reason: 'used to answer 200 (ticket 7)', until: '2020-01-31' }]]);
+    expect(schemaProblems(report)).toEqual([]);
   });
 
   for (const [until, shown] of [['31/12/2026', '"31/12/2026"'], ['2026-02-30', '"2026-02-30"'], ['soon', '"soon"']]) {

@@ -53,8 +53,9 @@ test('oms-conformance replay runs the failed requirements N times and says FIXED
   const server = await startServer([flakyNotFound(), fault!.behaviour()]);
   try {
     const work = temporaryDirectory();
-    writeFileSync(join(work, 'report.json'), JSON.stringify(failedReport(7)));
-    const run = await runCli(['replay', 'report.json', '--times', '2', '--base-url', server.url, '--workers', '1'], { cwd: work, env: { OMS_TOKEN: DEV_TOKEN_A } });
+    // No --base-url: the replay goes to the server the report tested.
+    writeFileSync(join(work, 'report.json'), JSON.stringify({ ...failedReport(7), target: { baseUrl: server.url, embedded: false } }));
+    const run = await runCli(['replay', 'report.json', '--times', '2', '--workers', '1'], { cwd: work, env: { OMS_TOKEN: DEV_TOKEN_A } });
     const summary = run.stdout.split('Replay of report.json, 2 time(s):')[1] ?? '';
     const lines = summary.split('\n').filter((line) => line.trim());
     expect(lines, run.stdout.slice(-3000) + run.stderr).toEqual([

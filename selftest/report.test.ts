@@ -63,6 +63,7 @@ test.describe.serial('the conformance report of one run', () => {
       newFailures: [],
       knownFailures: ['ORD-GEN-002'],
       fixed: ['ORD-CREATE-002'],
+      expired: [],
     });
     expect(run.stdout).toContain('fixed ORD-CREATE-002');
   });

@@ -7,7 +7,7 @@ import type { Behaviour } from '../reference/app';
 import { operationOf } from '../reference/faults/kit';
 import { issueToken } from '../reference/routes/token';
 import { VARIANTS } from '../reference/variants';
-import { readReport, requestLog, runCli, startServer, temporaryDirectory } from './support/cli';
+import { readReport, requestLog, runCli, schemaProblems, startServer, temporaryDirectory } from './support/cli';
 
 const [A, B] = DEVELOPMENT_ACCOUNTS;
 const credentialsA: ClientCredentials = { clientId: A.client.id, clientSecret: A.client.secret, placeholder: '$OMS_TOKEN', variables: 'OMS_CLIENT_ID and OMS_CLIENT_SECRET' };
@@ -91,10 +91,12 @@ test.describe('a run far longer than the token lifetime', () => {
         expect(failed, run.stdout.slice(-3000)).toEqual([]);
         expect([run.exitCode, report.verdict, report.unattributedFailures]).toEqual([0, 'conformant', []]);
         expect(report.target.tokenAuth).toBe('form');
+        expect(schemaProblems(report)).toEqual([]);
         // Account B's checks ran with its own token: isolation was tested, not skipped.
         expect(report.requirements.filter((r) => r.id.startsWith('ORD-ISO-')).map((r) => r.status)).toEqual(['passed', 'passed', 'passed']);
         const tokenRequests = log.requests.slice(before).filter((r) => r === 'POST /token').length;
-        expect(seconds, 'the run must outlast many token lifetimes').toBeGreaterThan(30);
+        // Measured: 34 to 47 s a run here; at least five 3-second lifetimes on any machine.
+        expect(seconds, 'the run must outlast many token lifetimes').toBeGreaterThan(15);
         // New tokens were fetched as the old ones aged, not once per run.
         expect(tokenRequests).toBeGreaterThan(seconds / 3);
         test.info().annotations.push({ type: 'measured', description: `${profile}: ${seconds.toFixed(0)} s, ${tokenRequests} POST /token` });

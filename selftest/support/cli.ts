@@ -29,11 +29,14 @@ export interface CliRun {
 
 /**
  * Runs `oms-conformance` (this checkout's, or bin) as a user would, in cwd (a temporary directory by
- * default), with env on top of a clean environment: no OMS_* or Playwright variable of the caller leaks in.
+ * default), with env on top of a clean environment: no OMS_*, Playwright or job-summary variable of the caller leaks in.
  */
 export function runCli(args: string[], options: { env?: Record<string, string>; cwd?: string; bin?: string } = {}): Promise<CliRun> {
   const inherited = Object.fromEntries(
-    Object.entries(process.env).filter(([name]) => !name.startsWith('OMS_') && !name.startsWith('PLAYWRIGHT_') && !name.startsWith('PW_') && !name.startsWith('TEST_')),
+    // GITHUB_STEP_SUMMARY too: the self-tests' deliberately failing runs must not annotate the project's own CI job.
+    Object.entries(process.env).filter(
+      ([name]) => !name.startsWith('OMS_') && !name.startsWith('PLAYWRIGHT_') && !name.startsWith('PW_') && !name.startsWith('TEST_') && name !== 'GITHUB_STEP_SUMMARY',
+    ),
   );
   const child = spawn(process.execPath, [options.bin ?? BIN, ...args], {
     cwd: options.cwd ?? temporaryDirectory(),
