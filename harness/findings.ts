@@ -1,4 +1,4 @@
-import { expect as baseExpect } from '@playwright/test';
+import { expect as baseExpect, test } from '@playwright/test';
 import { describeExchange, type Exchange } from './exchange';
 import { requirement } from './requirements';
 
@@ -47,15 +47,26 @@ export const expect = baseExpect.extend({
   },
 });
 
+/** The attachment that carries one finding, as JSON, from the test to the reporter. */
+export const FINDING_ATTACHMENT = 'oms-finding';
+
+function attach(finding: Finding): void {
+  test.info().attachments.push({ name: FINDING_ATTACHMENT, contentType: 'application/json', body: Buffer.from(JSON.stringify(finding)) });
+}
+
 /** Records a violation and lets the test go on, so one response can show every requirement it breaks. */
 export function check(finding: Finding | undefined): void {
   // Only a violation becomes an expect: each expect is a Playwright step with a captured stack (measured in bench/).
-  if (finding) expect.soft(finding).toMeetRequirement();
+  if (!finding) return;
+  attach(finding);
+  expect.soft(finding).toMeetRequirement();
 }
 
 /** Stops the test at a violation that later steps depend on (no id to get, no order to update). */
 export function ensure(finding: Finding | undefined): void {
-  if (finding) expect(finding).toMeetRequirement();
+  if (!finding) return;
+  attach(finding);
+  expect(finding).toMeetRequirement();
 }
 
 /** A finding when the condition is false. */
