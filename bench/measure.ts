@@ -1,6 +1,8 @@
 import { operationOf } from './micro';
-import type { RecordedRequest } from './reference';
-import type { SuiteRun } from './suite';
+import { startBenchReference, type RecordedRequest } from './reference';
+import { replay } from './replay';
+import { cpuMsSince } from './stats';
+import { runAgainst, type Effort, type SuiteRun } from './suite';
 import type { TestTiming } from './timing-reporter';
 
 /** What one suite run against the bench's server did, from its recording. */
@@ -58,4 +60,24 @@ export function profileRun(run: SuiteRun, recorded: RecordedRequest[], serverCpu
     serverMsByOperation,
     tests: run.tests ?? {},
   };
+}
+
+/** One suite run against a fresh server of the bench (account A pre-filled), recorded, then replayed on the same server. */
+export async function recordedRun(effort: Effort, accountOrders: number, replayCount: number) {
+  const server = await startBenchReference({ prefill: accountOrders });
+  try {
+    const cpu = process.cpuUsage();
+    const run = await runAgainst(server.url, effort);
+    const serverCpuMs = cpuMsSince(cpu);
+    const recorded = server.take();
+    const profile = profileRun(run, recorded, serverCpuMs);
+    const replayed = [];
+    for (let i = 0; i < replayCount; i++) {
+      replayed.push(await replay(server.url, recorded));
+      server.take();
+    }
+    return { run, profile, recorded, replayed };
+  } finally {
+    await server.close();
+  }
 }

@@ -1,4 +1,5 @@
 import type { ClientCost } from './client-cost';
+import type { FailingRuns } from './failing';
 import type { GenerationCost, StoreCost, ValidationCost } from './micro';
 import type { Throughput } from './throughput';
 
@@ -11,13 +12,15 @@ export interface BenchResults {
   mode: 'default' | 'quick';
   durationSeconds: number;
   machine: { cpus: number; cpuModel: string; node: string; loadAverageAtStart: number[]; loadAverageAtEnd: number[] };
-  settings: { rounds: number; thoroughRuns: number; accountSizes: number[]; replays: number; clientCounts: number[]; clientRounds: number; loadSeconds: number; loadRounds: number };
+  settings: { rounds: number; thoroughRuns: number; accountSizes: number[]; replays: number; clientCounts: number[]; clientRounds: number; loadSeconds: number; loadRounds: number; faults: string[] };
   /** `npm run conformance` against the embedded server, command start to exit. */
   quickRun: WallTimes;
   /** The same with OMS_EFFORT=thorough (fewer runs; none in --quick mode). */
   thoroughRun: WallTimes;
   /** The same command selecting one cheap test: what every run pays before and after its tests. */
   oneTestRun: WallTimes & { args: string };
+  /** A passing quick run beside quick runs against reference faults of several classes, lines printed, and the bare floor. */
+  failingRuns: FailingRuns;
   /** Counted at the server, in runs against the bench's server at the empty account. */
   requests: { quick: RequestFigures; thorough: RequestFigures | null };
   overhead: Overhead;

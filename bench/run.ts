@@ -6,15 +6,15 @@ import { DEVELOPMENT_ACCOUNTS } from '../reference/accounts';
 import { InMemoryOrderStore } from '../reference/store';
 import { CopyingOrderStore } from './baseline-store';
 import { clientCost } from './client-cost';
-import { profileRun, type RunProfile } from './measure';
+import { failingRuns } from './failing';
+import { recordedRun, type RunProfile } from './measure';
 import { generationCost, storeCost, validationCost } from './micro';
 import { BENCH_DIR, parseOptions, type BenchOptions } from './options';
 import { prefillAccount, startBenchReference, type RecordedRequest } from './reference';
-import { replay } from './replay';
 import { renderMarkdown, updateReadme } from './report';
 import type { BenchResults, EffortRow, GrowingTest, LoadFigures, RequestFigures, SizeRow, Target, WallTimes } from './results';
-import { cpuMsSince, median, nowMs, ratio, round } from './stats';
-import { ONE_TEST, PROJECT_ROOT, runAgainst, runEmbedded, type Effort, type SuiteRun } from './suite';
+import { median, nowMs, ratio, round } from './stats';
+import { ONE_TEST, PROJECT_ROOT, runEmbedded, type Effort, type SuiteRun } from './suite';
 import { load, startCeilingServer } from './throughput';
 
 /** A test counts as growing with the account when it takes this much longer at the largest size. */
@@ -61,6 +61,9 @@ async function main(): Promise<void> {
       log(`round ${round}: recorded quick run, ${size} orders: ${seconds(profile.wallMs)} s, ${profile.requests} requests (exit ${profile.exitCode})`);
     }
   }
+
+  // 1b. A passing quick run beside quick runs against faults of several classes, and what each printed.
+  const failing = await failingRuns(options.rounds, options.faults, log);
 
   // 2. Thorough runs: fewer, they take half a minute each.
   const embeddedThorough: SuiteRun[] = [];
@@ -141,10 +144,12 @@ async function main(): Promise<void> {
       clientRounds: options.clientRounds,
       loadSeconds: options.loadSeconds,
       loadRounds: options.loadRounds,
+      faults: options.faults,
     },
     quickRun,
     thoroughRun,
     oneTestRun: { ...wallTimes(oneTest), args: ONE_TEST.join(' ') },
+    failingRuns: failing,
     requests: { quick: requestFigures(emptyAccount), thorough: thoroughProfile ? requestFigures([thoroughProfile]) : null },
     overhead,
     clientCost: { requestCounts: options.clientCounts, rounds: options.clientRounds, ...perRequest },
@@ -168,26 +173,6 @@ async function main(): Promise<void> {
   }
   log(`wrote ${relative(PROJECT_ROOT, join(options.outDir, 'results.json'))} and results.md in ${results.durationSeconds} s`);
   console.log(`\n${markdown}`);
-}
-
-/** One suite run against a fresh server of the bench (account A pre-filled), recorded, then replayed on the same server. */
-async function recordedRun(effort: Effort, accountOrders: number, replayCount: number) {
-  const server = await startBenchReference({ prefill: accountOrders });
-  try {
-    const cpu = process.cpuUsage();
-    const run = await runAgainst(server.url, effort);
-    const serverCpuMs = cpuMsSince(cpu);
-    const recorded = server.take();
-    const profile = profileRun(run, recorded, serverCpuMs);
-    const replayed = [];
-    for (let i = 0; i < replayCount; i++) {
-      replayed.push(await replay(server.url, recorded));
-      server.take();
-    }
-    return { run, profile, recorded, replayed };
-  } finally {
-    await server.close();
-  }
 }
 
 /** autocannon on GET by id and on full pages, account A holding 1,000 orders and B 10,000, endpoints interleaved per round. */
@@ -351,6 +336,10 @@ function targets(results: BenchResults): Target[] {
   const quick = results.quickRun.medianMs;
   const thorough = results.thoroughRun.medianMs;
   const byId = results.throughput['GET /orders/{id}']?.requestsPerSecond ?? null;
+  const passingCpu = results.failingRuns.passing.medianCpuMs;
+  const ratios = results.failingRuns.failing.flatMap((f) => (f.ratioCpu === null ? [] : [f.ratioCpu]));
+  const worstFailing = ratios.length ? Math.max(...ratios) : null;
+  const s = (ms: number | null) => (ms === null ? '—' : `${(ms / 1000).toFixed(2)} s`);
   return [
     {
       name: 'quick run, start-up included',
@@ -399,6 +388,22 @@ function targets(results: BenchResults): Target[] {
       unit: 'µs/response',
       met: met(results.validation.ajvMicroseconds, (v) => v < 20),
       note: `${results.validation.responses} real responses; all response checks: ${results.validation.responseChecksMicroseconds} µs`,
+    },
+    {
+      name: 'quick passing run (issue 15)',
+      target: '≤ 3 s on 2 idle cores',
+      measured: passingCpu === null ? null : round(passingCpu / 2000, 2),
+      unit: 's',
+      met: met(passingCpu, (v) => v / 2 <= 3000),
+      note: `CPU-s / 2 cores (wall ${s(results.failingRuns.passing.medianMs)} at this load; CPU ${s(passingCpu)}, bare floor ${s(results.failingRuns.floor.cpuMs)})`,
+    },
+    {
+      name: 'failing run against the passing run, worst fault class',
+      target: '≤ 1.5×',
+      measured: worstFailing,
+      unit: '× (CPU)',
+      met: met(worstFailing, (v) => v <= 1.5),
+      note: results.failingRuns.failing.map((f) => `${f.fault} ${f.ratioCpu ?? '—'}× CPU, ${f.ratioWall ?? '—'}× wall, ${f.medianLines ?? '—'} lines`).join('; '),
     },
     { name: 'reference GET /orders/{id}', target: '> 10,000 req/s', measured: byId, unit: 'req/s', met: met(byId, (v) => v > 10_000), note: 'autocannon, 10 connections, loopback' },
   ];

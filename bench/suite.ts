@@ -25,6 +25,9 @@ export interface SuiteRun {
   tests?: Record<string, TestTiming>;
   /** The end of the output, to show when a run did not pass. */
   outputTail: string;
+  /** What the run printed to the terminal (stdout and stderr): lines and bytes. */
+  outputLines: number;
+  outputBytes: number;
   /** Tests the run reported (Playwright's summary line); a run of none measures nothing. */
   testsRun: number;
 }
@@ -33,9 +36,9 @@ export interface SuiteRun {
  * `npm run conformance` as a user types it, against the embedded reference server (started by the
  * suite's global setup, so its start-up is in the time).
  */
-export function runEmbedded(effort: Effort, args: string[] = []): Promise<SuiteRun> {
+export function runEmbedded(effort: Effort, args: string[] = [], env: Record<string, string> = {}): Promise<SuiteRun> {
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  return timedRun(npm, ['run', '--silent', 'conformance', '--', ...args], { OMS_EFFORT: effort }, false);
+  return timedRun(npm, ['run', '--silent', 'conformance', '--', ...args], { OMS_EFFORT: effort, ...env }, false);
 }
 
 /** The run's fixed costs: the same command selecting one cheap test (start-up, one worker, reports). */
@@ -59,6 +62,8 @@ async function timedRun(command: string, args: string[], env: Record<string, str
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(OMS_|PLAYWRIGHT_|TEST_)/.test(name)));
   const cpuBefore = childrenCpuMs();
   const started = nowMs();
+  let outputLines = 0;
+  let outputBytes = 0;
   const { exitCode, output } = await new Promise<{ exitCode: number; output: string }>((resolve, reject) => {
     const child = spawn(command, [...args, '--output', join(scratch, 'test-results')], {
       cwd: PROJECT_ROOT,
@@ -71,7 +76,11 @@ async function timedRun(command: string, args: string[], env: Record<string, str
       if (child.pid) process.kill(-child.pid, 'SIGKILL');
     }, RUN_TIME_LIMIT_MS);
     let text = '';
-    const keep = (chunk: Buffer) => (text = (text + chunk.toString()).slice(-20_000));
+    const keep = (chunk: Buffer) => {
+      outputBytes += chunk.length;
+      for (const byte of chunk) if (byte === 10) outputLines++;
+      text = (text + chunk.toString()).slice(-20_000);
+    };
     child.stdout.on('data', keep);
     child.stderr.on('data', keep);
     child.on('error', reject);
@@ -85,7 +94,7 @@ async function timedRun(command: string, args: string[], env: Record<string, str
   const cpuMs = cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore;
   const tests = perTest && existsSync(timingsFile) ? readTimings(timingsFile) : undefined;
   rmSync(scratch, { recursive: true, force: true });
-  return { startedAt: started, wallMs, cpuMs, exitCode, tests, outputTail: output, testsRun: testsIn(output) };
+  return { startedAt: started, wallMs, cpuMs, exitCode, tests, outputTail: output, outputLines, outputBytes, testsRun: testsIn(output) };
 }
 
 /**

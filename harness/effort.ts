@@ -3,7 +3,8 @@ import { test } from '@playwright/test';
 import fc from 'fast-check';
 import type { OmsApi } from './api';
 import { clip, type Exchange } from './exchange';
-import { ensure, type Finding } from './findings';
+import { ensure, type Finding, type Replay as FindingReplay } from './findings';
+import { knownViolated, recordViolated } from './run-knowledge';
 import type { Settings } from './settings';
 
 /**
@@ -18,14 +19,24 @@ export interface EffortProfile {
   /** Command sequences per model-based test, and the longest sequence. */
   sequences: number;
   maxCommands: number;
-  /** What one generated test may take, shrinking included (its timeout is raised to fit). */
+  /** What the generated runs of one test may take, in time and in requests, before any failure. */
   timeLimitMs: number;
+  maxRequests: number;
+  /** What shrinking one failure may take; a requirement another test already failed is not shrunk at all. */
+  shrink: { timeLimitMs: number; maxRequests: number };
 }
 
 /** quick gates CI against the embedded server in seconds; thorough is for certification. */
 export const EFFORT: Record<Settings['effort'], EffortProfile> = {
-  quick: { numRuns: 8, sequences: 5, maxCommands: 10, timeLimitMs: 60_000 },
-  thorough: { numRuns: 200, sequences: 60, maxCommands: 30, timeLimitMs: 15 * 60_000 },
+  quick: { numRuns: 8, sequences: 5, maxCommands: 10, timeLimitMs: 30_000, maxRequests: 1_500, shrink: { timeLimitMs: 3_000, maxRequests: 300 } },
+  thorough: {
+    numRuns: 200,
+    sequences: 60,
+    maxCommands: 30,
+    timeLimitMs: 10 * 60_000,
+    maxRequests: 50_000,
+    shrink: { timeLimitMs: 60_000, maxRequests: 5_000 },
+  },
 };
 
 export interface Replay {
@@ -115,6 +126,42 @@ export interface GeneratedTest<T> {
 const MAX_SKIPS_PER_RUN = 5;
 
 /**
+ * What a generated test may still spend, in requests and time: first on generated runs, then, from the
+ * first failure on, on shrinking it. A spent budget ends the test with what it has (a pass so far, or the
+ * smallest counterexample found): fast-check cannot stop a run in flight, so no run starts past the budget.
+ */
+class Budget {
+  requests = 0;
+  private shrinkFrom?: { at: number; requests: number; allowance: EffortProfile['shrink'] };
+  private readonly started = Date.now();
+
+  constructor(private readonly profile: EffortProfile) {}
+
+  /** Shrinking starts: with the profile's allowance, or none when the requirement is already known failed. */
+  shrinking(alreadyKnown: boolean): void {
+    this.shrinkFrom ??= { at: Date.now(), requests: this.requests, allowance: alreadyKnown ? { timeLimitMs: 0, maxRequests: 0 } : this.profile.shrink };
+  }
+
+  get isShrinking(): boolean {
+    return this.shrinkFrom !== undefined;
+  }
+
+  /** Why no further run may start, or undefined while the budget lasts. */
+  spent(): string | undefined {
+    const from = this.shrinkFrom;
+    if (from) {
+      if (from.allowance.maxRequests === 0) return 'not shrunk: another test of this run already failed the requirement';
+      if (this.requests - from.requests >= from.allowance.maxRequests) return `shrinking stopped at its budget of ${from.allowance.maxRequests} requests`;
+      if (Date.now() - from.at >= from.allowance.timeLimitMs) return `shrinking stopped at its budget of ${from.allowance.timeLimitMs / 1000} s`;
+      return undefined;
+    }
+    if (this.requests >= this.profile.maxRequests) return `budget of ${this.profile.maxRequests} requests reached`;
+    if (Date.now() - this.started >= this.profile.timeLimitMs) return `time limit of ${this.profile.timeLimitMs / 1000} s reached`;
+    return undefined;
+  }
+}
+
+/**
  * Runs a generated test with fast-check in the current Playwright test. On a failure, stops the test
  * with the requirement's finding, the shrunk counterexample as the list of requests, and how to replay it.
  */
@@ -123,13 +170,18 @@ export async function forAll<T>(settings: Settings, generated: GeneratedTest<T>)
   const replay = readReplay(settings);
   const seed = replay.seed ?? Math.floor(Math.random() * 0x7fffffff);
   const info = test.info();
-  info.setTimeout(profile.timeLimitMs + 60_000);
+  info.setTimeout(profile.timeLimitMs + profile.shrink.timeLimitMs + 60_000);
   info.annotations.push({ type: 'seed', description: `OMS_SEED=${seed} (effort ${settings.effort})` });
 
+  const budget = new Budget(profile);
   let stopped: unknown;
+  let budgetNote: string | undefined;
   const predicate = async (input: T): Promise<boolean> => {
     // After a skip (rate limit, read-only), no run sends anything more.
     if (stopped) return true;
+    // A spent budget: the remaining runs and shrink candidates pass without a request.
+    budgetNote ??= budget.spent();
+    if (budgetNote) return true;
     const trail = new Trail();
     try {
       const finding = await generated.run(input, trail);
@@ -142,7 +194,14 @@ export async function forAll<T>(settings: Settings, generated: GeneratedTest<T>)
         stopped = error;
         return true;
       }
+      if (!budget.isShrinking) {
+        const requirementId = error instanceof Violation ? error.finding.requirementId : undefined;
+        budget.shrinking(requirementId !== undefined && knownViolated(requirementId));
+        if (requirementId) recordViolated([requirementId]);
+      }
       throw new FailedRun(error, trail.exchanges);
+    } finally {
+      budget.requests += trail.exchanges.length;
     }
   };
 
@@ -153,13 +212,10 @@ export async function forAll<T>(settings: Settings, generated: GeneratedTest<T>)
     endOnFailure: replay.path !== undefined,
     numRuns,
     maxSkipsPerRun: MAX_SKIPS_PER_RUN,
-    plugins: [fc.interruptAfterTimeLimit(profile.timeLimitMs)],
   })) as fc.RunDetails<[T]>;
   if (stopped) throw stopped;
-  if (!details.failed) {
-    if (details.interrupted) info.annotations.push({ type: 'generated', description: `time limit reached after ${details.numRuns} of ${numRuns} runs` });
-    return;
-  }
+  if (budgetNote) info.annotations.push({ type: 'generated', description: `${budgetNote} (${budget.requests} requests)` });
+  if (!details.failed) return;
   if (details.counterexample === null) {
     // Too many runs proved nothing: an unmet precondition, never a pass or a fail.
     info.skip(true, `${details.numSkips} of the generated runs proved nothing (seed ${seed}): ${generated.inconclusive ?? 'fc.pre failed'}`);
@@ -169,7 +225,7 @@ export async function forAll<T>(settings: Settings, generated: GeneratedTest<T>)
   const failure = details.errorInstance;
   const requests = failure instanceof FailedRun ? failure.requests : [];
   const cause = failure instanceof FailedRun ? failure.cause : failure;
-  const report = counterexampleReport({
+  const parts: ReportParts = {
     seed,
     path: details.counterexamplePath,
     input: details.counterexample[0],
@@ -177,10 +233,19 @@ export async function forAll<T>(settings: Settings, generated: GeneratedTest<T>)
     numRuns: details.numRuns,
     requests,
     note: generated.requestsNote,
-  });
+    shrinkNote: budget.isShrinking ? budgetNote : undefined,
+  };
+  const report = counterexampleReport(parts);
   if (cause instanceof Violation) {
     const { finding } = cause;
-    ensure({ ...finding, counterexample: report, replay: { seed, path: replayPath(details.counterexamplePath, details.counterexample[0]), location: testLocation() } });
+    ensure({
+      requirementId: finding.requirementId,
+      expected: finding.expected,
+      received: finding.received,
+      exchange: finding.exchange,
+      counterexample: report,
+      replay: replayOf(parts),
+    });
   }
   throw new Error(`${cause instanceof Error ? cause.message : String(cause)}\n\n${report}`);
 }
@@ -193,12 +258,21 @@ interface ReportParts {
   numRuns: number;
   requests: Exchange[];
   note?: string;
+  /** Why shrinking stopped before it was done, if it did. */
+  shrinkNote?: string;
+}
+
+/** OMS_SEED, OMS_PATH (with the commands that ran, for a model-based test) and the test's file:line. */
+function replayOf(parts: ReportParts): FindingReplay {
+  const info = test.info();
+  // fast-check prints a model-based run's commands with the replayPath of those that ran.
+  const commandsPath = isCommands(parts.input) ? /replayPath="([^"]+)"/.exec(String(parts.input))?.[1] : undefined;
+  return { seed: parts.seed, path: commandsPath ? `${parts.path}@${commandsPath}` : parts.path, location: `${relative(process.cwd(), info.file)}:${info.line}` };
 }
 
 /** The counterexample as the requests it made, the generated input, and the replay line. */
 export function counterexampleReport(parts: ReportParts): string {
-  const path = replayPath(parts.path, parts.input);
-  const where = testLocation();
+  const { path, location: where } = replayOf(parts);
   const requests = parts.requests.map((exchange, index) => {
     // Which account sent it, where it was not account A: the redacted token names it ($OMS_TOKEN_B).
     const token = /\$OMS_[A-Z_]+/.exec(exchange.request.headers.Authorization ?? '')?.[0];
@@ -207,7 +281,7 @@ export function counterexampleReport(parts: ReportParts): string {
     return `  ${index + 1}. ${exchange.request.method} ${exchange.request.path}${as}${body}\n     → ${exchange.status}`;
   });
   return [
-    `Counterexample (shrunk ${parts.numShrinks} times from the failure of run ${parts.numRuns}), as the requests it made:`,
+    `Counterexample (shrunk ${parts.numShrinks} times from the failure of run ${parts.numRuns}${parts.shrinkNote ? `; ${parts.shrinkNote}` : ''}), as the requests it made:`,
     ...(requests.length ? requests : ['  (no request completed)']),
     ...(parts.note ? [`  (${parts.note})`] : []),
     `Generated input: ${clip(describeInput(parts.input), 3000)}`,
@@ -216,21 +290,14 @@ export function counterexampleReport(parts: ReportParts): string {
   ].join('\n');
 }
 
-/** OMS_PATH of a counterexample: fast-check's path, and for a model-based test the commands that ran. */
-function replayPath(path: string, input: unknown): string {
-  const commandsPath = /replayPath="([^"]+)"/.exec(String(input))?.[1];
-  return commandsPath ? `${path}@${commandsPath}` : path;
-}
-
-/** file:line of the running test, as `npx playwright test` takes it. */
-function testLocation(): string {
-  const info = test.info();
-  return `${relative(process.cwd(), info.file)}:${info.line}`;
-}
-
 /** A model-based test's commands one per line (those that ran); any other input as fast-check prints it. */
 function describeInput(input: unknown): string {
-  if (typeof input !== 'object' || input === null || Array.isArray(input) || !(Symbol.iterator in input)) return fc.stringify(input);
+  if (!isCommands(input)) return fc.stringify(input);
   const ran = [...(input as Iterable<{ hasRan?: boolean }>)].filter((command) => command.hasRan !== false);
   return ['commands:', ...ran.map((command, index) => `  ${index + 1}. ${String(command)}`)].join('\n');
+}
+
+/** fast-check's commands of a model-based run (iterable, not an array); fc.record values may have no prototype to print. */
+function isCommands(input: unknown): input is Iterable<unknown> {
+  return typeof input === 'object' && input !== null && !Array.isArray(input) && Symbol.iterator in input;
 }

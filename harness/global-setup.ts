@@ -5,6 +5,7 @@ import { startReferenceServer, type RunningReference } from '../reference/server
 import { preflight, PreflightError } from './preflight';
 import { registerSettingsSecrets, redact } from './redaction';
 import { ConfigurationError, readSettings } from './settings';
+import { forgetRun } from './run-knowledge';
 import { clientCredentials, fetchToken } from './token';
 
 /** Exit code of a configuration or preflight problem (documented in the README). */
@@ -64,6 +65,7 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
     throw error;
   }
   return async () => {
+    forgetRun(process.env.OMS_RUN_ID ?? `pid-${process.pid}`);
     await server?.close();
   };
 }

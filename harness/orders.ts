@@ -62,9 +62,14 @@ export function itemsOf(order: Json): Json[] {
   return Array.isArray(order.items) ? (order.items as Json[]) : [];
 }
 
-/** Waits until the wall clock is in a later second, so a timestamp of second precision must move. */
-export async function nextSecond(): Promise<void> {
-  await new Promise((resolve) => setTimeout(resolve, 1100 - (Date.now() % 1000)));
+/**
+ * Waits one unit of a timestamp's precision (its last digit), counted from now: the service stamped it
+ * before answering, so a stamp it makes after the wait must be later. Precision is open (2.1): whole
+ * seconds cost a second, milliseconds a few (a fixed wait for the next second cost every run a second).
+ */
+export async function pastPrecisionOf(timestamp: unknown): Promise<void> {
+  const fraction = /:\d{2}[.,](\d+)/.exec(String(timestamp))?.[1].length ?? 0;
+  await new Promise((resolve) => setTimeout(resolve, Math.ceil(1000 / 10 ** Math.min(fraction, 3)) + 5));
 }
 
 /** Section 2.3/2.4: the full form carries customer.id, and each item's id and total, assigned by the service. */

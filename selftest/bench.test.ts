@@ -87,12 +87,21 @@ test('npm run bench -- --quick writes results.json with every figure, and result
       'overhead vs bare client (while tests send)',
       'overhead vs bare client (CPU time)',
       'response validation (ajv)',
+      'quick passing run (issue 15)',
+      'failing run against the passing run, worst fault class',
       'reference GET /orders/{id}',
     ]);
+    // A passing run beside failing runs of two fault classes, with what each printed, and the bare floor.
+    expect(results.failingRuns.failing.map((row) => row.fault)).toEqual(['format-text-plain', 'update-mangles-non-ascii']);
+    for (const row of [results.failingRuns.passing, ...results.failingRuns.failing]) {
+      expect([row.medianMs, row.medianLines, row.medianBytes].every(isNumber), JSON.stringify(row)).toBe(true);
+    }
+    expect(results.failingRuns.failing.every((row) => row.exitCodes.every((code) => code === 1))).toBe(true);
+    expect(results.failingRuns.floor.requests).toBeGreaterThan(0);
     expect(results.targets.find((t) => t.name === 'thorough run')?.met).toBeNull();
 
     const markdown = readFileSync(join(outDir, 'results.md'), 'utf8');
-    for (const heading of ['### Targets', '### Suite overhead against a bare client', '### Reference server throughput', '### Scale: effort', '### Scale: account size']) {
+    for (const heading of ['### Targets', '### Failing runs against a passing one', '### Suite overhead against a bare client', '### Reference server throughput', '### Scale: effort', '### Scale: account size']) {
       expect(markdown).toContain(heading);
     }
     expect(existsSync(join(outDir, 'README.md'))).toBe(false);

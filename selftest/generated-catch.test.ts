@@ -48,13 +48,10 @@ for (const target of TARGETS) {
   });
 }
 
-/** The failure message that names the requirement, up to the next failure. */
+/** The report's evidence of the requirement that holds a generated counterexample (the terminal shows a summary). */
 function failureOf(run: SuiteRun, requirement: string): string {
-  const start = run.output.indexOf(`[${requirement}]`);
-  if (start === -1) return '';
-  const rest = run.output.slice(start);
-  const end = rest.search(/\n\s+\d+\) /);
-  return end === -1 ? rest : rest.slice(0, end);
+  const evidence = failedRequirements(run.report).find((r) => r.id === requirement)?.evidence ?? [];
+  return evidence.find((message) => message.includes('Counterexample (shrunk')) ?? evidence.join('\n\n');
 }
 
 /** The generated input a counterexample prints (the same on replay; ids and timestamps differ between runs). */

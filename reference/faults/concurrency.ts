@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fault, is, type FaultDefinition } from './kit';
+import type { ApiRequest } from '../http';
+import { callerOf, fault, is, isSuccess, withStore, type FaultDefinition } from './kit';
 
 /** What only shows under parallel requests. */
 export const CONCURRENCY_FAULTS: FaultDefinition[] = [
@@ -37,6 +38,40 @@ export const CONCURRENCY_FAULTS: FaultDefinition[] = [
             return id;
           },
         }),
+      };
+    },
+  }),
+  fault({
+    id: 'concurrency-total-drifts-under-parallel-creates',
+    level: 'MUST',
+    catches: ['ORD-LIST-007'],
+    subtle: true,
+    description:
+      'meta.total is a counter per account, read before a slow step and written after it: creates (and deletes) in flight together lose their updates, so meta.total drifts away from the orders the list holds.',
+    hooks: () => {
+      const counters = new Map<string, number>();
+      const readBefore = new WeakMap<ApiRequest, { account: string; value: number }>();
+      let trueTotal: (account: string) => number = () => 0;
+      return {
+        wrapServices: (services) =>
+          withStore(services, (store) => {
+            trueTotal = (account) => store.page(account, 0, 0).total;
+            return { page: (account, offset, limit) => ({ ...store.page(account, offset, limit), total: counters.get(account) ?? trueTotal(account) }) };
+          }),
+        // Read: the counter as it is when the request arrives, before the slow step.
+        intercept: async (request, { accounts }) => {
+          const account = is(request, 'create', 'delete') ? callerOf(request, accounts)?.id : undefined;
+          if (!account) return undefined;
+          readBefore.set(request, { account, value: counters.get(account) ?? trueTotal(account) });
+          await sleep(10);
+          return undefined;
+        },
+        // Modify and write: what was read, plus or minus one, over whatever other requests wrote meanwhile.
+        rewriteReply: (request, reply) => {
+          const read = readBefore.get(request);
+          if (read && isSuccess(reply)) counters.set(read.account, read.value + (is(request, 'create') ? 1 : -1));
+          return reply;
+        },
       };
     },
   }),
