@@ -90,25 +90,56 @@ const SUCCESS_SHAPE: Record<OperationId, string> = {
 
 /**
  * What every response of an order operation is checked for, whatever the test is about:
- * JSON, meta.status, and the schema of its status (the summary form and the envelope told apart).
+ * JSON (section 1, on every status), meta.status, and the schema of its status (the summary form and
+ * the envelope told apart). The 4xx of POST /token are left alone: their body is not shown (5.3).
  */
 export function responseChecks(exchange: Exchange): Array<Finding | undefined> {
   const operationId = exchange.operationId;
-  if (!operationId || exchange.status === 429 || exchange.status >= 500) return [];
+  if (!operationId || exchange.status === 429) return [];
+  if (exchange.status >= 500) return [bodyIsJson('ORD-GEN-003')(exchange)];
   const success = exchange.status >= 200 && exchange.status < 300;
   if (!success && exchange.status < 400) return [];
-  const findings: Array<Finding | undefined> = [
-    success ? contentTypeIsJson(exchange) : errorIsJson(exchange),
-    metaStatusMatches(exchange),
-  ];
-  if (!success) return [...findings, bodyMatchesSchema(operationId, 'ORD-ERR-001')(exchange)];
+  if (!success) return operationId === 'issueToken' ? [] : errorChecks(exchange);
+  const findings = [contentTypeIsJson(exchange), metaStatusMatches(exchange)];
   if (operationId === 'listOrders') return [...findings, ...listShape(exchange)];
   return [...findings, bodyMatchesSchema(operationId, SUCCESS_SHAPE[operationId])(exchange)];
 }
 
-const errorIsJson: Check = (exchange) => {
+/** Every error answer, of any operation or of none (405): a body is JSON, and an envelope it carries has the shape of section 7. */
+export function errorChecks(exchange: Exchange): Array<Finding | undefined> {
+  return [bodyIsJson('ORD-GEN-001')(exchange), metaStatusMatches(exchange), envelopeShape(exchange), carriesEnvelope(exchange)];
+}
+
+/** A body, where there is one, is JSON with a JSON content type (section 1); an empty error body is left to carriesEnvelope. */
+export const bodyIsJson = (requirementId: string): Check => (exchange) => {
+  if (exchange.text === '') return undefined;
   const finding = contentTypeIsJson(exchange);
-  return finding && { ...finding, requirementId: 'ORD-ERR-001' };
+  return finding && { ...finding, requirementId };
+};
+
+/** Section 7: where an error answer carries meta, its fields have the stated types (schema ErrorEnvelope). */
+export const envelopeShape: Check = (exchange) => {
+  const body = exchange.json as { meta?: unknown } | undefined;
+  if (!body || typeof body !== 'object' || Array.isArray(body) || !('meta' in body)) return undefined;
+  const problems = contract().component('ErrorEnvelope').problems(body);
+  return unless(problems.length === 0, () => ({
+    requirementId: 'ORD-ERR-006',
+    expected: 'the error envelope of section 7 as components.schemas.ErrorEnvelope in openapi.yaml has it: meta.status integer, meta.code and meta.message strings, details entries { field: string, error: string }',
+    received: `${problems.length} difference(s):\n${formatProblems(problems.slice(0, 12))}`,
+    exchange,
+  }));
+};
+
+/** Which error answers carry the envelope is not shown (section 7): its absence is a SHOULD. */
+export const carriesEnvelope: Check = (exchange) => {
+  const body = exchange.json as { meta?: unknown } | undefined;
+  const carried = !!body && typeof body === 'object' && !Array.isArray(body) && typeof body.meta === 'object' && body.meta !== null;
+  return unless(carried, () => ({
+    requirementId: 'ORD-ERR-001',
+    expected: 'the error envelope of section 7 (a JSON object with meta: status, code, message, details)',
+    received: exchange.text === '' ? 'an empty body' : exchange.json === undefined ? 'a body that is not JSON' : `a body without meta: ${excerpt(exchange.json)}`,
+    exchange,
+  }));
 };
 
 /** The list envelope (ORD-LIST-001) and its summaries (ORD-FORM-002), reported apart. */

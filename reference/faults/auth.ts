@@ -45,6 +45,30 @@ export const AUTH_FAULTS: FaultDefinition[] = [
     },
   }),
   fault({
+    id: 'auth-token-prefix-accepted',
+    level: 'MUST',
+    catches: ['ORD-AUTH-004'],
+    subtle: true,
+    description: 'A bearer token that starts with a valid token, or that a valid token starts with, is accepted (a prefix comparison).',
+    hooks: () => nearMissAccepted((sent, valid) => sent.length >= 8 && (sent.startsWith(valid) || valid.startsWith(sent))),
+  }),
+  fault({
+    id: 'auth-token-case-insensitive',
+    level: 'MUST',
+    catches: ['ORD-AUTH-004'],
+    subtle: true,
+    description: 'Bearer tokens are compared without regard to case.',
+    hooks: () => nearMissAccepted((sent, valid) => sent.toLowerCase() === valid.toLowerCase()),
+  }),
+  fault({
+    id: 'auth-token-last-character-ignored',
+    level: 'MUST',
+    catches: ['ORD-AUTH-004'],
+    subtle: true,
+    description: 'Bearer tokens are compared on all but their last character.',
+    hooks: () => nearMissAccepted((sent, valid) => sent.length === valid.length && sent.slice(0, -1) === valid.slice(0, -1)),
+  }),
+  fault({
     id: 'auth-403-instead-of-401',
     level: 'SHOULD',
     catches: ['ORD-AUTH-006'],
@@ -80,6 +104,18 @@ export const AUTH_FAULTS: FaultDefinition[] = [
     hooks: () => actingAsOwner('delete'),
   }),
 ];
+
+/** A loose token comparison: a token the registry does not know is served as the account whose token it resembles. */
+function nearMissAccepted(resembles: (sent: string, valid: string) => boolean): Hooks {
+  return {
+    rewriteRequest: (request, { accounts }) => {
+      const token = bearerToken(request);
+      if (!token || accounts.accountFor(token)) return request;
+      const match = accounts.validTokens().find(([valid]) => resembles(token, valid));
+      return match ? withAuthorization(request, `Bearer ${match[0]}`) : request;
+    },
+  };
+}
 
 function withAuthorization(request: ApiRequest, authorization: string): ApiRequest {
   return { ...request, headers: { ...request.headers, authorization } };
