@@ -110,6 +110,12 @@ export function errorChecks(exchange: Exchange): Array<Finding | undefined> {
   return [bodyIsJson('ORD-GEN-001')(exchange), metaStatusMatches(exchange), envelopeShape(exchange), carriesEnvelope(exchange)];
 }
 
+/** A response to a request that names no operation of the interface (another method, another path): what section 1 and 7 still hold of it. */
+export function anyResponseChecks(exchange: Exchange): Array<Finding | undefined> {
+  if (exchange.status >= 500) return [bodyIsJson('ORD-GEN-003')(exchange)];
+  return exchange.status >= 400 && exchange.status !== 429 ? errorChecks(exchange) : [];
+}
+
 /** A body, where there is one, is JSON with a JSON content type (section 1); an empty error body is left to carriesEnvelope. */
 export const bodyIsJson = (requirementId: string): Check => (exchange) => {
   if (exchange.text === '') return undefined;
