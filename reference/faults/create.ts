@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { honoursClientValueOnCreate } from './assigned';
 import { fault, is, mangleNonAscii, mapStrings, onFullForm, onSummaries, withJsonBody, type FaultDefinition, type Json } from './kit';
 
 /** Create (section 4.2) and the service-assigned fields of the full form (2.1, 2.3, 2.4). */
@@ -155,6 +156,14 @@ export const CREATE_FAULTS: FaultDefinition[] = [
           }),
       };
     },
+  }),
+  fault({
+    id: 'create-keeps-client-status',
+    level: 'MUST',
+    catches: ['ORD-CREATE-008'],
+    subtle: true,
+    description: 'A create that carries a status keeps it instead of assigning its own (shows only when the client sends one).',
+    hooks: () => honoursClientValueOnCreate(['status']),
   }),
   fault({
     id: 'create-item-total-ignores-quantity',

@@ -1,4 +1,6 @@
+import { serviceAssignedFields } from '../../contract/assigned';
 import { newOrder } from '../routes/orders';
+import { reassignsKeptIds } from './assigned';
 import type { StoredOrder } from '../store';
 import { bearerToken, fault, is, isSuccess, mangleNonAscii, mapStrings, onFullForm, operationOf, withJsonBody, withStore, type FaultDefinition, type Json } from './kit';
 
@@ -90,6 +92,14 @@ export const UPDATE_FAULTS: FaultDefinition[] = [
             }))
           : reply,
     }),
+  }),
+  fault({
+    id: 'update-reassigns-kept-ids',
+    level: 'MUST',
+    catches: ['ORD-UPDATE-007'],
+    subtle: true,
+    description: 'An update gives new ids to the customer and items it keeps (those the client did not resend).',
+    hooks: () => reassignsKeptIds(serviceAssignedFields().filter((field) => field.path.length > 1).map((field) => field.path)),
   }),
   fault({
     id: 'update-freezes-updated-at',
