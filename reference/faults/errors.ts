@@ -97,6 +97,16 @@ export const ERROR_FAULTS: FaultDefinition[] = [
       rewriteReply: (_request, reply) => (errorCode(reply.body) === 'invalid_json' ? textReply(500, 'SyntaxError: Unexpected end of JSON input') : reply),
     }),
   }),
+  fault({
+    id: 'errors-oversized-500',
+    level: 'SHOULD',
+    catches: ['ORD-ERR-005'],
+    subtle: false,
+    description: 'An oversized request body crashes the server: 500 instead of 413.',
+    hooks: () => ({
+      rewriteReply: (_request, reply) => (reply.status === 413 ? internalError() : reply),
+    }),
+  }),
 ];
 
 /** A 4xx whose meta, where it has one, is changed: the envelope carried with a wrong shape. */

@@ -271,7 +271,7 @@ export const LIST_FAULTS: FaultDefinition[] = [
 ];
 
 /** A list that skips paging for some out-of-range queries: the whole account in one answer. */
-function answersEveryOrderWhen(applies: (query: URLSearchParams) => boolean): Hooks {
+export function answersEveryOrderWhen(applies: (query: URLSearchParams) => boolean): Hooks {
   return {
     intercept: (request, { services, accounts }) => {
       const caller = callerOf(request, accounts);
