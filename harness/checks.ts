@@ -105,6 +105,15 @@ export function responseChecks(exchange: Exchange): Array<Finding | undefined> {
   return [...findings, bodyMatchesSchema(operationId, SUCCESS_SHAPE[operationId])(exchange)];
 }
 
+/** The requirements responseChecks holds a response to (whether it met them or not): what the coverage matrix counts. */
+export function responseRequirements(exchange: Exchange): string[] {
+  const operationId = exchange.operationId;
+  if (!operationId || exchange.status === 429 || (exchange.status >= 300 && exchange.status < 400)) return [];
+  if (exchange.status >= 500) return ['ORD-GEN-003'];
+  if (exchange.status >= 400) return operationId === 'issueToken' ? [] : ['ORD-GEN-001', 'ORD-GEN-002', 'ORD-ERR-006', 'ORD-ERR-001'];
+  return ['ORD-GEN-001', 'ORD-GEN-002', ...(operationId === 'listOrders' ? ['ORD-LIST-001', 'ORD-FORM-002'] : [SUCCESS_SHAPE[operationId]])];
+}
+
 /** Every error answer, of any operation or of none (405): a body is JSON, and an envelope it carries has the shape of section 7. */
 export function errorChecks(exchange: Exchange): Array<Finding | undefined> {
   return [bodyIsJson('ORD-GEN-001')(exchange), metaStatusMatches(exchange), envelopeShape(exchange), carriesEnvelope(exchange)];
