@@ -23,7 +23,7 @@ const ERRORS_BY_OPERATION: Record<string, (id: string, unknownId: string) => Arr
 
 test.describe('JSON bodies and the error envelope on every response (1, 7)', () => {
   for (const { name: operation, request } of ORDER_OPERATIONS) {
-    test(`${operation} answers its errors in JSON, with the envelope of section 7 where it carries one`, verifies('ORD-GEN-001', 'ORD-ERR-006', 'ORD-ERR-001'), async ({ api }) => {
+    test(`${operation} answers its errors in JSON, with the envelope of section 7 where it carries one`, verifies('ORD-GEN-001', 'ORD-ERR-006', 'ORD-ERR-001', 'ORD-GEN-003'), async ({ api }) => {
       const created = await createOrder(api, minimalOrder());
       await api.send({ ...request(created.id), authorization: null });
       for (const [, change] of ERRORS_BY_OPERATION[operation](created.id, api.unknownId())) {
