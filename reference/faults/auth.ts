@@ -1,5 +1,5 @@
 import { DEVELOPMENT_ACCOUNTS } from '../accounts';
-import type { ApiRequest } from '../http';
+import { ApiError, errorReply, type ApiRequest } from '../http';
 import { bearerToken, fault, is, operationOf, withStatus, type FaultDefinition, type Hooks, type Operation } from './kit';
 
 const [ACCOUNT_A] = DEVELOPMENT_ACCOUNTS;
@@ -102,6 +102,38 @@ export const AUTH_FAULTS: FaultDefinition[] = [
     subtle: false,
     description: 'Delete finds an order in any account: account B deletes account A\'s orders.',
     hooks: () => actingAsOwner('delete'),
+  }),
+  fault({
+    id: 'auth-valid-token-refused-on-delete',
+    level: 'MUST',
+    catches: ['ORD-AUTH-002'],
+    subtle: false,
+    description: 'DELETE /orders/{id} refuses every bearer token with 401, valid ones included.',
+    hooks: () => ({
+      intercept: (request) => (is(request, 'delete') ? errorReply(new ApiError(401, 'unauthorized', 'The access token is not valid')) : undefined),
+    }),
+  }),
+  fault({
+    id: 'auth-only-first-issued-token-valid',
+    level: 'MUST',
+    catches: ['ORD-AUTH-005'],
+    subtle: true,
+    description: 'POST /token answers a new access_token each time, but only the first one it issued is accepted.',
+    hooks: () => {
+      let first: string | undefined;
+      return {
+        rewriteReply: (request, reply) => {
+          const token = (reply.body as { access_token?: unknown } | undefined)?.access_token;
+          if (is(request, 'token') && typeof token === 'string') first ??= token;
+          return reply;
+        },
+        rewriteRequest: (request, { accounts }) => {
+          const token = bearerToken(request);
+          const issued = token?.startsWith('oms_') && token !== first && first !== undefined;
+          return issued && accounts.accountFor(token as string) ? withAuthorization(request, 'Bearer revoked') : request;
+        },
+      };
+    },
   }),
 ];
 

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { ApiError, errorReply } from '../http';
 import { honoursClientValueOnCreate } from './assigned';
 import { fault, is, mangleNonAscii, mapStrings, onFullForm, onSummaries, withJsonBody, type FaultDefinition, type Json } from './kit';
 
@@ -189,6 +190,26 @@ export const CREATE_FAULTS: FaultDefinition[] = [
           : request,
     }),
   }),
+  fault({
+    id: 'create-refuses-sales-channel',
+    level: 'MUST',
+    catches: ['ORD-CREATE-001'],
+    subtle: true,
+    description: 'A create that carries sales_channel (a documented optional field) is refused with 400.',
+    hooks: () => ({
+      intercept: (request) => (is(request, 'create') && /"sales_channel"\s*:/.test(request.bodyText) ? refusal('sales_channel') : undefined),
+    }),
+  }),
+  fault({
+    id: 'create-requires-billing',
+    level: 'MUST',
+    catches: ['ORD-CREATE-002'],
+    subtle: false,
+    description: 'A create without billing (optional in 4.2) is refused with 400: only full orders are accepted.',
+    hooks: () => ({
+      intercept: (request) => (is(request, 'create') && !/"billing"\s*:/.test(request.bodyText) && /^\s*\{/.test(request.bodyText) ? refusal('billing') : undefined),
+    }),
+  }),
 ];
 
 function isList(value: unknown): value is unknown[] {
@@ -202,4 +223,8 @@ function roundIfNumber(value: unknown): unknown {
 function withoutKey(value: Json, key: string): Json {
   const { [key]: _dropped, ...rest } = value;
   return rest;
+}
+
+function refusal(field: string) {
+  return errorReply(new ApiError(400, 'validation_failed', 'The request body is invalid', [{ field, error: 'not accepted' }]));
 }

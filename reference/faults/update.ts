@@ -1,4 +1,5 @@
 import { serviceAssignedFields } from '../../contract/assigned';
+import { ApiError, errorReply } from '../http';
 import { newOrder } from '../routes/orders';
 import { reassignsKeptIds } from './assigned';
 import type { StoredOrder } from '../store';
@@ -134,5 +135,18 @@ export const UPDATE_FAULTS: FaultDefinition[] = [
         },
       };
     },
+  }),
+  fault({
+    id: 'update-refuses-price',
+    level: 'MUST',
+    catches: ['ORD-UPDATE-001'],
+    subtle: false,
+    description: 'An update that carries price (one of the optional fields of 4.4) is refused with 400.',
+    hooks: () => ({
+      intercept: (request) =>
+        is(request, 'update') && /"price"\s*:\s*[-\d]/.test(request.bodyText.replace(/"items"\s*:\s*\[[^\]]*\]/g, ''))
+          ? errorReply(new ApiError(400, 'validation_failed', 'The request body is invalid', [{ field: 'price', error: 'cannot be changed' }]))
+          : undefined,
+    }),
   }),
 ];
