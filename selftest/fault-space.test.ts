@@ -1,4 +1,5 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { catalogue, requirement } from '../harness/requirements';
@@ -17,6 +18,8 @@ import { failedRequirements, PROJECT_ROOT, runSuite } from './support/run-suite'
 const THOROUGH = readSettings({ ...process.env, OMS_BASE_URL: undefined }).effort === 'thorough';
 const SELECTED = THOROUGH ? GENERATED_FAULTS : GENERATED_FAULTS.filter((f, i) => GENERATED_FAULTS.findIndex((g) => g.family === f.family) === i);
 const REPORT_DIR = join(PROJECT_ROOT, 'test-results', 'fault-space');
+// Shared by the workers of one run (a failed test restarts its worker), like the matrix's.
+const OUTCOMES_DIR = join(tmpdir(), `oms-fault-space-${process.ppid}`);
 
 interface Outcome {
   id: string;
@@ -26,9 +29,9 @@ interface Outcome {
   failed: string[];
   killed: boolean;
   unrelated: string[];
+  /** Why the suite wrote no report (a run that never started is no kill). */
+  noReport?: string;
 }
-
-const outcomes: Outcome[] = [];
 
 test.describe('fault space definitions', () => {
   test('every MUST and SHOULD requirement with a test has a fault that violates it', () => {
@@ -56,9 +59,11 @@ test.describe('fault space', () => {
   for (const fault of SELECTED) {
     test(`kills ${fault.id} by ${fault.catches.join(', ')} (${fault.family})`, async () => {
       const outcome = await run(fault);
-      outcomes.push(outcome);
+      mkdirSync(OUTCOMES_DIR, { recursive: true });
+      writeFileSync(join(OUTCOMES_DIR, `${fault.id}.json`), JSON.stringify(outcome));
       const problems = [
-        outcome.killed ? '' : `survived: expected ${fault.catches.join(', ')} to fail under the ${profileOf(fault)} profile; failed were ${outcome.failed.join(', ') || 'none'}`,
+        outcome.noReport ? `the suite wrote no report: ${outcome.noReport}` : '',
+        outcome.killed || outcome.noReport ? '' : `survived: expected ${fault.catches.join(', ')} to fail under the ${profileOf(fault)} profile; failed were ${outcome.failed.join(', ') || 'none'}`,
         outcome.unrelated.length ? `also failed, unrelated to the defect: ${outcome.unrelated.join(', ')} (a false alarm, or a companion to declare in alsoCaughtBy)` : '',
       ].filter(Boolean);
       expect(problems, `${fault.id}: ${fault.description}`).toEqual([]);
@@ -66,6 +71,7 @@ test.describe('fault space', () => {
   }
 
   test.afterAll(() => {
+    const outcomes = readOutcomes().filter((o) => SELECTED.some((f) => f.id === o.id));
     mkdirSync(REPORT_DIR, { recursive: true });
     const survivors = outcomes.filter((o) => !o.killed || o.unrelated.length);
     writeFileSync(join(REPORT_DIR, 'survivors.json'), JSON.stringify({ ran: outcomes.length, of: GENERATED_FAULTS.length, survivors }, null, 2));
@@ -73,12 +79,20 @@ test.describe('fault space', () => {
       `# Fault space: ${outcomes.length} of ${GENERATED_FAULTS.length} generated faults run (${THOROUGH ? 'thorough' : 'one per family; OMS_EFFORT=thorough runs all'})`,
       '',
       survivors.length === 0 ? 'Every fault run was killed by the requirement it violates, and by no unrelated one.' : '| fault | family | should have failed | failed instead |\n|---|---|---|---|',
-      ...survivors.map((o) => `| ${o.id} | ${o.family} | ${o.declared.join(', ')}${o.killed ? ' (killed)' : ''} | ${o.killed ? `unrelated: ${o.unrelated.join(', ')}` : o.failed.join(', ') || 'nothing'} |`),
+      ...survivors.map((o) => `| ${o.id} | ${o.family} | ${o.declared.join(', ')}${o.killed ? ' (killed)' : ''} | ${o.noReport ? `no report: ${o.noReport}` : o.killed ? `unrelated: ${o.unrelated.join(', ')}` : o.failed.join(', ') || 'nothing'} |`),
     ];
     writeFileSync(join(REPORT_DIR, 'survivors.md'), `${lines.join('\n')}\n`);
     console.log(`\n${lines.join('\n')}\n(written to ${join(REPORT_DIR, 'survivors.md')})`);
   });
 });
+
+function readOutcomes(): Outcome[] {
+  try {
+    return readdirSync(OUTCOMES_DIR).map((file) => JSON.parse(readFileSync(join(OUTCOMES_DIR, file), 'utf8')) as Outcome);
+  } catch {
+    return [];
+  }
+}
 
 function profileOf(fault: GeneratedFault): 'core' | 'strict' {
   return fault.level === 'MUST' ? 'core' : 'strict';
@@ -92,5 +106,6 @@ async function run(fault: GeneratedFault): Promise<Outcome> {
   const gating = profileOf(fault) === 'core' ? ['MUST'] : ['MUST', 'SHOULD'];
   const killed = suite.report?.verdict === 'not-conformant' && fault.catches.every((id) => failed.includes(id)) && fault.catches.some((id) => gating.includes(requirement(id).level));
   const unrelated = failed.filter((id) => !fault.catches.includes(id) && !fault.alsoCaughtBy.includes(id));
-  return { id: fault.id, family: fault.family, level: fault.level, declared: fault.catches, failed, killed, unrelated };
+  const noReport = suite.report ? undefined : suite.output.replace(/\x1b\[[0-9;]*m/g, '').trim().split('\n').slice(-3).join(' / ');
+  return { id: fault.id, family: fault.family, level: fault.level, declared: fault.catches, failed, killed, unrelated, noReport };
 }
