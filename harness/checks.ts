@@ -88,41 +88,44 @@ const SUCCESS_SHAPE: Record<OperationId, string> = {
   issueToken: 'ORD-AUTH-005',
 };
 
+/** A check bound to the requirement it holds a response to: what coverage counts whether the check passed or not. */
+type PlannedCheck = [requirementId: string, check: Check];
+
 /**
  * What every response of an order operation is checked for, whatever the test is about:
  * JSON (section 1, on every status), meta.status, and the schema of its status (the summary form and
  * the envelope told apart). The 4xx of POST /token are left alone: their body is not shown (5.3).
  */
-export function responseChecks(exchange: Exchange): Array<Finding | undefined> {
+function responsePlan(exchange: Exchange): PlannedCheck[] {
   const operationId = exchange.operationId;
-  if (!operationId || exchange.status === 429) return [];
-  if (exchange.status >= 500) return [bodyIsJson('ORD-GEN-003')(exchange)];
-  const success = exchange.status >= 200 && exchange.status < 300;
-  if (!success && exchange.status < 400) return [];
-  if (!success) return operationId === 'issueToken' ? [] : errorChecks(exchange);
-  const findings = [contentTypeIsJson(exchange), metaStatusMatches(exchange)];
-  if (operationId === 'listOrders') return [...findings, ...listShape(exchange)];
-  return [...findings, bodyMatchesSchema(operationId, SUCCESS_SHAPE[operationId])(exchange)];
+  if (!operationId || exchange.status === 429 || (exchange.status >= 300 && exchange.status < 400)) return [];
+  if (operationId === 'issueToken' && exchange.status >= 400 && exchange.status < 500) return [];
+  return anyResponsePlan(exchange, operationId);
+}
+
+function anyResponsePlan(exchange: Exchange, operationId?: OperationId): PlannedCheck[] {
+  if (exchange.status >= 500) return [['ORD-GEN-003', bodyIsJson('ORD-GEN-003')]];
+  if (exchange.status >= 400 && exchange.status !== 429) {
+    return [['ORD-GEN-001', bodyIsJson('ORD-GEN-001')], ['ORD-GEN-002', metaStatusMatches], ['ORD-ERR-006', envelopeShape], ['ORD-ERR-001', carriesEnvelope]];
+  }
+  if (!operationId || exchange.status < 200 || exchange.status >= 300) return [];
+  const common: PlannedCheck[] = [['ORD-GEN-001', contentTypeIsJson], ['ORD-GEN-002', metaStatusMatches]];
+  if (operationId === 'listOrders') return [...common, ['ORD-LIST-001', listEnvelope], ['ORD-FORM-002', listSummaries]];
+  return [...common, [SUCCESS_SHAPE[operationId], bodyMatchesSchema(operationId, SUCCESS_SHAPE[operationId])]];
+}
+
+export function responseChecks(exchange: Exchange): Array<Finding | undefined> {
+  return responsePlan(exchange).map(([, check]) => check(exchange));
 }
 
 /** The requirements responseChecks holds a response to (whether it met them or not): what the coverage matrix counts. */
 export function responseRequirements(exchange: Exchange): string[] {
-  const operationId = exchange.operationId;
-  if (!operationId || exchange.status === 429 || (exchange.status >= 300 && exchange.status < 400)) return [];
-  if (exchange.status >= 500) return ['ORD-GEN-003'];
-  if (exchange.status >= 400) return operationId === 'issueToken' ? [] : ['ORD-GEN-001', 'ORD-GEN-002', 'ORD-ERR-006', 'ORD-ERR-001'];
-  return ['ORD-GEN-001', 'ORD-GEN-002', ...(operationId === 'listOrders' ? ['ORD-LIST-001', 'ORD-FORM-002'] : [SUCCESS_SHAPE[operationId]])];
+  return responsePlan(exchange).map(([requirementId]) => requirementId);
 }
 
-/** Every error answer, of any operation or of none (405): a body is JSON, and an envelope it carries has the shape of section 7. */
-export function errorChecks(exchange: Exchange): Array<Finding | undefined> {
-  return [bodyIsJson('ORD-GEN-001')(exchange), metaStatusMatches(exchange), envelopeShape(exchange), carriesEnvelope(exchange)];
-}
-
-/** A response to a request that names no operation of the interface (another method, another path): what section 1 and 7 still hold of it. */
+/** A response to a request that names no operation of the interface (another method, another path): what sections 1 and 7 still hold of it. */
 export function anyResponseChecks(exchange: Exchange): Array<Finding | undefined> {
-  if (exchange.status >= 500) return [bodyIsJson('ORD-GEN-003')(exchange)];
-  return exchange.status >= 400 && exchange.status !== 429 ? errorChecks(exchange) : [];
+  return anyResponsePlan(exchange).map(([, check]) => check(exchange));
 }
 
 /** A body, where there is one, is JSON with a JSON content type (section 1); an empty error body is left to carriesEnvelope. */
@@ -157,23 +160,23 @@ export const carriesEnvelope: Check = (exchange) => {
   }));
 };
 
-/** The list envelope (ORD-LIST-001) and its summaries (ORD-FORM-002), reported apart. */
-function listShape(exchange: Exchange): Array<Finding | undefined> {
+/** The list envelope (ORD-LIST-001), its data left out: each summary is ORD-FORM-002's. */
+const listEnvelope: Check = (exchange) => {
   const body = exchange.json as { data?: unknown } | undefined;
-  if (body === undefined) return [];
+  if (body === undefined) return undefined;
+  return bodyMatchesSchema('listOrders', 'ORD-LIST-001')({ ...exchange, json: { ...body, data: [] } });
+};
+
+/** Each element of the list's data is an order summary (ORD-FORM-002). */
+const listSummaries: Check = (exchange) => {
+  const body = exchange.json as { data?: unknown } | undefined;
   const data = Array.isArray(body?.data) ? body.data : [];
-  const envelope = bodyMatchesSchema('listOrders', 'ORD-LIST-001')({ ...exchange, json: { ...body, data: [] } });
   const summary = contract().component('OrderSummary');
-  const problems = data.flatMap((element, index) =>
-    summary.problems(element).map((p) => ({ ...p, pointer: `/data/${index}${p.pointer}` })),
-  );
-  return [
-    envelope,
-    unless(problems.length === 0, () => ({
-      requirementId: 'ORD-FORM-002',
-      expected: 'each element of data to match components.schemas.OrderSummary in openapi.yaml',
-      received: `${problems.length} difference(s):\n${formatProblems(problems.slice(0, 12))}`,
-      exchange,
-    })),
-  ];
-}
+  const problems = data.flatMap((element, index) => summary.problems(element).map((p) => ({ ...p, pointer: `/data/${index}${p.pointer}` })));
+  return unless(problems.length === 0, () => ({
+    requirementId: 'ORD-FORM-002',
+    expected: 'each element of data to match components.schemas.OrderSummary in openapi.yaml',
+    received: `${problems.length} difference(s):\n${formatProblems(problems.slice(0, 12))}`,
+    exchange,
+  }));
+};
