@@ -8,6 +8,8 @@ import { isIso8601DateTime } from './datetime';
 
 export const OPENAPI_PATH = join(__dirname, '..', 'openapi.yaml');
 const SCHEMA_BASE = 'https://oms-conformance.local/openapi.json';
+/** Extension on a readOnly property: the section of the document that says the service assigns it (4.2, 2.3, 2.4). */
+export const ASSIGNED_BY_SERVICE = 'x-assigned-by-service';
 const COMPONENT_PREFIX = '#/components/schemas/';
 
 export type OperationId =
@@ -54,7 +56,7 @@ export class Contract {
     // Section 2.1 says "ISO 8601 timestamp"; precision and offset are left open, so any ISO 8601 date-time passes.
     this.ajv.addFormat('date-time', { type: 'string', validate: isIso8601DateTime });
     // OpenAPI-only keywords, declared so strict mode stays on for everything else.
-    this.ajv.addVocabulary(['example', 'xml', 'externalDocs', 'discriminator']);
+    this.ajv.addVocabulary(['example', 'xml', 'externalDocs', 'discriminator', ASSIGNED_BY_SERVICE]);
     const schemas = document.components?.schemas ?? {};
     this.ajv.addSchema({ $id: SCHEMA_BASE, $defs: rewriteRefs(schemas) });
   }

@@ -26,3 +26,14 @@ export interface SchemaFields {
   TokenRequest: 'client_id' | 'client_secret' | 'grant_type';
   TokenResponse: 'access_token';
 }
+
+/** The readOnly properties of each object schema: what the service sends and a client does not. */
+export interface ReadOnlySchemaFields {
+  Address: 'status';
+  Customer: 'id' | 'tax_office';
+  Item: 'id' | 'total' | 'status';
+  Payment: 'type';
+  Billing: 'id' | 'shipping_tax_rate' | 'invoice_status';
+  SalesChannel: 'use_carrier_shipment_id' | 'use_carrier_shipment_id_locked' | 'is_marketplace';
+  Order: 'id' | 'user_id' | 'status' | 'created_at' | 'updated_at';
+}

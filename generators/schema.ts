@@ -1,7 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { contract, type JsonSchema, type OperationId } from '../contract/openapi';
-import type { SchemaFields } from './schema-fields.generated';
+import { readOnlyFields } from '../contract/assigned';
+import type { ReadOnlySchemaFields, SchemaFields } from './schema-fields.generated';
 
 /**
  * What the generators know about openapi.yaml: the fields of each schema, read at run time, and
@@ -13,26 +14,11 @@ export type Component = keyof SchemaFields;
 export type Field<C extends Component> = SchemaFields[C];
 
 /**
- * Fields of the request schemas that a client does not send: the document says the service assigns
- * them, returns them, or shows them only in responses. openapi.yaml does not mark them (no readOnly),
- * so they are named here, and checked against the schema by the compiler.
+ * Fields a client does not send: the document says the service assigns them, returns them, or shows
+ * them only in responses. openapi.yaml marks them readOnly (the only place they are written down);
+ * schema-fields.generated.ts carries the same names as types, so the compiler knows them too.
  */
-export const SERVICE_ASSIGNED = {
-  // 2.3: customer id "assigned by the service"; tax_office "returned in the full form".
-  Customer: ['id', 'tax_office'],
-  // 2.4: item id "assigned by the service", total "returned"; status is the item's state (3).
-  Item: ['id', 'total', 'status'],
-  // 2.3: no request example carries an address status.
-  Address: ['status'],
-  // 2.5: type is "returned in the full form".
-  Payment: ['type'],
-  // 2.6: the billing id and invoice state are the service's; shipping_tax_rate "appears in some responses".
-  Billing: ['id', 'invoice_status', 'shipping_tax_rate'],
-  // 2.2: these three "appear in some responses".
-  SalesChannel: ['use_carrier_shipment_id', 'use_carrier_shipment_id_locked', 'is_marketplace'],
-} as const satisfies { readonly [C in Component]?: readonly Field<C>[] };
-
-type Assigned<C extends Component> = C extends keyof typeof SERVICE_ASSIGNED ? (typeof SERVICE_ASSIGNED)[C][number] : never;
+type Assigned<C extends Component> = C extends keyof ReadOnlySchemaFields ? ReadOnlySchemaFields[C] : never;
 
 /** A field of a schema that a client sends. */
 export type ClientField<C extends Component> = Exclude<Field<C>, Assigned<C>>;
@@ -51,7 +37,7 @@ export function requiredFields<C extends Component>(component: C): Array<Field<C
 
 /** The fields a client sends, in the order openapi.yaml lists them. */
 export function clientFields<C extends Component>(component: C): Array<ClientField<C>> {
-  const assigned: readonly string[] = (SERVICE_ASSIGNED as Partial<Record<Component, readonly string[]>>)[component] ?? [];
+  const assigned = readOnlyFields(component);
   return Object.keys(properties(component)).filter((name) => !assigned.includes(name)) as Array<ClientField<C>>;
 }
 
@@ -90,12 +76,15 @@ export const GENERATED_FIELDS_PATH = join(__dirname, 'schema-fields.generated.ts
 /** The text of schema-fields.generated.ts for the current openapi.yaml. */
 export function renderSchemaFields(): string {
   const schemas = contract().document.components?.schemas ?? {};
-  const lines = Object.entries(schemas)
-    .filter(([, schema]) => 'properties' in schema && schema.properties)
-    .map(([name, schema]) => {
-      const names = Object.keys((schema as { properties: object }).properties);
-      return `  ${name}: ${names.map((field) => `'${field}'`).join(' | ')};`;
-    });
+  const withProperties = Object.entries(schemas).filter(([, schema]) => 'properties' in schema && schema.properties);
+  const lines = withProperties.map(([name, schema]) => {
+    const names = Object.keys((schema as { properties: object }).properties);
+    return `  ${name}: ${names.map((field) => `'${field}'`).join(' | ')};`;
+  });
+  const readOnlyLines = withProperties
+    .map(([name]) => [name, readOnlyFields(name)] as const)
+    .filter(([, names]) => names.length > 0)
+    .map(([name, names]) => `  ${name}: ${names.map((field) => `'${field}'`).join(' | ')};`);
   return [
     '// Generated from openapi.yaml by `npx tsx generators/schema.ts --write`; do not edit.',
     '// selftest/generators.test.ts fails when openapi.yaml changed and this file was not regenerated.',
@@ -103,6 +92,11 @@ export function renderSchemaFields(): string {
     '/** The property names of every object schema of components.schemas. */',
     'export interface SchemaFields {',
     ...lines,
+    '}',
+    '',
+    '/** The readOnly properties of each object schema: what the service sends and a client does not. */',
+    'export interface ReadOnlySchemaFields {',
+    ...readOnlyLines,
     '}',
     '',
   ].join('\n');

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { test } from '@playwright/test';
 import type { OperationId } from '../contract/openapi';
+import { recordCheckedOn } from './checked-on';
 import { idIsOnePathSegment, responseChecks } from './checks';
 import { INCONCLUSIVE, InconclusiveError, RateLimitedError, type OmsClient, type RequestSpec } from './client';
 import type { Exchange } from './exchange';
@@ -78,6 +79,7 @@ export class OmsApi {
       test.info().annotations.push({ type: RATE_LIMIT_ANNOTATION, description: `${exchange.retries} ${spec.method} ${spec.path}` });
     }
     for (const finding of responseChecks(exchange)) check(finding);
+    recordCheckedOn(exchange);
     return exchange;
   }
 

@@ -89,49 +89,98 @@ const SUCCESS_SHAPE: Record<OperationId, string> = {
   issueToken: 'ORD-AUTH-005',
 };
 
+/** A check bound to the requirement it holds a response to: what coverage counts whether the check passed or not. */
+type PlannedCheck = [requirementId: string, check: Check];
+
 /**
  * What every response of an order operation is checked for, whatever the test is about:
- * JSON, meta.status, and the schema of its status (the summary form and the envelope told apart).
+ * JSON (section 1, on every status), meta.status, and the schema of its status (the summary form and
+ * the envelope told apart). The 4xx of POST /token are left alone: their body is not shown (5.3).
  */
-export function responseChecks(exchange: Exchange): Array<Finding | undefined> {
+function responsePlan(exchange: Exchange): PlannedCheck[] {
   const operationId = exchange.operationId;
-  if (!operationId || exchange.status === 429 || exchange.status >= 500) return [];
-  const success = exchange.status >= 200 && exchange.status < 300;
-  if (!success && exchange.status < 400) return [];
-  const findings: Array<Finding | undefined> = [
-    success ? contentTypeIsJson(exchange) : errorIsJson(exchange),
-    metaStatusMatches(exchange),
-  ];
-  if (!success) return [...findings, bodyMatchesSchema(operationId, 'ORD-ERR-001')(exchange)];
-  if (operationId === 'listOrders') return [...findings, ...listShape(exchange)];
-  return [...findings, bodyMatchesSchema(operationId, SUCCESS_SHAPE[operationId])(exchange)];
+  if (!operationId || exchange.status === 429 || (exchange.status >= 300 && exchange.status < 400)) return [];
+  if (operationId === 'issueToken' && exchange.status >= 400 && exchange.status < 500) return [];
+  return anyResponsePlan(exchange, operationId);
 }
 
-const errorIsJson: Check = (exchange) => {
+function anyResponsePlan(exchange: Exchange, operationId?: OperationId): PlannedCheck[] {
+  if (exchange.status >= 500) return [['ORD-GEN-003', bodyIsJson('ORD-GEN-003')]];
+  if (exchange.status >= 400 && exchange.status !== 429) {
+    return [['ORD-GEN-001', bodyIsJson('ORD-GEN-001')], ['ORD-GEN-002', metaStatusMatches], ['ORD-ERR-006', envelopeShape], ['ORD-ERR-001', carriesEnvelope]];
+  }
+  if (!operationId || exchange.status < 200 || exchange.status >= 300) return [];
+  const common: PlannedCheck[] = [['ORD-GEN-001', contentTypeIsJson], ['ORD-GEN-002', metaStatusMatches]];
+  if (operationId === 'listOrders') return [...common, ['ORD-LIST-001', listEnvelope], ['ORD-FORM-002', listSummaries]];
+  return [...common, [SUCCESS_SHAPE[operationId], bodyMatchesSchema(operationId, SUCCESS_SHAPE[operationId])]];
+}
+
+export function responseChecks(exchange: Exchange): Array<Finding | undefined> {
+  return responsePlan(exchange).map(([, check]) => check(exchange));
+}
+
+/** The requirements responseChecks holds a response to (whether it met them or not): what the coverage matrix counts. */
+export function responseRequirements(exchange: Exchange): string[] {
+  return responsePlan(exchange).map(([requirementId]) => requirementId);
+}
+
+/** A response to a request that names no operation of the interface (another method, another path): what sections 1 and 7 still hold of it. */
+export function anyResponseChecks(exchange: Exchange): Array<Finding | undefined> {
+  return anyResponsePlan(exchange).map(([, check]) => check(exchange));
+}
+
+/** A body, where there is one, is JSON with a JSON content type (section 1); an empty error body is left to carriesEnvelope. */
+export const bodyIsJson = (requirementId: string): Check => (exchange) => {
+  if (exchange.text === '') return undefined;
   const finding = contentTypeIsJson(exchange);
-  return finding && { ...finding, requirementId: 'ORD-ERR-001' };
+  return finding && { ...finding, requirementId };
 };
 
-/** The list envelope (ORD-LIST-001) and its summaries (ORD-FORM-002), reported apart. */
-function listShape(exchange: Exchange): Array<Finding | undefined> {
+/** Section 7: where an error answer carries meta, its fields have the stated types (schema ErrorEnvelope). */
+export const envelopeShape: Check = (exchange) => {
+  const body = exchange.json as { meta?: unknown } | undefined;
+  if (!body || typeof body !== 'object' || Array.isArray(body) || !('meta' in body)) return undefined;
+  const problems = contract().component('ErrorEnvelope').problems(body);
+  return unless(problems.length === 0, () => ({
+    requirementId: 'ORD-ERR-006',
+    expected: 'the error envelope of section 7 as components.schemas.ErrorEnvelope in openapi.yaml has it: meta.status integer, meta.code and meta.message strings, details entries { field: string, error: string }',
+    received: `${problems.length} difference(s):\n${formatProblems(problems.slice(0, 12))}`,
+    exchange,
+  }));
+};
+
+/** Which error answers carry the envelope is not shown (section 7): its absence is a SHOULD. */
+export const carriesEnvelope: Check = (exchange) => {
+  const body = exchange.json as { meta?: unknown } | undefined;
+  const carried = !!body && typeof body === 'object' && !Array.isArray(body) && typeof body.meta === 'object' && body.meta !== null;
+  return unless(carried, () => ({
+    requirementId: 'ORD-ERR-001',
+    expected: 'the error envelope of section 7 (a JSON object with meta: status, code, message, details)',
+    received: exchange.text === '' ? 'an empty body' : exchange.json === undefined ? 'a body that is not JSON' : `a body without meta: ${excerpt(exchange.json)}`,
+    exchange,
+  }));
+};
+
+/** The list envelope (ORD-LIST-001), its data left out: each summary is ORD-FORM-002's. */
+const listEnvelope: Check = (exchange) => {
   const body = exchange.json as { data?: unknown } | undefined;
-  if (body === undefined) return [];
+  if (body === undefined) return undefined;
+  return bodyMatchesSchema('listOrders', 'ORD-LIST-001')({ ...exchange, json: { ...body, data: [] } });
+};
+
+/** Each element of the list's data is an order summary (ORD-FORM-002). */
+const listSummaries: Check = (exchange) => {
+  const body = exchange.json as { data?: unknown } | undefined;
   const data = Array.isArray(body?.data) ? body.data : [];
-  const envelope = bodyMatchesSchema('listOrders', 'ORD-LIST-001')({ ...exchange, json: { ...body, data: [] } });
   const summary = contract().component('OrderSummary');
-  const problems = data.flatMap((element, index) =>
-    summary.problems(element).map((p) => ({ ...p, pointer: `/data/${index}${p.pointer}` })),
-  );
-  return [
-    envelope,
-    unless(problems.length === 0, () => ({
-      requirementId: 'ORD-FORM-002',
-      expected: 'each element of data to match components.schemas.OrderSummary in openapi.yaml',
-      received: `${problems.length} difference(s):\n${formatProblems(problems.slice(0, 12))}`,
-      exchange,
-    })),
-  ];
-}
+  const problems = data.flatMap((element, index) => summary.problems(element).map((p) => ({ ...p, pointer: `/data/${index}${p.pointer}` })));
+  return unless(problems.length === 0, () => ({
+    requirementId: 'ORD-FORM-002',
+    expected: 'each element of data to match components.schemas.OrderSummary in openapi.yaml',
+    received: `${problems.length} difference(s):\n${formatProblems(problems.slice(0, 12))}`,
+    exchange,
+  }));
+};
 
 /** The id can be put in GET/PUT/DELETE /orders/{order_id} as one segment (4.3: order_id is a path parameter). */
 export const idIsOnePathSegment = (id: string): Finding | undefined => {

@@ -16,7 +16,11 @@ export interface Requirement {
   quote: string;
   /** Why the statement cannot be tested; absent for every tested entry. */
   not_tested?: string;
+  /** The operations and response kinds a MUST or SHOULD statement holds for: 'listOrders/2xx'; a trailing '?' where only a faulty server answers that kind. */
+  applies_to?: string[];
 }
+
+export const APPLIES_TO_CELL = /^(listOrders|createOrder|getOrder|updateOrder|deleteOrder|issueToken)\/[245]xx\??$/;
 
 let loaded: Map<string, Requirement> | undefined;
 
@@ -34,6 +38,11 @@ export function catalogue(): Map<string, Requirement> {
       if (!entry[field]) throw new Error(`${where}: ${field} is missing`);
     }
     if (entry.level === 'NONE' && !entry.not_tested) throw new Error(`${where}: level NONE needs a not_tested reason`);
+    const bad = (entry.applies_to ?? []).filter((cell) => !APPLIES_TO_CELL.test(cell));
+    if (bad.length) throw new Error(`${where}: applies_to cells look like listOrders/2xx (or deleteOrder/5xx?), not ${bad.join(', ')}`);
+    if ((entry.level === 'MUST' || entry.level === 'SHOULD') && !entry.not_tested && !entry.applies_to?.length) {
+      throw new Error(`${where}: a tested ${entry.level} entry lists the operations and response kinds it applies to (applies_to)`);
+    }
     byId.set(entry.id, entry);
   }
   loaded = byId;

@@ -38,6 +38,11 @@ export class AccountRegistry {
     return this.tokens.get(token);
   }
 
+  /** Every valid token and its account (development tokens and those issued so far). */
+  validTokens(): Array<[string, Account]> {
+    return [...this.tokens];
+  }
+
   /** A fresh access token for a configured client, or undefined if the credentials are wrong. */
   issueToken(clientId: unknown, clientSecret: unknown, lifetimeMs?: number): string | undefined {
     const account = this.accounts.find((a) => a.client.id === clientId && a.client.secret === clientSecret);

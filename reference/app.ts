@@ -77,8 +77,10 @@ export function createReferenceApp(options: ReferenceOptions = {}): ReferenceApp
         reply = await answer(request);
       } catch (error) {
         reply = toErrorReply(error);
+        // A body refused while it was read (413) still has a request line: behaviours see every reply.
+        request ??= { ...requestLine(incoming), bodyText: '' };
       }
-      if (request) for (const behaviour of behaviours) reply = (await behaviour.rewriteReply?.(request, reply, context)) ?? reply;
+      for (const behaviour of behaviours) reply = (await behaviour.rewriteReply?.(request, reply, context)) ?? reply;
       send(outgoing, reply);
     })();
   };
@@ -156,16 +158,14 @@ function readRequest(incoming: IncomingMessage, maxBodyBytes: number): Promise<A
         reject(new ApiError(413, 'payload_too_large', `The request body exceeds ${maxBodyBytes} bytes`));
         return;
       }
-      const url = new URL(incoming.url ?? '/', 'http://reference.local');
-      resolve({
-        method: (incoming.method ?? 'GET').toUpperCase(),
-        path: url.pathname.replace(/\/+$/, '') || '/',
-        query: url.searchParams,
-        headers: incoming.headers,
-        bodyText: Buffer.concat(chunks).toString('utf8'),
-      });
+      resolve({ ...requestLine(incoming), bodyText: Buffer.concat(chunks).toString('utf8') });
     });
   });
+}
+
+function requestLine(incoming: IncomingMessage): Omit<ApiRequest, 'bodyText'> {
+  const url = new URL(incoming.url ?? '/', 'http://reference.local');
+  return { method: (incoming.method ?? 'GET').toUpperCase(), path: url.pathname.replace(/\/+$/, '') || '/', query: url.searchParams, headers: incoming.headers };
 }
 
 function toErrorReply(error: unknown): ApiReply {

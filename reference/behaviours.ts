@@ -2,6 +2,7 @@ import { ConfigurationError } from '../harness/settings';
 import type { Behaviour } from './app';
 import { FAULTS } from './faults';
 import { HOSTILE } from './hostile';
+import { GENERATED_FAULTS } from './faults/generated';
 import { VARIANTS } from './variants';
 
 /**
@@ -10,12 +11,14 @@ import { VARIANTS } from './variants';
  */
 export const behaviourRegistry = new Map<string, () => Behaviour>();
 
-const FAULT_IDS = FAULTS.map((fault) => fault.id);
+// Generated faults (the fault space of selftest/fault-space.test.ts) are switched on the same way; the matrix runs the hand-written ones.
+const ALL_FAULTS = [...FAULTS, ...GENERATED_FAULTS];
+const FAULT_IDS = ALL_FAULTS.map((fault) => fault.id);
 const VARIANT_NAMES = VARIANTS.map((variant) => variant.name);
 const HOSTILE_NAMES = HOSTILE.map((hostile) => hostile.name);
 
 for (const { name, make } of [
-  ...FAULTS.map((fault) => ({ name: fault.id, make: fault.behaviour })),
+  ...ALL_FAULTS.map((fault) => ({ name: fault.id, make: fault.behaviour })),
   ...VARIANTS.map((variant) => ({ name: variant.name, make: variant.behaviour })),
   ...HOSTILE.map((hostile) => ({ name: hostile.name, make: hostile.behaviour })),
 ]) {

@@ -1,5 +1,8 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { CHECKED_ON_ANNOTATION } from '../harness/checked-on';
 import { catalogue } from '../harness/requirements';
 import { REQUIREMENT_ANNOTATION } from '../harness/verifies';
 
@@ -48,6 +51,56 @@ export function computeCoverage(): Coverage {
   return { testsByRequirement, untested, unlinked };
 }
 
+interface RunSuite {
+  specs?: Array<{ tests: Array<{ annotations?: Annotation[]; results?: Array<{ annotations?: Annotation[] }> }> }>;
+  suites?: RunSuite[];
+}
+type Annotation = { type: string; description?: string };
+
+export interface Matrix {
+  /** Requirement id -> the "operationId/kind" cells a run checked it on. */
+  checked: Map<string, Set<string>>;
+  /** "ORD-X operationId/kind" cells of applies_to that no test checked. */
+  holes: string[];
+}
+
+/**
+ * Statement x operation x response kind, from what a run of the suite against the embedded reference
+ * server actually checked (the checked-on annotations of harness/checked-on.ts), against applies_to.
+ */
+export function computeMatrix(): Matrix {
+  const root = join(__dirname, '..');
+  const directory = mkdtempSync(join(tmpdir(), 'oms-coverage-'));
+  const file = join(directory, 'run.json');
+  spawnSync(process.execPath, [require.resolve('@playwright/test/cli'), 'test', '--reporter=json', '--config', join(root, 'playwright.config.ts'), '--output', join(directory, 'output')], {
+    cwd: root,
+    encoding: 'utf8',
+    env: { ...process.env, OMS_BASE_URL: '', OMS_FAULT: '', OMS_VARIANT: '', OMS_WORKERS: process.env.OMS_WORKERS ?? '1', OMS_REPORT_DIR: join(directory, 'report'), PLAYWRIGHT_JSON_OUTPUT_NAME: file },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const run = JSON.parse(readFileSync(file, 'utf8')) as { suites: RunSuite[] };
+  rmSync(directory, { recursive: true, force: true });
+  const checked = new Map<string, Set<string>>();
+  const visit = (suite: RunSuite) => {
+    for (const spec of suite.specs ?? []) {
+      for (const t of spec.tests) {
+        for (const annotation of [...(t.annotations ?? []), ...(t.results ?? []).flatMap((r) => r.annotations ?? [])]) {
+          if (annotation.type !== CHECKED_ON_ANNOTATION || !annotation.description) continue;
+          const [id, cell] = annotation.description.split(' ');
+          if (!checked.has(id)) checked.set(id, new Set());
+          checked.get(id)?.add(cell);
+        }
+      }
+    }
+    suite.suites?.forEach(visit);
+  };
+  run.suites.forEach(visit);
+  const holes = [...catalogue().values()].flatMap((r) =>
+    (r.applies_to ?? []).filter((cell) => !cell.endsWith('?') && !checked.get(r.id)?.has(cell)).map((cell) => `${r.id} ${cell}`),
+  );
+  return { checked, holes };
+}
+
 if (require.main === module) {
   const { testsByRequirement, untested, unlinked } = computeCoverage();
   for (const r of catalogue().values()) {
@@ -56,5 +109,17 @@ if (require.main === module) {
   }
   console.log(`\nRequirements without a test (${untested.length}):${untested.map((line) => `\n  ${line}`).join('')}`);
   console.log(`Tests without a requirement (${unlinked.length}):${unlinked.map((line) => `\n  ${line}`).join('')}`);
-  process.exit(untested.length || unlinked.length ? 1 : 0);
+  let holes: string[] = [];
+  if (!process.argv.includes('--no-run')) {
+    console.log('\nStatement x operation x response kind (a run of the suite against the embedded reference server; + checked, - hole, ? only a faulty server answers it):');
+    const matrix = computeMatrix();
+    for (const r of catalogue().values()) {
+      if (!r.applies_to?.length) continue;
+      const marks = r.applies_to.map((cell) => `${matrix.checked.get(r.id)?.has(cell.replace(/\?$/, '')) ? '+' : cell.endsWith('?') ? '?' : '-'}${cell.replace(/\?$/, '')}`);
+      console.log(`${r.id.padEnd(15)} ${r.level.padEnd(7)} ${marks.join(' ')}`);
+    }
+    holes = matrix.holes;
+    console.log(`\nCells of applies_to no test checked (${holes.length}):${holes.map((line) => `\n  ${line}`).join('')}`);
+  }
+  process.exit(untested.length || unlinked.length || holes.length ? 1 : 0);
 }

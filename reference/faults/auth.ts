@@ -1,5 +1,5 @@
 import { DEVELOPMENT_ACCOUNTS } from '../accounts';
-import type { ApiRequest } from '../http';
+import { ApiError, errorReply, type ApiRequest } from '../http';
 import { bearerToken, fault, is, operationOf, withStatus, type FaultDefinition, type Hooks, type Operation } from './kit';
 
 const [ACCOUNT_A] = DEVELOPMENT_ACCOUNTS;
@@ -45,6 +45,30 @@ export const AUTH_FAULTS: FaultDefinition[] = [
     },
   }),
   fault({
+    id: 'auth-token-prefix-accepted',
+    level: 'MUST',
+    catches: ['ORD-AUTH-004'],
+    subtle: true,
+    description: 'A bearer token that starts with a valid token, or that a valid token starts with, is accepted (a prefix comparison).',
+    hooks: () => nearMissAccepted((sent, valid) => sent.length >= 8 && (sent.startsWith(valid) || valid.startsWith(sent))),
+  }),
+  fault({
+    id: 'auth-token-case-insensitive',
+    level: 'MUST',
+    catches: ['ORD-AUTH-004'],
+    subtle: true,
+    description: 'Bearer tokens are compared without regard to case.',
+    hooks: () => nearMissAccepted((sent, valid) => sent.toLowerCase() === valid.toLowerCase()),
+  }),
+  fault({
+    id: 'auth-token-last-character-ignored',
+    level: 'MUST',
+    catches: ['ORD-AUTH-004'],
+    subtle: true,
+    description: 'Bearer tokens are compared on all but their last character.',
+    hooks: () => nearMissAccepted((sent, valid) => sent.length === valid.length && sent.slice(0, -1) === valid.slice(0, -1)),
+  }),
+  fault({
     id: 'auth-403-instead-of-401',
     level: 'SHOULD',
     catches: ['ORD-AUTH-006'],
@@ -79,7 +103,51 @@ export const AUTH_FAULTS: FaultDefinition[] = [
     description: 'Delete finds an order in any account: account B deletes account A\'s orders.',
     hooks: () => actingAsOwner('delete'),
   }),
+  fault({
+    id: 'auth-valid-token-refused-on-delete',
+    level: 'MUST',
+    catches: ['ORD-AUTH-002'],
+    subtle: false,
+    description: 'DELETE /orders/{id} refuses every bearer token with 401, valid ones included.',
+    hooks: () => ({
+      intercept: (request) => (is(request, 'delete') ? errorReply(new ApiError(401, 'unauthorized', 'The access token is not valid')) : undefined),
+    }),
+  }),
+  fault({
+    id: 'auth-only-first-issued-token-valid',
+    level: 'MUST',
+    catches: ['ORD-AUTH-005'],
+    subtle: true,
+    description: 'POST /token answers a new access_token each time, but only the first one it issued is accepted.',
+    hooks: () => {
+      let first: string | undefined;
+      return {
+        rewriteReply: (request, reply) => {
+          const token = (reply.body as { access_token?: unknown } | undefined)?.access_token;
+          if (is(request, 'token') && typeof token === 'string') first ??= token;
+          return reply;
+        },
+        rewriteRequest: (request, { accounts }) => {
+          const token = bearerToken(request);
+          const issued = token?.startsWith('oms_') && token !== first && first !== undefined;
+          return issued && accounts.accountFor(token as string) ? withAuthorization(request, 'Bearer revoked') : request;
+        },
+      };
+    },
+  }),
 ];
+
+/** A loose token comparison: a token the registry does not know is served as the account whose token it resembles. */
+function nearMissAccepted(resembles: (sent: string, valid: string) => boolean): Hooks {
+  return {
+    rewriteRequest: (request, { accounts }) => {
+      const token = bearerToken(request);
+      if (!token || accounts.accountFor(token)) return request;
+      const match = accounts.validTokens().find(([valid]) => resembles(token, valid));
+      return match ? withAuthorization(request, `Bearer ${match[0]}`) : request;
+    },
+  };
+}
 
 function withAuthorization(request: ApiRequest, authorization: string): ApiRequest {
   return { ...request, headers: { ...request.headers, authorization } };

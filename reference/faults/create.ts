@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { ApiError, errorReply } from '../http';
+import { honoursClientValueOnCreate } from './assigned';
 import { fault, is, mangleNonAscii, mapStrings, onFullForm, onSummaries, withJsonBody, type FaultDefinition, type Json } from './kit';
 
 /** Create (section 4.2) and the service-assigned fields of the full form (2.1, 2.3, 2.4). */
@@ -157,6 +159,14 @@ export const CREATE_FAULTS: FaultDefinition[] = [
     },
   }),
   fault({
+    id: 'create-keeps-client-status',
+    level: 'MUST',
+    catches: ['ORD-CREATE-008'],
+    subtle: true,
+    description: 'A create that carries a status keeps it instead of assigning its own (shows only when the client sends one).',
+    hooks: () => honoursClientValueOnCreate(['status']),
+  }),
+  fault({
     id: 'create-item-total-ignores-quantity',
     level: 'SHOULD',
     catches: ['ORD-CREATE-006'],
@@ -180,6 +190,26 @@ export const CREATE_FAULTS: FaultDefinition[] = [
           : request,
     }),
   }),
+  fault({
+    id: 'create-refuses-sales-channel',
+    level: 'MUST',
+    catches: ['ORD-CREATE-001'],
+    subtle: true,
+    description: 'A create that carries sales_channel (a documented optional field) is refused with 400.',
+    hooks: () => ({
+      intercept: (request) => (is(request, 'create') && /"sales_channel"\s*:/.test(request.bodyText) ? refusal('sales_channel') : undefined),
+    }),
+  }),
+  fault({
+    id: 'create-requires-billing',
+    level: 'MUST',
+    catches: ['ORD-CREATE-002'],
+    subtle: false,
+    description: 'A create without billing (optional in 4.2) is refused with 400: only full orders are accepted.',
+    hooks: () => ({
+      intercept: (request) => (is(request, 'create') && !/"billing"\s*:/.test(request.bodyText) && /^\s*\{/.test(request.bodyText) ? refusal('billing') : undefined),
+    }),
+  }),
 ];
 
 function isList(value: unknown): value is unknown[] {
@@ -193,4 +223,8 @@ function roundIfNumber(value: unknown): unknown {
 function withoutKey(value: Json, key: string): Json {
   const { [key]: _dropped, ...rest } = value;
   return rest;
+}
+
+function refusal(field: string) {
+  return errorReply(new ApiError(400, 'validation_failed', 'The request body is invalid', [{ field, error: 'not accepted' }]));
 }

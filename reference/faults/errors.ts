@@ -1,5 +1,5 @@
-import { ApiError, errorReply } from '../http';
-import { fault, is, type FaultDefinition } from './kit';
+import { ApiError, errorReply, type ApiReply, type ApiRequest, type ErrorDetail } from '../http';
+import { fault, is, withReplyBody, type FaultDefinition, type Json } from './kit';
 
 /** Error answers (section 7) and the JSON body rule (section 1). */
 export const ERROR_FAULTS: FaultDefinition[] = [
@@ -49,7 +49,77 @@ export const ERROR_FAULTS: FaultDefinition[] = [
       rewriteReply: (request, reply) => (is(request, 'get') && reply.status === 404 ? { status: 200, rawBody: '' } : reply),
     }),
   }),
+  fault({
+    id: 'errors-401-text-plain',
+    level: 'MUST',
+    catches: ['ORD-GEN-001'],
+    subtle: false,
+    description: 'A request without valid credentials gets 401 with a text/plain body ("Unauthorized").',
+    hooks: () => ({
+      rewriteReply: (_request, reply) => (reply.status === 401 ? { ...textReply(401, 'Unauthorized'), headers: { ...reply.headers, 'Content-Type': 'text/plain; charset=utf-8' } } : reply),
+    }),
+  }),
+  fault({
+    id: 'errors-405-text-plain',
+    level: 'MUST',
+    catches: ['ORD-GEN-001'],
+    subtle: true,
+    description: 'A method the interface does not have (PATCH /orders/{id}) gets 405 with a text/plain body.',
+    hooks: () => ({
+      rewriteReply: (_request, reply) => (reply.status === 405 ? { ...textReply(405, 'Method Not Allowed'), headers: { ...reply.headers, 'Content-Type': 'text/plain; charset=utf-8' } } : reply),
+    }),
+  }),
+  fault({
+    id: 'errors-meta-code-number',
+    level: 'MUST',
+    catches: ['ORD-ERR-006'],
+    subtle: false,
+    description: 'The error envelope carries meta.code as a number (the HTTP status) instead of a string.',
+    hooks: onErrorMeta((meta) => ({ ...meta, code: meta.status })),
+  }),
+  fault({
+    id: 'errors-details-as-strings',
+    level: 'MUST',
+    catches: ['ORD-ERR-006'],
+    subtle: true,
+    description: 'meta.details entries are strings ("field: error") instead of objects with field and error.',
+    hooks: onErrorMeta((meta) =>
+      Array.isArray(meta.details) ? { ...meta, details: (meta.details as ErrorDetail[]).map((d) => `${d.field}: ${d.error}`) } : meta,
+    ),
+  }),
+  fault({
+    id: 'errors-crash-text-plain',
+    level: 'SHOULD',
+    catches: ['ORD-ERR-002', 'ORD-GEN-003'],
+    subtle: false,
+    description: 'A body that is not JSON crashes the handler, answered as 500 with a text/plain stack line.',
+    hooks: () => ({
+      rewriteReply: (_request, reply) => (errorCode(reply.body) === 'invalid_json' ? textReply(500, 'SyntaxError: Unexpected end of JSON input') : reply),
+    }),
+  }),
+  fault({
+    id: 'errors-oversized-500',
+    level: 'SHOULD',
+    catches: ['ORD-ERR-005'],
+    subtle: false,
+    description: 'An oversized request body crashes the server: 500 instead of 413.',
+    hooks: () => ({
+      rewriteReply: (_request, reply) => (reply.status === 413 ? internalError() : reply),
+    }),
+  }),
 ];
+
+/** A 4xx whose meta, where it has one, is changed: the envelope carried with a wrong shape. */
+function onErrorMeta(change: (meta: Json) => Json) {
+  return () => ({
+    rewriteReply: (_request: ApiRequest, reply: ApiReply) =>
+      reply.status >= 400 && reply.status < 500 ? withReplyBody(reply, (body) => (body.meta ? { ...body, meta: change(body.meta as Json) } : body)) : reply,
+  });
+}
+
+function textReply(status: number, text: string): ApiReply {
+  return { status, headers: { 'Content-Type': 'text/plain; charset=utf-8' }, rawBody: text };
+}
 
 function errorCode(body: unknown): string | undefined {
   return (body as { meta?: { code?: string } } | undefined)?.meta?.code;

@@ -54,4 +54,15 @@ export const GET_FAULTS: FaultDefinition[] = [
       };
     },
   }),
+  fault({
+    id: 'get-shifts-created-at',
+    level: 'MUST',
+    catches: ['ORD-GET-003'],
+    subtle: false,
+    description: 'Get answers created_at one day earlier than create did (a time zone applied twice).',
+    hooks: () => ({
+      rewriteReply: (request, reply) =>
+        is(request, 'get') ? onFullForm(request, reply, (order) => ({ ...order, created_at: new Date(Date.parse(String(order.created_at)) - 86_400_000).toISOString() })) : reply,
+    }),
+  }),
 ];

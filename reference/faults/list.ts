@@ -1,6 +1,8 @@
 import { ApiError, errorReply } from '../http';
 import type { StoredOrder } from '../store';
-import { allOrders, fault, is, isSuccess, mangleNonAscii, onSummaries, withQuery, withStore, type FaultDefinition, type Json } from './kit';
+import { contract } from '../../contract/openapi';
+import { project } from '../../contract/projection';
+import { allOrders, callerOf, fault, is, isSuccess, mangleNonAscii, onSummaries, withQuery, withStore, type FaultDefinition, type Hooks, type Json } from './kit';
 
 /** List and pagination (sections 4.1, 2.7 and 8). */
 export const LIST_FAULTS: FaultDefinition[] = [
@@ -47,6 +49,22 @@ export const LIST_FAULTS: FaultDefinition[] = [
           page: (account, offset, limit) => store.page(account, offset, limit === 100 ? Number.MAX_SAFE_INTEGER : limit),
         })),
     }),
+  }),
+  fault({
+    id: 'list-limit-below-one-answers-all',
+    level: 'MUST',
+    catches: ['ORD-LIST-005'],
+    subtle: true,
+    description: 'limit=0 or a negative limit is taken as "no limit": every order of the account in one page (shows with more than 100 orders).',
+    hooks: () => answersEveryOrderWhen((query) => /^-?\d+$/.test(query.get('limit') ?? '') && Number(query.get('limit')) < 1),
+  }),
+  fault({
+    id: 'list-page-below-one-answers-all',
+    level: 'MUST',
+    catches: ['ORD-LIST-005', 'ORD-LIST-004'],
+    subtle: true,
+    description: 'page=0 or a negative page answers every order of the account, whatever the limit.',
+    hooks: () => answersEveryOrderWhen((query) => /^-?\d+$/.test(query.get('page') ?? '') && Number(query.get('page')) < 1),
   }),
   fault({
     id: 'list-pages-zero-based',
@@ -251,6 +269,19 @@ export const LIST_FAULTS: FaultDefinition[] = [
     }),
   }),
 ];
+
+/** A list that skips paging for some out-of-range queries: the whole account in one answer. */
+export function answersEveryOrderWhen(applies: (query: URLSearchParams) => boolean): Hooks {
+  return {
+    intercept: (request, { services, accounts }) => {
+      const caller = callerOf(request, accounts);
+      if (!is(request, 'list') || !caller || !applies(request.query)) return undefined;
+      const orders = allOrders(services.store, caller.id);
+      const summary = contract().schema('OrderSummary');
+      return { status: 200, body: { success: true, meta: { status: 200, message: 'Orders listed', total: orders.length }, data: orders.map((order) => project(order, summary)) } };
+    },
+  };
+}
 
 function shuffled<T>(values: T[]): T[] {
   const out = [...values];

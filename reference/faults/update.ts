@@ -1,4 +1,7 @@
+import { serviceAssignedFields } from '../../contract/assigned';
+import { ApiError, errorReply } from '../http';
 import { newOrder } from '../routes/orders';
+import { reassignsKeptIds } from './assigned';
 import type { StoredOrder } from '../store';
 import { bearerToken, fault, is, isSuccess, mangleNonAscii, mapStrings, onFullForm, operationOf, withJsonBody, withStore, type FaultDefinition, type Json } from './kit';
 
@@ -92,6 +95,14 @@ export const UPDATE_FAULTS: FaultDefinition[] = [
     }),
   }),
   fault({
+    id: 'update-reassigns-kept-ids',
+    level: 'MUST',
+    catches: ['ORD-UPDATE-007'],
+    subtle: true,
+    description: 'An update gives new ids to the customer and items it keeps (those the client did not resend).',
+    hooks: () => reassignsKeptIds(serviceAssignedFields().filter((field) => field.path.length > 1).map((field) => field.path)),
+  }),
+  fault({
     id: 'update-freezes-updated-at',
     level: 'SHOULD',
     catches: ['ORD-UPDATE-004'],
@@ -124,5 +135,18 @@ export const UPDATE_FAULTS: FaultDefinition[] = [
         },
       };
     },
+  }),
+  fault({
+    id: 'update-refuses-price',
+    level: 'MUST',
+    catches: ['ORD-UPDATE-001'],
+    subtle: false,
+    description: 'An update that carries price (one of the optional fields of 4.4) is refused with 400.',
+    hooks: () => ({
+      intercept: (request) =>
+        is(request, 'update') && /"price"\s*:\s*[-\d]/.test(request.bodyText.replace(/"items"\s*:\s*\[[^\]]*\]/g, ''))
+          ? errorReply(new ApiError(400, 'validation_failed', 'The request body is invalid', [{ field: 'price', error: 'cannot be changed' }]))
+          : undefined,
+    }),
   }),
 ];

@@ -1,24 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { is2xx, isRefused } from '../../harness/checks';
-import type { RequestSpec } from '../../harness/client';
-import { check, ensure, unless } from '../../harness/findings';
+import { is2xx } from '../../harness/checks';
+import { check, ensure } from '../../harness/findings';
 import { test } from '../../harness/fixtures';
 import { createOrder } from '../../harness/orders';
 import { minimalOrder } from '../../harness/payloads';
-import type { OmsApi } from '../../harness/api';
-import { orderPath } from '../../harness/api';
+import { ORDER_OPERATIONS, refusedAndUnchanged } from '../../harness/operations';
 import { verifies } from '../../harness/verifies';
 import { clientCredentials, fetchToken, type ClientCredentials } from '../../harness/token';
-import type { Exchange } from '../../harness/exchange';
-
-/** The five order operations of section 4, each as a request against an order this run created. */
-const operations: Array<[string, (id: string) => RequestSpec]> = [
-  ['GET /orders', () => ({ operationId: 'listOrders', method: 'GET', path: '/orders', query: { limit: 1 } })],
-  ['POST /orders', () => ({ operationId: 'createOrder', method: 'POST', path: '/orders', json: minimalOrder() })],
-  ['GET /orders/{id}', (id) => ({ operationId: 'getOrder', method: 'GET', path: orderPath(id) })],
-  ['PUT /orders/{id}', (id) => ({ operationId: 'updateOrder', method: 'PUT', path: orderPath(id), json: { note: 'must not be stored' } })],
-  ['DELETE /orders/{id}', (id) => ({ operationId: 'deleteOrder', method: 'DELETE', path: orderPath(id) })],
-];
 
 /** Ways of sending the Authorization header that section 5.1 does not allow, by the requirement they break. */
 function badCredentials(token: string): Array<[string, string, string | null]> {
@@ -32,31 +20,8 @@ function badCredentials(token: string): Array<[string, string, string | null]> {
   ];
 }
 
-async function refusedAndUnchanged(api: OmsApi, requirementId: string, operation: string, id: string, exchange: Exchange): Promise<void> {
-  check(isRefused(requirementId)(exchange));
-  check(
-    unless(exchange.status === 401, () => ({
-      requirementId: 'ORD-AUTH-006',
-      expected: '401 for a request without valid credentials',
-      received: `${exchange.status}`,
-      exchange,
-    })),
-  );
-  if (operation.startsWith('PUT') || operation.startsWith('DELETE')) {
-    const after = await api.get(id);
-    check(
-      unless(after.status >= 200 && after.status < 300 && (after.json as { note?: unknown }).note !== 'must not be stored', () => ({
-        requirementId,
-        expected: `order ${id} untouched by the refused ${operation}`,
-        received: after.status >= 300 ? `it is gone (get answers ${after.status})` : 'the note sent without credentials was stored',
-        exchange: after,
-      })),
-    );
-  }
-}
-
 test.describe('Authentication (4, 5)', () => {
-  for (const [operation, request] of operations) {
+  for (const { name: operation, request } of ORDER_OPERATIONS) {
     test(`${operation} accepts a valid bearer token`, verifies('ORD-AUTH-002'), async ({ api }) => {
       const created = await createOrder(api, minimalOrder());
       ensure(is2xx('ORD-AUTH-002')(await api.send(request(created.id))));

@@ -1,0 +1,251 @@
+import { pathName, serviceAssignedFields, withValueAt } from '../../contract/assigned';
+import { contract, type JsonSchema } from '../../contract/openapi';
+import type { ApiReply, ApiRequest } from '../http';
+import { honoursClientValueOnCreate, reassignsKeptIds } from './assigned';
+import { answersEveryOrderWhen } from './list';
+import { fault, is, isSuccess, onFullForm, onSummaries, withReplyBody, type FaultDefinition, type Hooks, type Json, type Operation } from './kit';
+
+/**
+ * The systematic fault space: faults derived from openapi.yaml and the catalogue rather than written one
+ * by one. Each belongs to a family (one class of defect) and declares the requirement it violates, plus
+ * the requirements that may fail with it because they check the same bytes another way (a mistyped
+ * field that the client sent is also a broken round trip). selftest/fault-space.test.ts runs them.
+ */
+export interface GeneratedFault extends FaultDefinition {
+  family: Family;
+  /** Requirements that may also fail (they see the same defect); any other failure is a false alarm of the suite. */
+  alsoCaughtBy: string[];
+}
+
+export type Family =
+  | 'field-dropped'
+  | 'field-wrong-type'
+  | 'field-null'
+  | 'field-wrong-format'
+  | 'assigned-taken-on-create'
+  | 'assigned-changed-on-update'
+  | 'bound-not-enforced'
+  | 'near-miss-token'
+  | 'non-json-body'
+  | 'envelope-field';
+
+/** What checks the bytes of client-sent fields by round trip: they fail with any corruption of a sent field. */
+const ROUND_TRIP = ['ORD-CREATE-004', 'ORD-GET-002', 'ORD-UPDATE-002', 'ORD-UPDATE-003', 'ORD-LIST-008', 'ORD-CREATE-005', 'ORD-CREATE-003', 'ORD-GET-003', 'ORD-UPDATE-005', 'ORD-CREATE-006', 'ORD-GEN-002'];
+
+/** The response forms and where their fields sit: the full form (2.1), the summary (2.7), the list meta (4.1). */
+const FORMS: Array<{ component: string; requirement: string; apply: (request: ApiRequest, reply: ApiReply, change: (value: Json) => unknown) => ApiReply }> = [
+  { component: 'Order', requirement: 'ORD-FORM-001', apply: onFullForm },
+  { component: 'OrderSummary', requirement: 'ORD-FORM-002', apply: onSummaries },
+  {
+    component: 'ListMeta',
+    requirement: 'ORD-LIST-001',
+    apply: (request, reply, change) => (is(request, 'list') && isSuccess(reply) ? withReplyBody(reply, (body) => ({ ...body, meta: change(body.meta as Json) })) : reply),
+  },
+];
+
+function typeOf(schema: JsonSchema): { type?: string; nullable: boolean; format?: string } {
+  const resolved = contract().resolve(schema);
+  const branches = ((resolved.oneOf ?? resolved.anyOf) as JsonSchema[] | undefined)?.map((b) => contract().resolve(b));
+  if (branches) {
+    const main = branches.find((b) => b.type !== 'null') ?? {};
+    return { type: main.type as string | undefined, nullable: branches.some((b) => b.type === 'null'), format: main.format as string | undefined };
+  }
+  const types = Array.isArray(resolved.type) ? (resolved.type as string[]) : [resolved.type as string | undefined];
+  return { type: types.find((t) => t !== 'null'), nullable: types.includes('null'), format: resolved.format as string | undefined };
+}
+
+const WRONG_TYPE: Record<string, unknown> = { string: 12345, number: '12.5', integer: '7', boolean: 'true', object: 'an object as text', array: { not: 'an array' } };
+const WRONG_FORMAT: Record<string, string> = { 'date-time': 'last Tuesday', uuid: 'not-a-uuid' };
+
+function fieldFaults(): GeneratedFault[] {
+  const faults: GeneratedFault[] = [];
+  for (const form of FORMS) {
+    const schema = contract().schema(form.component);
+    const required = (schema.required ?? []) as string[];
+    for (const [name, property] of Object.entries((schema.properties ?? {}) as Record<string, JsonSchema>)) {
+      const { type, nullable, format } = typeOf(property);
+      const where = `${form.component}.${name}`;
+      const id = (what: string) => `generated-${form.component.toLowerCase()}-${name.replace(/_/g, '-')}-${what}`;
+      const mutate = (change: (value: unknown) => unknown): Hooks => ({
+        rewriteReply: (request, reply) => form.apply(request, reply, (value) => (value && typeof value === 'object' && name in value ? withValueAt(value, [name], change) : value)),
+      });
+      const make = (family: Family, what: string, description: string, change: (value: unknown) => unknown) =>
+        faults.push({ ...fault({ id: id(what), level: 'MUST', catches: [form.requirement], subtle: false, description, hooks: () => mutate(change) }), family, alsoCaughtBy: ROUND_TRIP });
+      if (required.includes(name)) {
+        faults.push({
+          ...fault({
+            id: id('dropped'),
+            level: 'MUST',
+            catches: [form.requirement],
+            subtle: false,
+            description: `${where}, required by openapi.yaml, is left out.`,
+            hooks: () => ({ rewriteReply: (request, reply) => form.apply(request, reply, (value) => omit(value, name)) }),
+          }),
+          family: 'field-dropped',
+          alsoCaughtBy: ROUND_TRIP,
+        });
+      }
+      if (type && WRONG_TYPE[type] !== undefined) make('field-wrong-type', 'wrong-type', `${where} (${type}) is answered as ${JSON.stringify(WRONG_TYPE[type])}.`, () => WRONG_TYPE[type]);
+      if (!nullable) make('field-null', 'null', `${where}, not nullable, is answered as null.`, () => null);
+      if (format && WRONG_FORMAT[format]) make('field-wrong-format', 'wrong-format', `${where} (format ${format}) is answered as ${JSON.stringify(WRONG_FORMAT[format])}.`, () => WRONG_FORMAT[format]);
+    }
+  }
+  return faults;
+}
+
+function assignedFaults(): GeneratedFault[] {
+  const fields = serviceAssignedFields();
+  const onCreate = fields.map((field) => ({
+    ...fault({
+      id: `generated-create-takes-client-${pathName(field.path).replace(/\[\]/g, '').replace(/[._]/g, '-')}`,
+      level: 'MUST' as const,
+      catches: ['ORD-CREATE-008'],
+      subtle: true,
+      description: `A create keeps a client-sent ${pathName(field.path)} (assigned by the service, section ${field.section}).`,
+      hooks: () => honoursClientValueOnCreate(field.path),
+    }),
+    family: 'assigned-taken-on-create' as const,
+    alsoCaughtBy: ['ORD-GET-001', 'ORD-GET-003', 'ORD-CREATE-003', 'ORD-CREATE-004'],
+  }));
+  const onUpdate = fields
+    .filter((field) => field.path.length > 1)
+    .map((field) => ({
+      ...fault({
+        id: `generated-update-changes-kept-${pathName(field.path).replace(/\[\]/g, '').replace(/[._]/g, '-')}`,
+        level: 'MUST' as const,
+        catches: ['ORD-UPDATE-007'],
+        subtle: true,
+        description: `An update that does not resend ${field.path[0]} gives ${pathName(field.path)} a new value.`,
+        hooks: () => reassignsKeptIds([field.path]),
+      }),
+      family: 'assigned-changed-on-update' as const,
+      alsoCaughtBy: ['ORD-UPDATE-003'],
+    }));
+  return [...onCreate, ...onUpdate];
+}
+
+/** Each bound of the list parameters (section 8) not enforced: the out-of-range value answered with no limit at all. */
+function boundFaults(): GeneratedFault[] {
+  const faults: GeneratedFault[] = [];
+  for (const name of ['limit', 'page'] as const) {
+    const schema = contract().queryParameter('listOrders', name) as { minimum?: number; maximum?: number };
+    for (const [bound, outside] of [
+      ['minimum', (value: number) => schema.minimum !== undefined && value < schema.minimum],
+      ['maximum', (value: number) => schema.maximum !== undefined && value > schema.maximum],
+    ] as const) {
+      if (schema[bound] === undefined) continue;
+      faults.push({
+        ...fault({
+          id: `generated-list-${name}-${bound}-not-enforced`,
+          level: 'MUST',
+          catches: ['ORD-LIST-005'],
+          subtle: true,
+          description: `A ${name} beyond its ${bound} (${schema[bound]}) is served with no limit: every order of the account.`,
+          hooks: () => answersEveryOrderWhen((query) => /^-?\d+$/.test(query.get(name) ?? '') && outside(Number(query.get(name)))),
+        }),
+        family: 'bound-not-enforced',
+        alsoCaughtBy: ['ORD-LIST-004', 'ORD-LIST-010'],
+      });
+    }
+  }
+  return faults;
+}
+
+/** Token comparisons that accept a near miss of a valid token (section 5.1). */
+function nearMissFaults(): GeneratedFault[] {
+  const comparisons: Array<[string, (sent: string, valid: string) => boolean]> = [
+    ['last-character', (sent, valid) => sent.length === valid.length && sent.slice(0, -1) === valid.slice(0, -1)],
+    ['appended', (sent, valid) => sent.startsWith(valid)],
+    ['removed', (sent, valid) => sent.length >= 8 && valid.startsWith(sent)],
+    ['case', (sent, valid) => sent.toLowerCase() === valid.toLowerCase()],
+  ];
+  return comparisons.map(([what, resembles]) => ({
+    ...fault({
+      id: `generated-auth-token-${what}-accepted`,
+      level: 'MUST' as const,
+      catches: ['ORD-AUTH-004'],
+      subtle: true,
+      description: `A bearer token that differs from a valid one by ${what} is accepted.`,
+      hooks: (): Hooks => ({
+        rewriteRequest: (request, { accounts }) => {
+          const token = /^Bearer (\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+          if (!token || accounts.accountFor(token)) return request;
+          const match = accounts.validTokens().find(([valid]) => resembles(token, valid));
+          return match ? { ...request, headers: { ...request.headers, authorization: `Bearer ${match[0]}` } } : request;
+        },
+      }),
+    }),
+    family: 'near-miss-token' as const,
+    alsoCaughtBy: ['ORD-AUTH-006'],
+  }));
+}
+
+// list last: a list that is not JSON stops the suite's preflight, so that one shows as a run that never started.
+const OPERATIONS: Operation[] = ['delete', 'update', 'get', 'create', 'list'];
+
+/** For each operation and response kind the suite provokes: a text/plain body. */
+function nonJsonFaults(): GeneratedFault[] {
+  return OPERATIONS.flatMap((operation) =>
+    (['2xx', '4xx'] as const).map((kind) => ({
+      ...fault({
+        id: `generated-${operation}-${kind}-text-plain`,
+        level: 'MUST' as const,
+        catches: ['ORD-GEN-001'],
+        subtle: false,
+        description: `Every ${kind} of ${operation} is answered in text/plain.`,
+        hooks: (): Hooks => ({
+          rewriteReply: (request, reply) =>
+            is(request, operation) && Math.floor(reply.status / 100) === Number(kind[0])
+              ? { status: reply.status, headers: { ...reply.headers, 'Content-Type': 'text/plain; charset=utf-8' }, rawBody: `status ${reply.status}` }
+              : reply,
+        }),
+      }),
+      family: 'non-json-body' as const,
+      // A 2xx that is not JSON also leaves every check of its body without a body.
+      alsoCaughtBy: ['ORD-ERR-001', 'ORD-LIST-001', 'ORD-FORM-001', 'ORD-FORM-002', 'ORD-DELETE-001', 'ORD-AUTH-002', 'ORD-AUTH-005', ...ROUND_TRIP, 'ORD-CREATE-001', 'ORD-CREATE-002', 'ORD-GET-001', 'ORD-UPDATE-001', 'ORD-DELETE-002', 'ORD-DELETE-004', 'ORD-LIST-002', 'ORD-LIST-003', 'ORD-LIST-004', 'ORD-LIST-005', 'ORD-LIST-006', 'ORD-LIST-007', 'ORD-LIST-009', 'ORD-LIST-010', 'ORD-LIST-011', 'ORD-CREATE-007', 'ORD-CREATE-008', 'ORD-UPDATE-004', 'ORD-UPDATE-007', 'ORD-ISO-001', 'ORD-ISO-002', 'ORD-ISO-003', 'ORD-GET-004', 'ORD-UPDATE-006', 'ORD-DELETE-003'],
+    })),
+  );
+}
+
+/** Each field of the error envelope (schema ErrorEnvelope, section 7) left out or mistyped on every 4xx. */
+function envelopeFaults(): GeneratedFault[] {
+  const meta = contract().resolve((contract().schema('ErrorEnvelope').properties as Record<string, JsonSchema>).meta);
+  const required = (meta.required ?? []) as string[];
+  const faults: GeneratedFault[] = [];
+  for (const [name, property] of Object.entries((meta.properties ?? {}) as Record<string, JsonSchema>)) {
+    const { type } = typeOf(property);
+    const onMeta = (change: (meta: Json) => Json): Hooks => ({
+      rewriteReply: (_request, reply) =>
+        reply.status >= 400 && reply.status < 500 ? withReplyBody(reply, (body) => (body.meta ? { ...body, meta: change(body.meta as Json) } : body)) : reply,
+    });
+    const companions = name === 'status' ? ['ORD-GEN-002'] : [];
+    const add = (what: string, description: string, change: (meta: Json) => Json) =>
+      faults.push({
+        ...fault({ id: `generated-errors-meta-${name}-${what}`, level: 'MUST', catches: ['ORD-ERR-006'], subtle: false, description, hooks: () => onMeta(change) }),
+        family: 'envelope-field',
+        alsoCaughtBy: companions,
+      });
+    if (required.includes(name)) add('missing', `meta.${name} is left out of the error envelope.`, (m) => omit(m, name) as Json);
+    if (type === 'array') {
+      add('entries-mistyped', `meta.${name} entries carry numbers for field and error.`, (m) => ({ ...m, [name]: [{ field: 1, error: 2 }] }));
+    } else if (type && WRONG_TYPE[type] !== undefined) {
+      add('mistyped', `meta.${name} (${type}) is ${JSON.stringify(WRONG_TYPE[type])} in the error envelope.`, (m) => ({ ...m, [name]: WRONG_TYPE[type] }));
+    }
+  }
+  return faults;
+}
+
+function omit(value: unknown, name: string): unknown {
+  if (!value || typeof value !== 'object') return value;
+  const { [name]: _dropped, ...rest } = value as Json;
+  return rest;
+}
+
+export const GENERATED_FAULTS: GeneratedFault[] = [
+  ...fieldFaults(),
+  ...assignedFaults(),
+  ...boundFaults(),
+  ...nearMissFaults(),
+  ...nonJsonFaults(),
+  ...envelopeFaults(),
+];

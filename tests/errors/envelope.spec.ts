@@ -1,0 +1,46 @@
+import { anyResponseChecks } from '../../harness/checks';
+import type { RequestSpec } from '../../harness/client';
+import { check } from '../../harness/findings';
+import { test } from '../../harness/fixtures';
+import { ORDER_OPERATIONS } from '../../harness/operations';
+import { createOrder } from '../../harness/orders';
+import { minimalOrder } from '../../harness/payloads';
+import { verifies } from '../../harness/verifies';
+import { orderPath } from '../../harness/api';
+
+/**
+ * Section 1 ("Bodies are JSON") and section 7 (the envelope's fields) on the error answers of every
+ * operation. The api checks every response it receives (harness/checks.ts responseChecks): these
+ * tests make each operation answer its errors, so that no operation's 401, 404 or 4xx goes unseen.
+ */
+const ERRORS_BY_OPERATION: Record<string, (id: string, unknownId: string) => Array<[string, Partial<RequestSpec>]>> = {
+  'GET /orders': () => [['an out-of-range limit', { query: { limit: 0 } }], ['a page that is not a number', { query: { page: 'abc' } }]],
+  'POST /orders': () => [['a body without the required fields', { json: { note: 'no customer' } }], ['a body that is not JSON', { json: undefined, rawBody: '{"customer":', contentType: 'application/json' }]],
+  'GET /orders/{id}': (_id, unknownId) => [['an unknown id', { path: orderPath(unknownId) }]],
+  'PUT /orders/{id}': (id, unknownId) => [['an unknown id', { path: orderPath(unknownId) }], ['a field of the wrong type', { path: orderPath(id), json: { price: 'not a number' } }]],
+  'DELETE /orders/{id}': (_id, unknownId) => [['an unknown id', { path: orderPath(unknownId) }]],
+};
+
+test.describe('JSON bodies and the error envelope on every response (1, 7)', () => {
+  for (const { name: operation, request } of ORDER_OPERATIONS) {
+    test(`${operation} answers its errors in JSON, with the envelope of section 7 where it carries one`, verifies('ORD-GEN-001', 'ORD-ERR-006', 'ORD-ERR-001', 'ORD-GEN-003'), async ({ api }) => {
+      const created = await createOrder(api, minimalOrder());
+      await api.send({ ...request(created.id), authorization: null });
+      for (const [, change] of ERRORS_BY_OPERATION[operation](created.id, api.unknownId())) {
+        await api.send({ ...request(created.id), ...change });
+      }
+    });
+  }
+
+  test('answers a method the interface does not have in JSON', verifies('ORD-GEN-001', 'ORD-ERR-006'), async ({ api }) => {
+    const created = await createOrder(api, minimalOrder());
+    // Only on an order of this run: a method on the collection (DELETE /orders) could touch other orders of a shared account.
+    const requests: RequestSpec[] = [
+      { method: 'PATCH', path: orderPath(created.id), json: { note: 'patched' } },
+      { method: 'POST', path: orderPath(created.id), json: { note: 'posted' } },
+    ];
+    for (const spec of requests) {
+      for (const finding of anyResponseChecks(await api.send(spec))) check(finding);
+    }
+  });
+});
