@@ -8,6 +8,17 @@ import { isIso8601DateTime } from './datetime';
 
 export const OPENAPI_PATH = join(__dirname, '..', 'openapi.yaml');
 const SCHEMA_BASE = 'https://oms-conformance.local/openapi.json';
+/** The same components as responses are held to: formats of client-sent values dropped (see responseForm). */
+const RESPONSE_BASE = 'https://oms-conformance.local/openapi-responses.json';
+
+/**
+ * The contract's own keywords (declared so ajv's strict mode stays on for everything else):
+ * x-format-of-sent-value - the format or pattern holds for a value the client sent; responses are held
+ *   to the type only, and the sent value is checked by round trip (an unsent one may be empty).
+ * x-amount - an amount of money: a server may store it to the cent (harness/roundtrip.ts).
+ * x-service-may-compute - the service may compute it from other fields: not compared by round trip.
+ */
+export const CONTRACT_KEYWORDS = ['x-format-of-sent-value', 'x-amount', 'x-service-may-compute'] as const;
 const COMPONENT_PREFIX = '#/components/schemas/';
 
 export type OperationId =
@@ -54,9 +65,10 @@ export class Contract {
     // Section 2.1 says "ISO 8601 timestamp"; precision and offset are left open, so any ISO 8601 date-time passes.
     this.ajv.addFormat('date-time', { type: 'string', validate: isIso8601DateTime });
     // OpenAPI-only keywords, declared so strict mode stays on for everything else.
-    this.ajv.addVocabulary(['example', 'xml', 'externalDocs', 'discriminator']);
+    this.ajv.addVocabulary(['example', 'xml', 'externalDocs', 'discriminator', ...CONTRACT_KEYWORDS]);
     const schemas = document.components?.schemas ?? {};
     this.ajv.addSchema({ $id: SCHEMA_BASE, $defs: rewriteRefs(schemas) });
+    this.ajv.addSchema({ $id: RESPONSE_BASE, $defs: responseForm(rewriteRefs(schemas)) });
   }
 
   /** The raw schema of a component, e.g. schema('Order'), with its $refs pointing into $defs. */
@@ -78,11 +90,14 @@ export class Contract {
     return this.schema(ref.slice('#/$defs/'.length));
   }
 
-  /** Check of a value against components.schemas.<name>. */
-  component(name: string): SchemaCheck {
-    return this.cached(`component:${name}`, () => {
+  /**
+   * Check of a value against components.schemas.<name>: as a response carries it (the default), or as
+   * a request must be written (formats of client-sent values kept).
+   */
+  component(name: string, form: 'response' | 'request' = 'response'): SchemaCheck {
+    return this.cached(`component:${form}:${name}`, () => {
       this.schema(name);
-      return this.check(`components.schemas.${name}`, { $ref: `${SCHEMA_BASE}#/$defs/${name}` });
+      return this.check(`components.schemas.${name}`, { $ref: `${form === 'response' ? RESPONSE_BASE : SCHEMA_BASE}#/$defs/${name}` });
     });
   }
 
@@ -100,7 +115,7 @@ export class Contract {
     const schema = response.content?.['application/json']?.schema;
     if (!schema) return undefined;
     return this.cached(`response:${operationId}:${key}`, () =>
-      this.check(`${method.toUpperCase()} ${path} response ${key}`, absoluteRefs(rewriteRefs(schema) as JsonSchema)),
+      this.check(`${method.toUpperCase()} ${path} response ${key}`, absoluteRefs(responseForm(rewriteRefs(schema)) as JsonSchema, RESPONSE_BASE)),
     );
   }
 
@@ -174,8 +189,23 @@ function rewriteRefs(value: unknown): unknown {
   return value;
 }
 
-function absoluteRefs(value: JsonSchema): JsonSchema {
-  return JSON.parse(JSON.stringify(value).replace(/"#\/\$defs\//g, `"${SCHEMA_BASE}#/$defs/`)) as JsonSchema;
+function absoluteRefs(value: JsonSchema, base = SCHEMA_BASE): JsonSchema {
+  return JSON.parse(JSON.stringify(value).replace(/"#\/\$defs\//g, `"${base}#/$defs/`)) as JsonSchema;
+}
+
+/**
+ * A schema as responses are held to it: where x-format-of-sent-value is set, the format and pattern are
+ * dropped (what an unsent field holds is not shown; a sent value is compared by round trip instead).
+ */
+function responseForm(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(responseForm);
+  if (!value || typeof value !== 'object') return value;
+  const sentOnly = (value as JsonSchema)['x-format-of-sent-value'] === true;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key]) => !(sentOnly && (key === 'format' || key === 'pattern')))
+      .map(([key, inner]) => [key, responseForm(inner)]),
+  );
 }
 
 /** ajv errors as "at <pointer>: expected …, got …", dropping the noise of oneOf branches that were never meant. */

@@ -16,6 +16,11 @@ export interface Requirement {
   quote: string;
   /** Why the statement cannot be tested; absent for every tested entry. */
   not_tested?: string;
+  /**
+   * OBSERVED (and optionally NONE): the range of behaviours a correct server may show where the document
+   * is silent. No MUST or SHOULD check may contradict it; each is a knob of reference/variants/knobs.ts.
+   */
+  allowed?: string;
 }
 
 let loaded: Map<string, Requirement> | undefined;
@@ -34,6 +39,7 @@ export function catalogue(): Map<string, Requirement> {
       if (!entry[field]) throw new Error(`${where}: ${field} is missing`);
     }
     if (entry.level === 'NONE' && !entry.not_tested) throw new Error(`${where}: level NONE needs a not_tested reason`);
+    if (entry.level === 'OBSERVED' && !entry.allowed) throw new Error(`${where}: level OBSERVED needs allowed (the range of behaviours a correct server may show)`);
     byId.set(entry.id, entry);
   }
   loaded = byId;

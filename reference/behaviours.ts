@@ -2,9 +2,11 @@ import { ConfigurationError } from '../harness/settings';
 import type { Behaviour } from './app';
 import { FAULTS } from './faults';
 import { VARIANTS } from './variants';
+import { KNOBS, knobNamed, parseKnobs } from './variants/knobs';
 
 /**
- * Behaviours named by OMS_FAULT and OMS_VARIANT (comma-separated). Faults (reference/faults) and
+ * Behaviours named by OMS_FAULT and OMS_VARIANT (comma-separated), and the knobs set by
+ * OMS_KNOBS ('name=value,...', reference/variants/knobs.ts). Faults (reference/faults) and
  * variants (reference/variants) register here; the clean server has none.
  */
 export const behaviourRegistry = new Map<string, () => Behaviour>();
@@ -21,7 +23,22 @@ for (const { name, make } of [
 }
 
 export function behavioursFromEnvironment(env: NodeJS.ProcessEnv): Behaviour[] {
-  return [...named(env, 'OMS_FAULT', 'fault', FAULT_IDS), ...named(env, 'OMS_VARIANT', 'variant', VARIANT_NAMES)];
+  return [...named(env, 'OMS_FAULT', 'fault', FAULT_IDS), ...named(env, 'OMS_VARIANT', 'variant', VARIANT_NAMES), ...knobs(env)];
+}
+
+/** One behaviour per knob set to another value than the clean server's. */
+function knobs(env: NodeJS.ProcessEnv): Behaviour[] {
+  let setting: Record<string, string>;
+  try {
+    setting = parseKnobs(env.OMS_KNOBS ?? '');
+  } catch (error) {
+    const known = KNOBS.map((knob) => `${knob.name} (${knob.values.join('|')})`).join(', ');
+    throw new ConfigurationError(`OMS_KNOBS: ${(error as Error).message}. Knobs (reference/variants/knobs.ts): ${known}`);
+  }
+  return Object.entries(setting).flatMap(([name, value]) => {
+    const hooks = knobNamed(name).behaviour(value);
+    return hooks ? [{ name: `${name}=${value}`, ...hooks }] : [];
+  });
 }
 
 function named(env: NodeJS.ProcessEnv, variable: string, kind: string, known: string[]): Behaviour[] {
