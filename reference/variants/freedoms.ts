@@ -1,3 +1,4 @@
+import { instantOf } from '../../contract/datetime';
 import { ruleAt } from '../../contract/fields';
 import { contract, type JsonSchema } from '../../contract/openapi';
 import { ApiError, errorReply, type ApiReply, type ApiRequest } from '../http';
@@ -186,7 +187,7 @@ function coerce(value: unknown, schema: JsonSchema): unknown {
   return value;
 }
 
-/** Optional fields that were not sent, filled in every full form and summary (null, or an empty value of their type). */
+/** Optional fields that were not sent, filled in every full form and summary (with an empty value of their type). */
 export function unsentFields(fill: (order: Json, schema: JsonSchema) => Json): Hooks {
   return {
     rewriteReply: (request, reply) =>
@@ -198,15 +199,15 @@ export function unsentFields(fill: (order: Json, schema: JsonSchema) => Json): H
   };
 }
 
-/** Optional top-level fields that were not sent, as null (where the schema allows null). */
-export function nullUnsentFields(order: Json, schema: JsonSchema): Json {
-  const properties = (contract().resolve(schema).properties as Record<string, JsonSchema> | undefined) ?? {};
-  const nullable = Object.entries(properties).filter(([, inner]) => allowsNull(inner)).map(([field]) => field);
-  return { ...Object.fromEntries(nullable.map((field) => [field, null])), ...order };
-}
-
-function allowsNull(schema: JsonSchema): boolean {
-  const resolved = contract().resolve(schema);
-  const types = ([] as unknown[]).concat(resolved.type ?? []);
-  return types.includes('null') || (((resolved.oneOf ?? resolved.anyOf) as JsonSchema[] | undefined) ?? []).some((branch) => contract().resolve(branch).type === 'null');
+/** Service timestamps written with an hour-only offset ("2026-11-20T14:30:05+05"), to the second. */
+export function hourOnlyOffsetTimestamps(): Hooks {
+  const written = (instant: number) => `${new Date(Math.floor(instant / 1000) * 1000 + 5 * 3600_000).toISOString().slice(0, 19)}+05`;
+  return {
+    wrapServices: (services) => ({
+      ...services,
+      now: () => written(Date.now()),
+      // A whole second later at least, so updated_at still advances at second precision.
+      later: (previous) => written(Math.max(Date.now(), instantOf(previous) + 1000)),
+    }),
+  };
 }

@@ -8,8 +8,8 @@ import {
   billingComputed,
   coerceNumericStrings,
   emptyUnsentFields,
+  hourOnlyOffsetTimestamps,
   itemTotalsWithTax,
-  nullUnsentFields,
   pastLastPageNotFound,
   refuseExoticText,
   refuseMalformedIds,
@@ -70,7 +70,7 @@ export const KNOBS: readonly Knob[] = [
   toggle('out-of-range-paging', 'ORD-OBS-009', 'reject', 'clamp-paging'),
   toggle('extra-fields', 'ORD-OBS-010', 'none', 'extra-fields'),
   choice('unsent-optionals', 'ORD-OBS-011', 'absent', {
-    null: () => unsentFields(nullUnsentFields),
+    'null-optionals': () => variantHooks('null-optionals'),
     empty: () => unsentFields(emptyUnsentFields),
   }),
   toggle('unknown-fields', 'ORD-OBS-012', 'ignored', 'unknown-fields-rejected'),
@@ -78,7 +78,10 @@ export const KNOBS: readonly Knob[] = [
   choice('item-total', 'ORD-CREATE-006', 'quantity-times-price', { 'with-tax-and-discount': () => storedAs(itemTotalsWithTax) }),
   choice('sent-timestamps', 'ORD-OBS-014', 'as-sent', { seconds: () => storedAs(sentTimestampsInSeconds) }),
   choice('amounts', 'ORD-OBS-015', 'as-sent', { cents: () => storedAs((order) => amountsInCents(order) as StoredOrder) }),
-  toggle('service-timestamps', 'ORD-OBS-016', 'utc-milliseconds', 'offset-timestamps'),
+  choice('service-timestamps', 'ORD-OBS-016', 'utc-milliseconds', {
+    'offset-timestamps': () => variantHooks('offset-timestamps'),
+    'hour-only-offset': hourOnlyOffsetTimestamps,
+  }),
   choice('page-past-last', 'ORD-LIST-009', 'empty-page', { 'not-found': () => ({ rewriteReply: pastLastPageNotFound }) }),
   choice('exotic-text', 'ORD-OBS-017', 'accepted', { refused: () => ({ intercept: refuseExoticText }) }),
   choice('order-id-check', 'ORD-OBS-018', 'looked-up', { 'malformed-refused': () => ({ intercept: refuseMalformedIds(UUID) }) }),
@@ -97,7 +100,6 @@ export const KNOBS: readonly Knob[] = [
 export const WITHOUT_KNOB: Readonly<Record<string, string>> = {
   'ORD-OBS-006': 'the effect of an empty items array: the clean server replaces items (clears them); keeping or refusing them is a knob still to build',
   'ORD-OBS-022': 'id reuse after delete: the reference assigns random UUIDs, so it never reuses an id; the suite never relies on reuse either way',
-  'ORD-DOC-001': 'shipment generation is not part of the interface: there is no request to vary',
   'ORD-DOC-002': 'status values and transitions: the suite checks only the type, so any string status is in range; the reference answers "created"',
   'ORD-DOC-003': 'the token request format and lifetime: the suite sends one request form and runs within any lifetime longer than a run',
   'ORD-DOC-004': 'events are not part of the interface',
