@@ -200,12 +200,31 @@ function absoluteRefs(value: JsonSchema, base = SCHEMA_BASE): JsonSchema {
 function responseForm(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(responseForm);
   if (!value || typeof value !== 'object') return value;
-  const sentOnly = (value as JsonSchema)['x-format-of-sent-value'] === true;
+  const schema = value as JsonSchema;
+  const sentOnly = schema['x-format-of-sent-value'] === true;
+  const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
   return Object.fromEntries(
-    Object.entries(value)
+    Object.entries(schema)
       .filter(([key]) => !(sentOnly && (key === 'format' || key === 'pattern')))
-      .map(([key, inner]) => [key, responseForm(inner)]),
+      .map(([key, inner]) => {
+        if (key !== 'properties' || !inner || typeof inner !== 'object') return [key, responseForm(inner)];
+        // What an unsent optional field holds is not shown (ORD-OBS-011): at any depth it may be null.
+        const properties = Object.entries(inner as Record<string, JsonSchema>).map(([name, property]) => [
+          name,
+          required.has(name) ? responseForm(property) : orNull(responseForm(property) as JsonSchema),
+        ]);
+        return [key, Object.fromEntries(properties)];
+      }),
   );
+}
+
+/** A schema that also takes null (unchanged where it already does). */
+function orNull(schema: JsonSchema): JsonSchema {
+  const branches = (schema.oneOf ?? schema.anyOf) as JsonSchema[] | undefined;
+  if (branches?.some((branch) => branch.type === 'null')) return schema;
+  if (typeof schema.type === 'string' && !schema.$ref && !branches) return { ...schema, type: [schema.type, 'null'] };
+  if (Array.isArray(schema.type)) return schema.type.includes('null') ? schema : { ...schema, type: [...(schema.type as string[]), 'null'] };
+  return { anyOf: [schema, { type: 'null' }] };
 }
 
 /** ajv errors as "at <pointer>: expected …, got …", dropping the noise of oneOf branches that were never meant. */
@@ -220,9 +239,13 @@ function describeErrors(errors: ErrorObject[]): SchemaProblem[] {
         pointer = `${pointer}/${(error.params as { missingProperty: string }).missingProperty}`;
         expected = 'a required field (it is missing)';
         break;
-      case 'type':
-        expected = `type ${(error.params as { type: string | string[] }).type}`;
+      case 'type': {
+        // null is taken where a field may be unsent (ORD-OBS-011): named only when it is all that is allowed.
+        const types = ([] as string[]).concat((error.params as { type: string | string[] }).type);
+        if (types.length === 1 && types[0] === 'null' && errors.length > 1) continue;
+        expected = `type ${types.filter((type) => type !== 'null' || types.length === 1).join(',')}`;
         break;
+      }
       case 'format':
         expected = `format ${(error.params as { format: string }).format}`;
         break;
@@ -239,7 +262,10 @@ function describeErrors(errors: ErrorObject[]): SchemaProblem[] {
     seen.add(key);
     problems.push({ pointer, expected, received });
   }
-  return problems;
+  // "one of the shapes" says nothing a problem at or below the same place does not say better.
+  return problems.filter(
+    (problem) => !problem.expected.startsWith('one of the shapes') || !problems.some((other) => other !== problem && !other.expected.startsWith('one of the shapes') && (other.pointer === problem.pointer || other.pointer.startsWith(`${problem.pointer}/`))),
+  );
 }
 
 export function excerpt(value: unknown, max = 120): string {

@@ -15,7 +15,7 @@ export interface Difference {
  * (compared in Unicode NFC, so a canonically equivalent spelling is not a difference), numbers by value
  * (an x-amount to the cent where the server answers cents), timestamps by instant at the precision the
  * server stores (a second-precision answer is the sent instant truncated or rounded to the second, never
- * further off), arrays element by element in the order sent, a sent null as null or absent.
+ * further off), arrays element by element in the order sent, a sent null as null, absent or "".
  */
 export function differences(sent: unknown, received: unknown, pointer = ''): Difference[] {
   return compare(sent, received, pointer, 'stored');
@@ -33,7 +33,8 @@ type Mode = 'stored' | 'unchanged';
 
 function compare(sent: unknown, received: unknown, pointer: string, mode: Mode): Difference[] {
   if (mode === 'stored' && ruleAt(pointer)?.computed) return [];
-  if (sent === null) return received === null || received === undefined ? [] : [{ pointer, sent, received }];
+  // A sent null (no value) may be stored as no value at all: null, absent, or an empty string (ORD-OBS-011).
+  if (sent === null) return received === null || received === undefined || (mode === 'stored' && received === '') ? [] : [{ pointer, sent, received }];
   if (Array.isArray(sent)) {
     if (!Array.isArray(received)) return [{ pointer, sent, received }];
     if (received.length !== sent.length) return [{ pointer: `${pointer} (length)`, sent: sent.length, received: received.length }];

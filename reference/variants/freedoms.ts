@@ -11,25 +11,46 @@ import { callerOf, is, isSuccess, onFullForm, onSummaries, operationOf, withJson
  * document is silent), kept apart from knobs.ts so each reads as the one thing it changes.
  */
 
-/** Every optional field the full form (Order) declares and the order does not carry, filled with an empty value of its type. */
-export function emptyUnsentFields(order: Json, schema: JsonSchema = contract().schema('Order'), depth = 0): Json {
+type Filler = (schema: JsonSchema, depth: number) => unknown;
+
+/**
+ * Every optional field the full form (Order) declares and the order does not carry, filled with an
+ * empty value of its type ("", 0, false, [], an object of empty values), at any depth; a sent null of a
+ * "string or null" field is written as "" (a NOT NULL DEFAULT '' column).
+ */
+export function emptyUnsentFields(order: Json, schema: JsonSchema = contract().schema('Order')): Json {
+  return fillUnsent(order, schema, emptyValue, 0, true);
+}
+
+/** Every optional field not sent, at any depth, as null (a nested object that was sent keeps its own fields). */
+export function nullUnsentFields(order: Json, schema: JsonSchema = contract().schema('Order')): Json {
+  return fillUnsent(order, schema, () => null, 0, false);
+}
+
+function fillUnsent(order: Json, schema: JsonSchema, fill: Filler, depth: number, nullAsEmpty: boolean): Json {
   const resolved = objectBranch(schema);
   const properties = (resolved?.properties as Record<string, JsonSchema> | undefined) ?? {};
   const out: Json = { ...order };
   for (const [field, inner] of Object.entries(properties)) {
-    const element = (contract().resolve(inner).items as JsonSchema | undefined) ?? undefined;
-    if (out[field] === undefined) out[field] = emptyValue(inner, depth + 1);
-    else if (isObject(out[field]) && objectBranch(inner)) out[field] = emptyUnsentFields(out[field] as Json, inner, depth + 1);
+    const element = contract().resolve(inner).items as JsonSchema | undefined;
+    if (out[field] === undefined) out[field] = fill(inner, depth + 1);
+    else if (out[field] === null && nullAsEmpty && isNullableString(inner)) out[field] = '';
+    else if (isObject(out[field]) && objectBranch(inner)) out[field] = fillUnsent(out[field] as Json, inner, fill, depth + 1, nullAsEmpty);
     else if (Array.isArray(out[field]) && element && objectBranch(element)) {
-      out[field] = (out[field] as unknown[]).map((entry) => (isObject(entry) ? emptyUnsentFields(entry, element, depth + 1) : entry));
+      out[field] = (out[field] as unknown[]).map((entry) => (isObject(entry) ? fillUnsent(entry, element, fill, depth + 1, nullAsEmpty) : entry));
     }
   }
   return out;
 }
 
+function isNullableString(schema: JsonSchema): boolean {
+  const type = contract().resolve(schema).type;
+  return Array.isArray(type) && type.includes('string') && type.includes('null');
+}
+
 function emptyValue(schema: JsonSchema, depth: number): unknown {
   const object = objectBranch(schema);
-  if (object) return depth > 6 ? {} : emptyUnsentFields({}, object, depth);
+  if (object) return depth > 6 ? {} : fillUnsent({}, object, emptyValue, depth, true);
   const resolved = contract().resolve(schema);
   const types = ([] as unknown[]).concat(resolved.type ?? ((resolved.oneOf ?? []) as JsonSchema[]).map((b) => contract().resolve(b).type));
   if (types.includes('string')) return '';

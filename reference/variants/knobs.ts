@@ -10,6 +10,7 @@ import {
   emptyUnsentFields,
   hourOnlyOffsetTimestamps,
   itemTotalsWithTax,
+  nullUnsentFields,
   pastLastPageNotFound,
   refuseExoticText,
   refuseMalformedIds,
@@ -72,6 +73,7 @@ export const KNOBS: readonly Knob[] = [
   choice('unsent-optionals', 'ORD-OBS-011', 'absent', {
     'null-optionals': () => variantHooks('null-optionals'),
     empty: () => unsentFields(emptyUnsentFields),
+    'null-at-any-depth': () => unsentFields(nullUnsentFields),
   }),
   toggle('unknown-fields', 'ORD-OBS-012', 'ignored', 'unknown-fields-rejected'),
   choice('billing-totals', 'ORD-OBS-013', 'as-sent', { computed: () => storedAs(billingComputed) }),
