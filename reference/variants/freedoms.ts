@@ -4,7 +4,7 @@ import { contract, type JsonSchema } from '../../contract/openapi';
 import { ApiError, errorReply, type ApiReply, type ApiRequest } from '../http';
 import type { StoredOrder } from '../store';
 import type { HookContext } from '../app';
-import { callerOf, is, isSuccess, onFullForm, onSummaries, operationOf, withJsonBody, withStore, type Hooks, type Json } from '../faults/kit';
+import { callerOf, is, isSuccess, mapStrings, onFullForm, onSummaries, operationOf, withJsonBody, withStore, type Hooks, type Json } from '../faults/kit';
 
 /**
  * The behaviours of the freedoms of issue 11 (what an independent, correct server does where the
@@ -230,5 +230,21 @@ export function hourOnlyOffsetTimestamps(): Hooks {
       // A whole second later at least, so updated_at still advances at second precision.
       later: (previous) => written(Math.max(Date.now(), instantOf(previous) + 1000)),
     }),
+  };
+}
+
+/** Text of a created or updated order stored in Unicode NFD (decomposed), as some databases and file systems keep it. */
+export function textInNfd(request: ApiRequest): ApiRequest {
+  return is(request, 'create', 'update') ? withJsonBody(request, (body) => mapStrings(body, (text) => text.normalize('NFD')) as Json) : request;
+}
+
+/** The fields that "appear in some responses" (2.2, 2.6), added to every full form where they are missing. */
+export function someResponseFields(order: Json): Json {
+  const channel = order.sales_channel;
+  const billing = order.billing;
+  return {
+    ...order,
+    ...(isObject(channel) ? { sales_channel: { use_carrier_shipment_id: false, use_carrier_shipment_id_locked: false, is_marketplace: false, ...channel } } : {}),
+    ...(isObject(billing) ? { billing: { shipping_tax_rate: 18, ...billing } } : {}),
   };
 }

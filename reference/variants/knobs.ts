@@ -1,5 +1,5 @@
 import type { Behaviour } from '../app';
-import type { Hooks } from '../faults/kit';
+import { onFullForm, type Hooks } from '../faults/kit';
 import { LOAD_VARIANTS } from './load';
 import { RESPONSE_VARIANTS } from './responses';
 import { STORAGE_VARIANTS } from './storage';
@@ -15,7 +15,9 @@ import {
   refuseExoticText,
   refuseMalformedIds,
   sentTimestampsInSeconds,
+  someResponseFields,
   storedAs,
+  textInNfd,
   unsentFields,
 } from './freedoms';
 import type { StoredOrder } from '../store';
@@ -89,6 +91,10 @@ export const KNOBS: readonly Knob[] = [
   choice('order-id-check', 'ORD-OBS-018', 'looked-up', { 'malformed-refused': () => ({ intercept: refuseMalformedIds(UUID) }) }),
   choice('scalar-coercion', 'ORD-OBS-019', 'refused', { 'numeric-strings-taken': () => ({ rewriteRequest: coerceNumericStrings }) }),
   toggle('content-coding', 'ORD-OBS-020', 'identity', 'gzip-responses'),
+  choice('unicode-form', 'ORD-OBS-023', 'as-sent', { nfd: () => ({ rewriteRequest: textInNfd }) }),
+  choice('some-response-fields', 'ORD-OBS-024', 'absent', {
+    present: () => ({ rewriteReply: (request, reply) => onFullForm(request, reply, (order) => someResponseFields(order)) }),
+  }),
   toggle('other-orders', 'ORD-OBS-021', 'none', 'prefilled-account'),
   toggle('other-clients', 'ORD-OBS-021', 'none', 'background-writer'),
   toggle('latency', 'ORD-DOC-006', 'none', 'latency-150ms'),

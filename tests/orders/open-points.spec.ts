@@ -73,6 +73,25 @@ test.describe('What the document leaves open (2, 4, 7)', () => {
     observe('ORD-OBS-020', `list answered with content coding ${coding}; Connection ${connection}`);
   });
 
+  test('observes the Unicode form text is stored in', verifies('ORD-OBS-023'), async ({ api }) => {
+    const composed = 'Zo\u00eb \u00c5ngstr\u00f6m';
+    const created = await createOrder(api, minimalOrder({ note: composed }));
+    const note = created.body.note;
+    const form = note === composed ? 'as sent (NFC)' : typeof note === 'string' && note === composed.normalize('NFD') ? 'NFD' : `another form: ${excerpt(note)}`;
+    observe('ORD-OBS-023', `a composed note came back ${form}`);
+  });
+
+  test('observes whether the fields that appear in some responses are there', verifies('ORD-OBS-024'), async ({ api }) => {
+    const created = await createOrder(api, fullOrder());
+    const channel = (created.body.sales_channel ?? {}) as Json;
+    const billing = (created.body.billing ?? {}) as Json;
+    const shown = [
+      ...['use_carrier_shipment_id', 'use_carrier_shipment_id_locked', 'is_marketplace'].map((field) => `sales_channel.${field} ${field in channel ? excerpt(channel[field]) : 'absent'}`),
+      `billing.shipping_tax_rate ${'shipping_tax_rate' in billing ? excerpt(billing.shipping_tax_rate) : 'absent'}`,
+    ];
+    observe('ORD-OBS-024', shown.join('; '));
+  });
+
   test('observes how many orders the account holds besides the run', verifies('ORD-OBS-021'), async ({ api }) => {
     const page = await listPage(api, { limit: 1 });
     observe('ORD-OBS-021', `the account holds ${excerpt(page.total)} orders while the suite runs (its own included)`);
