@@ -178,11 +178,23 @@ export function refuseExoticText(request: ApiRequest, { accounts }: HookContext)
   return problem ? errorReply(new ApiError(400, 'validation_failed', 'The request body is invalid', [{ field: '(body)', error: problem }])) : undefined;
 }
 
-/** Refuses with 400 an order id that is not of the form this server assigns (a UUID), before looking it up. */
-export function refuseMalformedIds(pattern: RegExp) {
-  return (request: ApiRequest, { accounts }: HookContext): ApiReply | undefined => {
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The form of the ids a server assigns, from one it made: a UUID, or its letter prefix and length. */
+export function idForm(sample: string): RegExp {
+  if (UUID.test(sample)) return UUID;
+  const prefix = /^[A-Za-z]+_/.exec(sample)?.[0] ?? '';
+  return new RegExp(`^${prefix}[A-Za-z0-9_-]{${sample.length - prefix.length}}$`);
+}
+
+/** Refuses with 400 an order id that is not of the form this server assigns, before looking it up. */
+export function refuseMalformedIds(): (request: ApiRequest, context: HookContext) => ApiReply | undefined {
+  let form: RegExp | undefined;
+  return (request, { accounts, services }) => {
     const { orderId } = operationOf(request);
-    if (orderId === undefined || pattern.test(orderId) || !callerOf(request, accounts)) return undefined;
+    if (orderId === undefined || !callerOf(request, accounts)) return undefined;
+    form ??= idForm(services.newId());
+    if (form.test(orderId)) return undefined;
     return errorReply(new ApiError(400, 'invalid_parameter', 'order_id is not a valid order id', [{ field: 'order_id', error: 'not an order id' }]));
   };
 }

@@ -60,8 +60,6 @@ function choice(name: string, entry: string, clean: string, others: Record<strin
   return { name, entry, values: [clean, ...Object.keys(others)], behaviour: (value) => others[value]?.() };
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export const KNOBS: readonly Knob[] = [
   toggle('create-status', 'ORD-OBS-001', '201', 'create-200'),
   toggle('error-status', 'ORD-OBS-002', '400', 'status-422'),
@@ -88,7 +86,7 @@ export const KNOBS: readonly Knob[] = [
   }),
   choice('page-past-last', 'ORD-LIST-009', 'empty-page', { 'not-found': () => ({ rewriteReply: pastLastPageNotFound }) }),
   choice('exotic-text', 'ORD-OBS-017', 'accepted', { refused: () => ({ intercept: refuseExoticText }) }),
-  choice('order-id-check', 'ORD-OBS-018', 'looked-up', { 'malformed-refused': () => ({ intercept: refuseMalformedIds(UUID) }) }),
+  choice('order-id-check', 'ORD-OBS-018', 'looked-up', { 'malformed-refused': () => ({ intercept: refuseMalformedIds() }) }),
   choice('scalar-coercion', 'ORD-OBS-019', 'refused', { 'numeric-strings-taken': () => ({ rewriteRequest: coerceNumericStrings }) }),
   toggle('content-coding', 'ORD-OBS-020', 'identity', 'gzip-responses'),
   choice('unicode-form', 'ORD-OBS-023', 'as-sent', { nfd: () => ({ rewriteRequest: textInNfd }) }),
