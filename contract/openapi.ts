@@ -10,6 +10,17 @@ export const OPENAPI_PATH = join(__dirname, '..', 'openapi.yaml');
 const SCHEMA_BASE = 'https://oms-conformance.local/openapi.json';
 /** Extension on a readOnly property: the section of the document that says the service assigns it (4.2, 2.3, 2.4). */
 export const ASSIGNED_BY_SERVICE = 'x-assigned-by-service';
+/** The same components as responses are held to: formats of client-sent values dropped (see responseForm). */
+const RESPONSE_BASE = 'https://oms-conformance.local/openapi-responses.json';
+
+/**
+ * The contract's own keywords (declared so ajv's strict mode stays on for everything else):
+ * x-format-of-sent-value - the format or pattern holds for a value the client sent; responses are held
+ *   to the type only, and the sent value is checked by round trip (an unsent one may be empty).
+ * x-amount - an amount of money: a server may store it to the cent (harness/roundtrip.ts).
+ * x-service-may-compute - the service may compute it from other fields: not compared by round trip.
+ */
+export const CONTRACT_KEYWORDS = ['x-format-of-sent-value', 'x-amount', 'x-service-may-compute'] as const;
 const COMPONENT_PREFIX = '#/components/schemas/';
 
 export type OperationId =
@@ -56,9 +67,10 @@ export class Contract {
     // Section 2.1 says "ISO 8601 timestamp"; precision and offset are left open, so any ISO 8601 date-time passes.
     this.ajv.addFormat('date-time', { type: 'string', validate: isIso8601DateTime });
     // OpenAPI-only keywords, declared so strict mode stays on for everything else.
-    this.ajv.addVocabulary(['example', 'xml', 'externalDocs', 'discriminator', ASSIGNED_BY_SERVICE]);
+    this.ajv.addVocabulary(['example', 'xml', 'externalDocs', 'discriminator', ASSIGNED_BY_SERVICE, ...CONTRACT_KEYWORDS]);
     const schemas = document.components?.schemas ?? {};
     this.ajv.addSchema({ $id: SCHEMA_BASE, $defs: rewriteRefs(schemas) });
+    this.ajv.addSchema({ $id: RESPONSE_BASE, $defs: responseForm(rewriteRefs(schemas)) });
   }
 
   /** The raw schema of a component, e.g. schema('Order'), with its $refs pointing into $defs. */
@@ -80,11 +92,14 @@ export class Contract {
     return this.schema(ref.slice('#/$defs/'.length));
   }
 
-  /** Check of a value against components.schemas.<name>. */
-  component(name: string): SchemaCheck {
-    return this.cached(`component:${name}`, () => {
+  /**
+   * Check of a value against components.schemas.<name>: as a response carries it (the default), or as
+   * a request must be written (formats of client-sent values kept).
+   */
+  component(name: string, form: 'response' | 'request' = 'response'): SchemaCheck {
+    return this.cached(`component:${form}:${name}`, () => {
       this.schema(name);
-      return this.check(`components.schemas.${name}`, { $ref: `${SCHEMA_BASE}#/$defs/${name}` });
+      return this.check(`components.schemas.${name}`, { $ref: `${form === 'response' ? RESPONSE_BASE : SCHEMA_BASE}#/$defs/${name}` });
     });
   }
 
@@ -102,7 +117,7 @@ export class Contract {
     const schema = response.content?.['application/json']?.schema;
     if (!schema) return undefined;
     return this.cached(`response:${operationId}:${key}`, () =>
-      this.check(`${method.toUpperCase()} ${path} response ${key}`, absoluteRefs(rewriteRefs(schema) as JsonSchema)),
+      this.check(`${method.toUpperCase()} ${path} response ${key}`, absoluteRefs(responseForm(rewriteRefs(schema)) as JsonSchema, RESPONSE_BASE)),
     );
   }
 
@@ -176,8 +191,42 @@ function rewriteRefs(value: unknown): unknown {
   return value;
 }
 
-function absoluteRefs(value: JsonSchema): JsonSchema {
-  return JSON.parse(JSON.stringify(value).replace(/"#\/\$defs\//g, `"${SCHEMA_BASE}#/$defs/`)) as JsonSchema;
+function absoluteRefs(value: JsonSchema, base = SCHEMA_BASE): JsonSchema {
+  return JSON.parse(JSON.stringify(value).replace(/"#\/\$defs\//g, `"${base}#/$defs/`)) as JsonSchema;
+}
+
+/**
+ * A schema as responses are held to it: where x-format-of-sent-value is set, the format and pattern are
+ * dropped (what an unsent field holds is not shown; a sent value is compared by round trip instead).
+ */
+function responseForm(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(responseForm);
+  if (!value || typeof value !== 'object') return value;
+  const schema = value as JsonSchema;
+  const sentOnly = schema['x-format-of-sent-value'] === true;
+  const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
+  return Object.fromEntries(
+    Object.entries(schema)
+      .filter(([key]) => !(sentOnly && (key === 'format' || key === 'pattern')))
+      .map(([key, inner]) => {
+        if (key !== 'properties' || !inner || typeof inner !== 'object') return [key, responseForm(inner)];
+        // What an unsent optional field holds is not shown (ORD-OBS-011): at any depth it may be null.
+        const properties = Object.entries(inner as Record<string, JsonSchema>).map(([name, property]) => [
+          name,
+          required.has(name) ? responseForm(property) : orNull(responseForm(property) as JsonSchema),
+        ]);
+        return [key, Object.fromEntries(properties)];
+      }),
+  );
+}
+
+/** A schema that also takes null (unchanged where it already does). */
+function orNull(schema: JsonSchema): JsonSchema {
+  const branches = (schema.oneOf ?? schema.anyOf) as JsonSchema[] | undefined;
+  if (branches?.some((branch) => branch.type === 'null')) return schema;
+  if (typeof schema.type === 'string' && !schema.$ref && !branches) return { ...schema, type: [schema.type, 'null'] };
+  if (Array.isArray(schema.type)) return schema.type.includes('null') ? schema : { ...schema, type: [...(schema.type as string[]), 'null'] };
+  return { anyOf: [schema, { type: 'null' }] };
 }
 
 /** ajv errors as "at <pointer>: expected …, got …", dropping the noise of oneOf branches that were never meant. */
@@ -192,9 +241,13 @@ function describeErrors(errors: ErrorObject[]): SchemaProblem[] {
         pointer = `${pointer}/${(error.params as { missingProperty: string }).missingProperty}`;
         expected = 'a required field (it is missing)';
         break;
-      case 'type':
-        expected = `type ${(error.params as { type: string | string[] }).type}`;
+      case 'type': {
+        // null is taken where a field may be unsent (ORD-OBS-011): named only when it is all that is allowed.
+        const types = ([] as string[]).concat((error.params as { type: string | string[] }).type);
+        if (types.length === 1 && types[0] === 'null' && errors.length > 1) continue;
+        expected = `type ${types.filter((type) => type !== 'null' || types.length === 1).join(',')}`;
         break;
+      }
       case 'format':
         expected = `format ${(error.params as { format: string }).format}`;
         break;
@@ -211,7 +264,10 @@ function describeErrors(errors: ErrorObject[]): SchemaProblem[] {
     seen.add(key);
     problems.push({ pointer, expected, received });
   }
-  return problems;
+  // "one of the shapes" says nothing a problem at or below the same place does not say better.
+  return problems.filter(
+    (problem) => !problem.expected.startsWith('one of the shapes') || !problems.some((other) => other !== problem && !other.expected.startsWith('one of the shapes') && (other.pointer === problem.pointer || other.pointer.startsWith(`${problem.pointer}/`))),
+  );
 }
 
 export function excerpt(value: unknown, max = 120): string {

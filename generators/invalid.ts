@@ -140,11 +140,17 @@ export function allowedTypes(schema: JsonSchema): string[] {
   return Array.isArray(type) ? (type as string[]) : typeof type === 'string' ? [type] : [];
 }
 
-/** Values of every other JSON type than the schema allows (null left out: servers differ on null as absent). */
+/**
+ * Values of every other JSON type than the schema allows (null left out: servers differ on null as absent),
+ * none of which denotes a value of the allowed type: a server may take "12.5" for a number or 12.5 for a
+ * string (scalar coercion, ORD-OBS-019), so a word stands for a wrong string and only containers for a
+ * wrong string field.
+ */
 export function wrongValuesFor(schema: JsonSchema): unknown[] {
   const allowed = allowedTypes(schema);
+  const scalarsDenoteStrings = allowed.includes('string');
   const candidates: Array<{ type: string; value: unknown }> = [
-    { type: 'string', value: '12.5' },
+    { type: 'string', value: 'twelve and a half' },
     { type: 'number', value: 12.5 },
     { type: 'integer', value: 3 },
     { type: 'boolean', value: true },
@@ -153,6 +159,7 @@ export function wrongValuesFor(schema: JsonSchema): unknown[] {
   ];
   return candidates
     .filter(({ type }) => !allowed.includes(type) && !(type === 'integer' && allowed.includes('number')))
+    .filter(({ type }) => !(scalarsDenoteStrings && ['number', 'integer', 'boolean'].includes(type)))
     .map(({ value }) => value);
 }
 

@@ -22,12 +22,19 @@ export function bounds(name: ListParameter): ParameterBounds {
 /** A value as it goes into the query string. */
 export type RawValue = string | number;
 
+/**
+ * The largest page a server is expected to parse: page has no upper bound in openapi.yaml, but a server
+ * that reads it as a 32-bit integer may refuse a larger one, so larger pages count as out of range
+ * (a 4xx or a clamped page, ORD-LIST-010), never as pages that must be answered.
+ */
+export const LARGEST_PARSED_PAGE = 2 ** 31 - 1;
+
 /** True when openapi.yaml allows the value: an integer within the bounds (an empty value is no integer). */
 export function isValidValue(name: ListParameter, raw: RawValue): boolean {
   const text = String(raw);
   if (!/^-?\d+$/.test(text)) return false;
   const value = Number(text);
-  const { minimum, maximum } = bounds(name);
+  const { minimum, maximum = name === 'page' ? LARGEST_PARSED_PAGE : undefined } = bounds(name);
   return Number.isSafeInteger(value) && value >= minimum && (maximum === undefined || value <= maximum);
 }
 

@@ -90,9 +90,44 @@ export class OmsApi {
     return id;
   }
 
+  /**
+   * Ids no order has, in two forms: one of the form of `sample` (an id the service assigned), which
+   * any server looks up, and one of another form, which a server that checks ids may refuse with 400
+   * (ORD-OBS-018). Each is remembered so update and delete may be sent to it.
+   */
+  unknownIds(sample: string | undefined): Array<{ id: string; ownForm: boolean }> {
+    const ids = [{ id: this.unknownId(), ownForm: false }];
+    if (sample !== undefined) {
+      const lookalike = lookalikeId(sample);
+      this.created.allowMissing(lookalike);
+      ids.push({ id: lookalike, ownForm: true });
+    }
+    return ids;
+  }
+
   private refuseInReadOnly(what: string): void {
     if (this.readOnly) test.info().skip(true, `read-only mode (OMS_READ_ONLY): this check needs to ${what}`);
   }
+}
+
+/**
+ * An id of the same form as `sample` that no order has: a number far past it, or the same text with its
+ * last six letters and digits redrawn within their kind (digit, hex digit, lower or upper case letter).
+ */
+export function lookalikeId(sample: string): string {
+  if (/^\d{1,15}$/.test(sample)) return String(Number(sample) + 987_654_321_000);
+  const chars = [...sample];
+  let changed = 0;
+  const random = randomUUID().replace(/-/g, '');
+  for (let index = chars.length - 1; index >= 0 && changed < 6; index--) {
+    const char = chars[index];
+    const pick = parseInt(random[changed * 2] + random[changed * 2 + 1], 16);
+    const pool = /\d/.test(char) ? '0123456789' : /[a-f]/.test(char) ? 'abcdef' : /[A-F]/.test(char) ? 'ABCDEF' : /[a-z]/.test(char) ? 'abcdefghijklmnopqrstuvwxyz' : /[A-Z]/.test(char) ? 'ABCDEFGHIJKLMNOPQRSTUVWXYZ' : '';
+    if (!pool) continue;
+    chars[index] = pool[(pool.indexOf(char) + 1 + (pick % (pool.length - 1))) % pool.length];
+    changed++;
+  }
+  return chars.join('');
 }
 
 /**

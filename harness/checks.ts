@@ -26,6 +26,18 @@ export const isNotFound = (requirementId: string): Check => (exchange) =>
     exchange,
   }));
 
+/**
+ * The answer for an unknown id: 404 or 410; for an id of another form than the service's own, 400 too
+ * (a server may check the form of an id before looking it up, ORD-OBS-018).
+ */
+export const isUnknownAnswer = (requirementId: string, ownForm: boolean): Check => (exchange) =>
+  unless(exchange.status === 404 || exchange.status === 410 || (!ownForm && exchange.status === 400), () => ({
+    requirementId,
+    expected: ownForm ? '404 or 410 (an unknown id of the form the service assigns)' : '404 or 410, or 400 (an unknown id of another form than the service assigns)',
+    received: `${exchange.status}`,
+    exchange,
+  }));
+
 export const is4xx = (requirementId: string): Check => (exchange) =>
   unless(exchange.status >= 400 && exchange.status < 500, () => ({
     requirementId,

@@ -8,7 +8,7 @@ import { whileReading } from './quiet';
 import { contract } from '../contract/openapi';
 import { bounds, isValidQuery, type ListQuery } from '../generators/query';
 import { project } from '../contract/projection';
-import { differences, formatDifferences } from './roundtrip';
+import { changesBetween, formatDifferences } from './roundtrip';
 
 export interface ListPage {
   query: Record<string, string | number>;
@@ -47,16 +47,27 @@ export async function readStableView(
     let previous: ListPage[] | undefined;
     for (let attempt = 0; attempt < attempts; attempt++) {
       const pages: ListPage[] = [];
-      for (const query of queries) {
-        const exchange = await api.list(query);
-        stop(is2xx('ORD-LIST-001')(exchange));
-        pages.push(readPage(query, exchange));
-      }
+      for (const query of queries) pages.push(readPage(query, await api.list(query)));
+      // A page past the last may answer a 4xx (ORD-LIST-009: not shown); any other list request must succeed.
+      const total = pages.find((page) => page.total !== undefined)?.total;
+      for (const page of pages) if (!isPastLastPage(page, total)) stop(is2xx('ORD-LIST-001')(page.exchange));
       if (previous && sameView(previous, pages)) return pages;
       previous = pages;
     }
     return undefined;
   });
+}
+
+/**
+ * True when a list request was for a page past the last one meta.total implies and was answered with a
+ * 4xx: what such a page answers is not shown (ORD-LIST-009), so a 4xx there is no failure.
+ */
+export function isPastLastPage(page: ListPage, total: number | undefined): boolean {
+  const status = page.exchange.status;
+  if (status < 400 || status >= 500 || total === undefined) return false;
+  const limit = Number(page.query.limit ?? contract().queryParameter('listOrders', 'limit').default);
+  const number = Number(page.query.page ?? contract().queryParameter('listOrders', 'page').default);
+  return Number.isInteger(number) && number > Math.max(1, Math.ceil(total / limit));
 }
 
 /** A stable view, or the test skipped with the reason (never failed) when the account never held still. */
@@ -137,7 +148,11 @@ export async function findInList(api: OmsApi, ids: string[], maxPages = 20): Pro
   const order = [lastPage, lastPage - 1, ...Array.from({ length: maxPages }, (_, i) => i + 2)];
   for (const pageNumber of [...new Set(order)].filter((p) => p > 1 && p <= lastPage + 1)) {
     if (found.size === ids.length) break;
-    visit(await listPage(api, { page: pageNumber, limit }), pageNumber);
+    // The page after the last (there in case the account grew meanwhile) may answer a 4xx (ORD-LIST-009).
+    const page = readPage({ page: pageNumber, limit }, await api.list({ page: pageNumber, limit }));
+    if (pageNumber > lastPage && isPastLastPage(page, first.total)) continue;
+    ensure(is2xx('ORD-LIST-001')(page.exchange));
+    visit(page, pageNumber);
   }
   return found;
 }
@@ -162,7 +177,7 @@ export async function summaryMatchesFullForm(
       exchange: got,
     };
   }
-  const changed = differences(project(got.json, contract().schema('OrderSummary')), found.summary);
+  const changed = changesBetween(project(got.json, contract().schema('OrderSummary')), found.summary);
   return unless(changed.length === 0, () => ({
     requirementId: 'ORD-LIST-008',
     expected: `the summary of ${id} to carry the values of its full form (the fields of 2.7; sent = full form, got = summary)`,
@@ -172,15 +187,17 @@ export async function summaryMatchesFullForm(
 }
 
 /**
- * What any page and limit must get (4.1, 8): in range, a 2xx page of at most limit orders; out of range
- * or not an integer, a 4xx or a page clamped into range (ORD-LIST-010 allows both); never a 5xx.
+ * What any page and limit must get (4.1, 8): in range, a 2xx page of at most limit orders (or, for a page
+ * past the last, a 4xx: ORD-LIST-009 leaves it open, so `api` counts the account to tell); out of range or
+ * not an integer, a 4xx or a page clamped into range (ORD-LIST-010 allows both); never a 5xx.
  */
-export function listAnswerHolds(query: ListQuery, exchange: Exchange): Finding | undefined {
+export async function listAnswerHolds(api: OmsApi, query: ListQuery, exchange: Exchange): Promise<Finding | undefined> {
   const maximum = bounds('limit').maximum as number;
   const page = readPage(query as Record<string, string | number>, exchange);
   const success = exchange.status >= 200 && exchange.status < 300;
   if (isValidQuery(query)) {
     const limit = Number(query.limit ?? bounds('limit').default);
+    if (!success && isPastLastPage(page, readPage({ limit }, await api.list({ limit })).total)) return undefined;
     return unless(success && page.data.length <= limit, () => ({
       requirementId: 'ORD-LIST-004',
       expected: `${describeQuery(query)} (in range): a 2xx page of at most ${limit} orders`,

@@ -4,6 +4,7 @@ import type { OmsApi } from './api';
 import { is2xx } from './checks';
 import type { Exchange } from './exchange';
 import { ensure, unless, type Finding } from './findings';
+import { minimalOrder } from './payloads';
 import { differences, formatDifferences } from './roundtrip';
 
 export type Json = Record<string, unknown>;
@@ -45,6 +46,15 @@ export async function getOrder(api: OmsApi, id: string, requirementId = 'ORD-GET
     })),
   );
   return { body: exchange.json as Json, exchange };
+}
+
+/**
+ * Unknown ids in two forms (see OmsApi.unknownIds): the form of an id this service assigned, taken from
+ * an order created for the purpose, and another form.
+ */
+export async function unknownIds(api: OmsApi): Promise<Array<{ id: string; ownForm: boolean }>> {
+  const sample = await createOrder(api, minimalOrder(), 'ORD-CREATE-002');
+  return api.unknownIds(sample.id);
 }
 
 /** Everything sent must come back with the value sent (see roundtrip.ts for what "equal" means). */

@@ -18,6 +18,11 @@ export interface Requirement {
   not_tested?: string;
   /** The operations and response kinds a MUST or SHOULD statement holds for: 'listOrders/2xx'; a trailing '?' where only a faulty server answers that kind. */
   applies_to?: string[];
+  /**
+   * OBSERVED (and optionally NONE): the range of behaviours a correct server may show where the document
+   * is silent. No MUST or SHOULD check may contradict it; each is a knob of reference/variants/knobs.ts.
+   */
+  allowed?: string;
 }
 
 export const APPLIES_TO_CELL = /^(listOrders|createOrder|getOrder|updateOrder|deleteOrder|issueToken)\/[245]xx\??$/;
@@ -43,6 +48,7 @@ export function catalogue(): Map<string, Requirement> {
     if ((entry.level === 'MUST' || entry.level === 'SHOULD') && !entry.not_tested && !entry.applies_to?.length) {
       throw new Error(`${where}: a tested ${entry.level} entry lists the operations and response kinds it applies to (applies_to)`);
     }
+    if (entry.level === 'OBSERVED' && !entry.allowed) throw new Error(`${where}: level OBSERVED needs allowed (the range of behaviours a correct server may show)`);
     byId.set(entry.id, entry);
   }
   loaded = byId;

@@ -1,5 +1,6 @@
 import { excerpt } from '../contract/openapi';
-import { instantOf, isIso8601DateTime } from '../contract/datetime';
+import { ruleAt } from '../contract/fields';
+import { instantOf, isIso8601DateTime, sameInstantAtStoredPrecision } from '../contract/datetime';
 
 export interface Difference {
   pointer: string;
@@ -9,35 +10,66 @@ export interface Difference {
 
 /**
  * Where a response fails to carry what was sent, at every depth. Sent fields must come back with the
- * value sent; fields the service adds are fine. Equal means: text exactly (compared in Unicode NFC, so
- * a canonically equivalent spelling is not a difference), numbers by value, timestamps by instant
- * (precision and offset are open), arrays element by element in the order sent, a sent null as null or absent.
+ * value sent; fields the service adds are fine, and so are fields openapi.yaml marks x-service-may-compute
+ * (billing totals, item total: how the service computes them is not shown). Equal means: text exactly
+ * (compared in Unicode NFC, so a canonically equivalent spelling is not a difference), numbers by value
+ * (an x-amount to the cent where the server answers cents), timestamps by instant at the precision the
+ * server stores (a second-precision answer is the sent instant truncated or rounded to the second, never
+ * further off), arrays element by element in the order sent, a sent null as null, absent or "".
  */
 export function differences(sent: unknown, received: unknown, pointer = ''): Difference[] {
-  if (sent === null) return received === null || received === undefined ? [] : [{ pointer, sent, received }];
+  return compare(sent, received, pointer, 'stored');
+}
+
+/**
+ * Where a later answer of the service differs from an earlier one (the order before and after another
+ * order's delete, or another account's refused update): exact, since both are what the server stores.
+ */
+export function changesBetween(before: unknown, after: unknown, pointer = ''): Difference[] {
+  return compare(before, after, pointer, 'unchanged');
+}
+
+type Mode = 'stored' | 'unchanged';
+
+function compare(sent: unknown, received: unknown, pointer: string, mode: Mode): Difference[] {
+  if (mode === 'stored' && ruleAt(pointer)?.computed) return [];
+  // A sent null (no value) may be stored as no value at all: null, absent, or an empty string (ORD-OBS-011).
+  if (sent === null) return received === null || received === undefined || (mode === 'stored' && received === '') ? [] : [{ pointer, sent, received }];
   if (Array.isArray(sent)) {
     if (!Array.isArray(received)) return [{ pointer, sent, received }];
     if (received.length !== sent.length) return [{ pointer: `${pointer} (length)`, sent: sent.length, received: received.length }];
-    return sent.flatMap((element, index) => differences(element, received[index], `${pointer}/${index}`));
+    return sent.flatMap((element, index) => compare(element, received[index], `${pointer}/${index}`, mode));
   }
   if (typeof sent === 'object') {
     if (!received || typeof received !== 'object' || Array.isArray(received)) return [{ pointer, sent, received }];
     return Object.entries(sent as Record<string, unknown>).flatMap(([key, value]) =>
-      differences(value, (received as Record<string, unknown>)[key], `${pointer}/${key}`),
+      compare(value, (received as Record<string, unknown>)[key], `${pointer}/${key}`, mode),
     );
   }
-  return sameScalar(sent, received) ? [] : [{ pointer, sent, received }];
+  return sameScalar(sent, received, pointer, mode) ? [] : [{ pointer, sent, received }];
 }
 
-function sameScalar(sent: unknown, received: unknown): boolean {
+function sameScalar(sent: unknown, received: unknown, pointer: string, mode: Mode): boolean {
   if (typeof sent === 'number' && typeof received === 'number') {
-    return Math.abs(sent - received) <= 1e-9 * Math.max(1, Math.abs(sent));
+    if (Math.abs(sent - received) <= 1e-9 * Math.max(1, Math.abs(sent))) return true;
+    return mode === 'stored' && ruleAt(pointer)?.amount === true && sameAmountToTheCent(sent, received);
   }
   if (typeof sent === 'string' && typeof received === 'string') {
     if (sent.normalize('NFC') === received.normalize('NFC')) return true;
-    return isIso8601DateTime(sent) && isIso8601DateTime(received) && instantOf(sent) === instantOf(received);
+    if (!isIso8601DateTime(sent) || !isIso8601DateTime(received)) return false;
+    return mode === 'stored' ? sameInstantAtStoredPrecision(sent, received) : instantOf(sent) === instantOf(received);
   }
   return sent === received;
+}
+
+/**
+ * An amount stored to the cent (NUMERIC(12,2)): the answer carries at most two decimals and is the sent
+ * amount rounded to the cent, either way at a half cent. Anything further off, or an answer with more
+ * decimals that differs, is a different amount.
+ */
+function sameAmountToTheCent(sent: number, received: number): boolean {
+  const inCents = Math.abs(received * 100 - Math.round(received * 100)) < 1e-6;
+  return inCents && Math.abs(sent - received) <= 0.005 + 1e-9;
 }
 
 export function formatDifferences(found: Difference[], max = 10): string {

@@ -4,10 +4,12 @@ import { FAULTS } from './faults';
 import { HOSTILE } from './hostile';
 import { GENERATED_FAULTS } from './faults/generated';
 import { VARIANTS } from './variants';
+import { KNOBS, knobNamed, parseKnobs } from './variants/knobs';
 
 /**
- * Behaviours named by OMS_FAULT, OMS_VARIANT and OMS_HOSTILE (comma-separated). Faults (reference/faults),
- * variants (reference/variants) and hostile behaviours (reference/hostile) register here; the clean server has none.
+ * Behaviours named by OMS_FAULT, OMS_VARIANT and OMS_HOSTILE (comma-separated), and the knobs set by
+ * OMS_KNOBS ('name=value,...', reference/variants/knobs.ts). Faults (reference/faults), variants
+ * (reference/variants) and hostile behaviours (reference/hostile) register here; the clean server has none.
  */
 export const behaviourRegistry = new Map<string, () => Behaviour>();
 
@@ -31,7 +33,23 @@ export function behavioursFromEnvironment(env: NodeJS.ProcessEnv): Behaviour[] {
     ...named(env, 'OMS_FAULT', 'fault', FAULT_IDS, 'faults'),
     ...named(env, 'OMS_VARIANT', 'variant', VARIANT_NAMES, 'variants'),
     ...named(env, 'OMS_HOSTILE', 'hostile behaviour', HOSTILE_NAMES, 'hostile'),
+    ...knobs(env),
   ];
+}
+
+/** One behaviour per knob set to another value than the clean server's. */
+function knobs(env: NodeJS.ProcessEnv): Behaviour[] {
+  let setting: Record<string, string>;
+  try {
+    setting = parseKnobs(env.OMS_KNOBS ?? '');
+  } catch (error) {
+    const known = KNOBS.map((knob) => `${knob.name} (${knob.values.join('|')})`).join(', ');
+    throw new ConfigurationError(`OMS_KNOBS: ${(error as Error).message}. Knobs (reference/variants/knobs.ts): ${known}`);
+  }
+  return Object.entries(setting).flatMap(([name, value]) => {
+    const hooks = knobNamed(name).behaviour(value);
+    return hooks ? [{ name: `${name}=${value}`, ...hooks }] : [];
+  });
 }
 
 function named(env: NodeJS.ProcessEnv, variable: string, kind: string, known: string[], folder: string): Behaviour[] {

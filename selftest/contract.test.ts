@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { contract, formatProblems } from '../contract/openapi';
-import { isIso8601DateTime } from '../contract/datetime';
-import { differences } from '../harness/roundtrip';
+import { instantOf, isIso8601DateTime } from '../contract/datetime';
+import { changesBetween, differences } from '../harness/roundtrip';
 
 const validOrder = {
   id: 'o-1',
@@ -59,6 +59,54 @@ test('takes any ISO 8601 date-time, whatever its precision and offset, and nothi
 test('compares round trips by value: text in NFC, numbers by value, timestamps by instant, null as absent', () => {
   expect(differences({ a: 'e\u0301', n: 1.5, t: '2026-11-21T10:00:00Z', x: null }, { a: '\u00e9', n: 1.50, t: '2026-11-21T13:00:00.000+03:00' })).toEqual([]);
   expect(differences({ items: [{ name: 'a' }, { name: 'b' }] }, { items: [{ name: 'b' }, { name: 'a' }] }).map((d) => d.pointer)).toEqual(['/items/0/name', '/items/1/name']);
-  expect(differences({ price: 12.345 }, { price: 12.35 })).toHaveLength(1);
+  expect(differences({ note: 12.345 }, { note: 12.35 })).toHaveLength(1);
   expect(differences({ name: 'Zoë' }, { name: 'ZoÃ«' })).toHaveLength(1);
+});
+
+test('compares amounts to the cent only where the server answers cents, and never further off', () => {
+  // price is an x-amount of openapi.yaml: NUMERIC(12,2) storage rounds a half cent either way.
+  expect(differences({ price: 12.345 }, { price: 12.35 })).toEqual([]);
+  expect(differences({ price: 12.345 }, { price: 12.34 })).toEqual([]);
+  expect(differences({ items: [{ price: 7.125 }] }, { items: [{ price: 7.13 }] })).toEqual([]);
+  expect(differences({ price: 12.345 }, { price: 12.36 })).toHaveLength(1);
+  expect(differences({ price: 12.345 }, { price: 12.3449 })).toHaveLength(1);
+  expect(differences({ price: 12.5 }, { price: 13 })).toHaveLength(1);
+  // Not an amount: weight is compared by value.
+  expect(differences({ items: [{ weight: 0.125 }] }, { items: [{ weight: 0.13 }] })).toHaveLength(1);
+  // Between two answers of the server nothing is rounded.
+  expect(changesBetween({ price: 12.345 }, { price: 12.35 })).toHaveLength(1);
+});
+
+test('skips what the service may compute, only when comparing with what was sent', () => {
+  const sent = { billing: { sub_total: 46.375, tax: 8.42, total: 59.795, shipping: 5 }, items: [{ total: 1 }] };
+  const computed = { billing: { sub_total: 46.38, tax: 8.35, total: 59.73, shipping: 5 }, items: [{ total: 2.5 }] };
+  expect(differences(sent, computed)).toEqual([]);
+  expect(differences(sent, { ...computed, billing: { ...computed.billing, shipping: 6 } }).map((d) => d.pointer)).toEqual(['/billing/shipping']);
+  expect(changesBetween(computed, { ...computed, billing: { ...computed.billing, total: 1 } }).map((d) => d.pointer)).toEqual(['/billing/total']);
+});
+
+test('compares timestamps at the precision the server stores them, never weaker', () => {
+  expect(differences({ placed_at: '2026-11-20T09:30:15.123Z' }, { placed_at: '2026-11-20T09:30:15Z' })).toEqual([]);
+  expect(differences({ placed_at: '2026-11-20T09:30:15.723Z' }, { placed_at: '2026-11-20T12:30:16+03:00' })).toEqual([]);
+  expect(differences({ placed_at: '2026-11-20T09:30:15.123Z' }, { placed_at: '2026-11-20T09:30:14Z' })).toHaveLength(1);
+  expect(differences({ placed_at: '2026-11-20T09:30:15.123Z' }, { placed_at: '2026-11-20T09:30:15.120Z' })).toHaveLength(1);
+  expect(differences({ placed_at: '2026-11-20T09:30:45Z' }, { placed_at: '2026-11-20T09:30:00Z' })).toHaveLength(1);
+});
+
+test('reads every ISO 8601 instant it accepts: hour-only offsets and leap seconds included', () => {
+  expect(instantOf('2026-11-20T14:30:00+05')).toBe(Date.parse('2026-11-20T09:30:00Z'));
+  expect(instantOf('2026-11-20T14:30:00+0530')).toBe(Date.parse('2026-11-20T09:00:00Z'));
+  expect(instantOf('2016-12-31T23:59:60Z')).toBe(Date.parse('2017-01-01T00:00:00Z'));
+  expect(instantOf('2026-11-20T09:30:00,5Z')).toBe(Date.parse('2026-11-20T09:30:00.500Z'));
+  expect(instantOf('not a time')).toBeNaN();
+  expect(differences({ t: '2026-11-20T14:30:00+05' }, { t: '2026-11-20T09:30:00Z' })).toEqual([]);
+  expect(differences({ t: '2016-12-31T23:59:60Z' }, { t: '2016-12-31T23:59:60Z' })).toEqual([]);
+});
+
+test('holds responses to the type of client-sent fields, and requests to their format', () => {
+  const address = { street: '', city: '', country_code: '' };
+  expect(contract().component('Address').problems(address)).toEqual([]);
+  expect(contract().component('Address', 'request').problems(address).map((p) => p.pointer)).toEqual(['/country_code']);
+  expect(contract().response('getOrder', 200)!.problems({ id: 'x', user_id: '7c9e6679-7425-40de-944b-e07fc1f90ae7', status: 'created', created_at: '2026-11-20T09:30:00Z', updated_at: '2026-11-20T09:30:00Z', deleted_at: null, placed_at: '', sales_channel: { updated_at: '' } })).toEqual([]);
+  expect(contract().response('getOrder', 200)!.problems({ id: 'x', user_id: '7c9e6679-7425-40de-944b-e07fc1f90ae7', status: 'created', created_at: '', updated_at: '2026-11-20T09:30:00Z', deleted_at: null }).map((p) => p.pointer)).toEqual(['/created_at']);
 });

@@ -18,7 +18,7 @@ export const AUTH_FAULTS: FaultDefinition[] = [
   }),
   fault({
     id: 'auth-any-scheme-accepted',
-    level: 'MUST',
+    level: 'SHOULD',
     catches: ['ORD-AUTH-003'],
     subtle: false,
     description: 'A valid token is accepted with any scheme ("Token …", "Basic …") or with none.',

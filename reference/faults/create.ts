@@ -167,17 +167,6 @@ export const CREATE_FAULTS: FaultDefinition[] = [
     hooks: () => honoursClientValueOnCreate(['status']),
   }),
   fault({
-    id: 'create-item-total-ignores-quantity',
-    level: 'SHOULD',
-    catches: ['ORD-CREATE-006'],
-    subtle: false,
-    description: 'Each item\'s total is its unit price, whatever the quantity.',
-    hooks: () => ({
-      rewriteReply: (request, reply) =>
-        onFullForm(request, reply, (order) => ({ ...order, items: (order.items as Json[]).map((item) => ({ ...item, total: item.price })) })),
-    }),
-  }),
-  fault({
     id: 'create-defaults-missing-fields',
     level: 'SHOULD',
     catches: ['ORD-ERR-003'],

@@ -2,7 +2,7 @@ import { ApiError, errorReply } from '../http';
 import type { StoredOrder } from '../store';
 import { contract } from '../../contract/openapi';
 import { project } from '../../contract/projection';
-import { allOrders, callerOf, fault, is, isSuccess, mangleNonAscii, onSummaries, withQuery, withStore, type FaultDefinition, type Hooks, type Json } from './kit';
+import { allOrders, callerOf, fault, is, mangleNonAscii, onSummaries, withQuery, withStore, type FaultDefinition, type Hooks, type Json } from './kit';
 
 /** List and pagination (sections 4.1, 2.7 and 8). */
 export const LIST_FAULTS: FaultDefinition[] = [
@@ -239,22 +239,6 @@ export const LIST_FAULTS: FaultDefinition[] = [
           const customer = summary.customer as Json;
           return typeof customer?.name === 'string' ? { ...summary, customer: { ...customer, name: mangleNonAscii(customer.name) } } : summary;
         }),
-    }),
-  }),
-  fault({
-    id: 'list-beyond-last-404',
-    level: 'SHOULD',
-    catches: ['ORD-LIST-009'],
-    subtle: false,
-    description: 'A page after the last one answers 404 instead of an empty data array.',
-    hooks: () => ({
-      rewriteReply: (request, reply) => {
-        const data = (reply.body as { data?: unknown[] } | undefined)?.data;
-        const beyondFirst = Number(request.query.get('page') ?? 1) > 1;
-        return is(request, 'list') && isSuccess(reply) && data?.length === 0 && beyondFirst
-          ? errorReply(new ApiError(404, 'not_found', 'No such page'))
-          : reply;
-      },
     }),
   }),
   fault({

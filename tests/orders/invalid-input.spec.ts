@@ -1,7 +1,7 @@
-import { contract, type JsonSchema } from '../../contract/openapi';
+import { contract, excerpt, type JsonSchema } from '../../contract/openapi';
 import { orderPath } from '../../harness/api';
 import { is4xx } from '../../harness/checks';
-import { check } from '../../harness/findings';
+import { check, unless } from '../../harness/findings';
 import { test } from '../../harness/fixtures';
 import { observe } from '../../harness/observe';
 import { createOrder, type Json } from '../../harness/orders';
@@ -10,10 +10,13 @@ import { verifies } from '../../harness/verifies';
 
 const createSchema = contract().schema('OrderCreate') as { required: string[]; properties: Record<string, JsonSchema> };
 
-/** A value of the wrong JSON type for a schema: a string where a number or object belongs, and so on. */
+/**
+ * A value of the wrong JSON type for a schema that denotes no value of the right one: a word where a
+ * number belongs, an object where a string does (a numeric string may be taken as its number, ORD-OBS-019).
+ */
 function wrongTypeFor(schema: JsonSchema): unknown {
   const type = contract().resolve(schema).type;
-  if (type === 'string') return 12345;
+  if (type === 'string') return { not: 'a string' };
   if (type === 'number' || type === 'integer') return 'not a number';
   if (type === 'array') return { not: 'an array' };
   if (type === 'object') return 'not an object';
@@ -53,8 +56,8 @@ test.describe('Invalid input (4.2, 4.4, 7)', () => {
   }
 
   const nested: Array<[string, (order: Json) => void]> = [
-    ['items[0].quantity as a string', (order) => ((order.items as Json[])[0].quantity = '2')],
-    ['items[0].price as a string', (order) => ((order.items as Json[])[0].price = '12.50')],
+    ['items[0].quantity as a word', (order) => ((order.items as Json[])[0].quantity = 'two')],
+    ['items[0].price as a word', (order) => ((order.items as Json[])[0].price = 'twelve fifty')],
     ['customer.email as a string', (order) => ((order.customer as Json).email = 'grace@example.com')],
     ['customer.address as an array', (order) => ((order.customer as Json).address = ['1 Harbour Road'])],
     ['billing.email as an object', (order) => ((order.billing as Json).email = { main: 'billing@navy.example' })],
@@ -67,6 +70,25 @@ test.describe('Invalid input (4.2, 4.4, 7)', () => {
       check(is4xx('ORD-ERR-004')(await api.create(body)));
     });
   }
+
+  test('refuses a numeric string for a number, or takes it as that number', verifies('ORD-ERR-004', 'ORD-OBS-019'), async ({ api }) => {
+    const body = fullOrder();
+    (body.items as Json[])[0].price = '12.50';
+    const exchange = await api.create(body);
+    const price = ((exchange.json as { items?: Json[] } | undefined)?.items ?? [])[0]?.price;
+    const taken = exchange.status >= 200 && exchange.status < 300;
+    check(
+      taken
+        ? unless(price === 12.5, () => ({
+            requirementId: 'ORD-ERR-004',
+            expected: 'items[0].price "12.50", once accepted, stored as the number it denotes (12.5)',
+            received: `items[0].price ${excerpt(price)}`,
+            exchange,
+          }))
+        : is4xx('ORD-ERR-004')(exchange),
+    );
+    observe('ORD-OBS-019', taken ? `a numeric string for items[0].price is taken as ${excerpt(price)} (${exchange.status})` : `a numeric string for items[0].price is refused (${exchange.status})`);
+  });
 
   test('refuses an update with a field of the wrong type', verifies('ORD-ERR-004'), async ({ api }) => {
     const created = await createOrder(api, minimalOrder());

@@ -1,10 +1,10 @@
 import { contract, excerpt } from '../../contract/openapi';
 import { instantOf } from '../../contract/datetime';
-import { is2xx, isNotFound } from '../../harness/checks';
+import { is2xx, isUnknownAnswer } from '../../harness/checks';
 import { check, ensure, unless } from '../../harness/findings';
 import { test } from '../../harness/fixtures';
 import { observe } from '../../harness/observe';
-import { carriesWhatWasSent, createOrder, getOrder, keepsAssignedValues, pastPrecisionOf, serviceAssignedParts, type Json } from '../../harness/orders';
+import { carriesWhatWasSent, createOrder, getOrder, keepsAssignedValues, pastPrecisionOf, serviceAssignedParts, unknownIds, type Json } from '../../harness/orders';
 import { fullOrder, item, updateAddress } from '../../harness/payloads';
 import { differences } from '../../harness/roundtrip';
 import { verifies } from '../../harness/verifies';
@@ -98,10 +98,11 @@ test.describe('PUT /orders/{order_id} (4.4)', () => {
     for (const shown of [exchange, after]) check(keepsAssignedValues('ORD-UPDATE-005', created.body, shown, 'unchanged by the update'));
   });
 
-  test('answers 404 or 410 for an unknown id and does not create it', verifies('ORD-UPDATE-006'), async ({ api }) => {
-    const id = api.unknownId();
-    check(isNotFound('ORD-UPDATE-006')(await api.update(id, fullUpdate())));
-    check(isNotFound('ORD-UPDATE-006')(await api.get(id)));
+  test('answers 404 or 410 for an unknown id (400 too for an id of another form) and does not create it', verifies('ORD-UPDATE-006'), async ({ api }) => {
+    for (const { id, ownForm } of await unknownIds(api)) {
+      check(isUnknownAnswer('ORD-UPDATE-006', ownForm)(await api.update(id, fullUpdate())));
+      check(isUnknownAnswer('ORD-UPDATE-006', ownForm)(await api.get(id)));
+    }
   });
 
   test('keeps or clears the fields an update omits', verifies('ORD-OBS-005'), async ({ api }) => {

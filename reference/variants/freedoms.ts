@@ -1,0 +1,262 @@
+import { instantOf } from '../../contract/datetime';
+import { ruleAt } from '../../contract/fields';
+import { contract, type JsonSchema } from '../../contract/openapi';
+import { ApiError, errorReply, type ApiReply, type ApiRequest } from '../http';
+import type { StoredOrder } from '../store';
+import type { HookContext } from '../app';
+import { callerOf, is, isSuccess, mapStrings, onFullForm, onSummaries, operationOf, withJsonBody, withStore, type Hooks, type Json } from '../faults/kit';
+
+/**
+ * The behaviours of the freedoms of issue 11 (what an independent, correct server does where the
+ * document is silent), kept apart from knobs.ts so each reads as the one thing it changes.
+ */
+
+type Filler = (schema: JsonSchema, depth: number) => unknown;
+
+/**
+ * Every optional field the full form (Order) declares and the order does not carry, filled with an
+ * empty value of its type ("", 0, false, [], an object of empty values), at any depth; a sent null of a
+ * "string or null" field is written as "" (a NOT NULL DEFAULT '' column).
+ */
+export function emptyUnsentFields(order: Json, schema: JsonSchema = contract().schema('Order')): Json {
+  return fillUnsent(order, schema, emptyValue, 0, true);
+}
+
+/** Every optional field not sent, at any depth, as null (a nested object that was sent keeps its own fields). */
+export function nullUnsentFields(order: Json, schema: JsonSchema = contract().schema('Order')): Json {
+  return fillUnsent(order, schema, () => null, 0, false);
+}
+
+function fillUnsent(order: Json, schema: JsonSchema, fill: Filler, depth: number, nullAsEmpty: boolean): Json {
+  const resolved = objectBranch(schema);
+  const properties = (resolved?.properties as Record<string, JsonSchema> | undefined) ?? {};
+  const out: Json = { ...order };
+  for (const [field, inner] of Object.entries(properties)) {
+    const element = contract().resolve(inner).items as JsonSchema | undefined;
+    if (out[field] === undefined) out[field] = fill(inner, depth + 1);
+    else if (out[field] === null && nullAsEmpty && isNullableString(inner)) out[field] = '';
+    else if (isObject(out[field]) && objectBranch(inner)) out[field] = fillUnsent(out[field] as Json, inner, fill, depth + 1, nullAsEmpty);
+    else if (Array.isArray(out[field]) && element && objectBranch(element)) {
+      out[field] = (out[field] as unknown[]).map((entry) => (isObject(entry) ? fillUnsent(entry, element, fill, depth + 1, nullAsEmpty) : entry));
+    }
+  }
+  return out;
+}
+
+function isNullableString(schema: JsonSchema): boolean {
+  const type = contract().resolve(schema).type;
+  return Array.isArray(type) && type.includes('string') && type.includes('null');
+}
+
+function emptyValue(schema: JsonSchema, depth: number): unknown {
+  const object = objectBranch(schema);
+  if (object) return depth > 6 ? {} : fillUnsent({}, object, emptyValue, depth, true);
+  const resolved = contract().resolve(schema);
+  const types = ([] as unknown[]).concat(resolved.type ?? ((resolved.oneOf ?? []) as JsonSchema[]).map((b) => contract().resolve(b).type));
+  if (types.includes('string')) return '';
+  if (types.includes('number') || types.includes('integer')) return 0;
+  if (types.includes('boolean')) return false;
+  if (types.includes('array')) return [];
+  return null;
+}
+
+function objectBranch(schema: JsonSchema): JsonSchema | undefined {
+  const resolved = contract().resolve(schema);
+  if (resolved.type === 'object') return resolved;
+  const branches = (resolved.oneOf ?? resolved.anyOf) as JsonSchema[] | undefined;
+  return branches?.map((branch) => contract().resolve(branch)).find((branch) => branch.type === 'object');
+}
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * A server that stores an order in its own way (computes, rounds, truncates): the change is applied to
+ * what is stored and to the full form create and update answer, so every read shows the stored value.
+ */
+export function storedAs(change: (order: StoredOrder) => StoredOrder): Hooks {
+  return {
+    wrapServices: (services) =>
+      withStore(services, (store) => ({
+        insert: (order) => store.insert(change(order)),
+        replace: (order) => store.replace(change(order)),
+      })),
+    // The answer shows what was stored (through every store wrapper), keeping what other rewrites added.
+    rewriteReply: (request, reply, { services }) =>
+      is(request, 'create', 'update')
+        ? onFullForm(request, reply, (order) => ({ ...order, ...(services.store.get(String(order.user_id), String(order.id)) ?? change(order as StoredOrder)) }))
+        : reply,
+  };
+}
+
+/** Rounds a number to the cent, as NUMERIC(12,2) stores it. */
+function toCents(value: number): number {
+  return Math.round(Number((value * 100).toPrecision(12))) / 100;
+}
+
+/** Every amount (x-amount in openapi.yaml) of an order, at any depth, stored to the cent. */
+export function amountsInCents(value: unknown, pointer = ''): unknown {
+  if (typeof value === 'number') return ruleAt(pointer)?.amount ? toCents(value) : value;
+  if (Array.isArray(value)) return value.map((element, index) => amountsInCents(element, `${pointer}/${index}`));
+  if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, amountsInCents(inner, `${pointer}/${key}`)]));
+  return value;
+}
+
+/** A client-sent timestamp stored at second precision: the instant truncated to the second, written in UTC. */
+export function toSeconds(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  const instant = Date.parse(value);
+  return Number.isNaN(instant) ? value : `${new Date(Math.floor(instant / 1000) * 1000).toISOString().slice(0, 19)}Z`;
+}
+
+/** placed_at and sales_channel.updated_at (the timestamps a client sends) stored at second precision. */
+export function sentTimestampsInSeconds(order: StoredOrder): StoredOrder {
+  const channel = order.sales_channel;
+  return {
+    ...order,
+    ...('placed_at' in order ? { placed_at: toSeconds(order.placed_at) } : {}),
+    ...(isObject(channel) && 'updated_at' in channel ? { sales_channel: { ...channel, updated_at: toSeconds(channel.updated_at) } } : {}),
+  };
+}
+
+/** Billing sub_total, tax (at 18 %) and total computed from the items, whatever the client sent. */
+export function billingComputed(order: StoredOrder): StoredOrder {
+  if (!isObject(order.billing)) return order;
+  const items = Array.isArray(order.items) ? (order.items as Json[]) : [];
+  const subTotal = toCents(items.reduce((sum, item) => sum + Number(item.quantity ?? 0) * Number(item.price ?? 0), 0));
+  const tax = toCents(subTotal * 0.18);
+  const billing = order.billing;
+  const total = toCents(subTotal + tax + Number(billing.shipping ?? 0) - Number(billing.discount ?? 0));
+  return { ...order, billing: { ...billing, sub_total: subTotal, tax, total } };
+}
+
+/** Each item's total with its tax rate (percent) and discount applied, rather than quantity × price alone. */
+export function itemTotalsWithTax(order: StoredOrder): StoredOrder {
+  if (!Array.isArray(order.items)) return order;
+  const items = (order.items as Json[]).map((item) => {
+    if (typeof item.quantity !== 'number' || typeof item.price !== 'number') return item;
+    const rate = typeof item.tax_rate === 'number' ? item.tax_rate : 20;
+    const discount = typeof item.discount === 'number' ? item.discount : 0;
+    return { ...item, total: toCents(item.quantity * item.price * (1 + rate / 100) - discount) };
+  });
+  return { ...order, items };
+}
+
+/** A page past the last one answered 404 with the error envelope (4.1 does not say what it answers). */
+export function pastLastPageNotFound(request: ApiRequest, reply: ApiReply): ApiReply {
+  if (!is(request, 'list') || !isSuccess(reply)) return reply;
+  const body = reply.body as { data?: unknown[]; meta?: { total?: number } };
+  const page = Number(request.query.get('page') ?? 1);
+  if (page <= 1 || (body.data?.length ?? 0) > 0) return reply;
+  return errorReply(new ApiError(404, 'page_not_found', `Page ${page} is past the last page`, [{ field: 'page', error: 'past the last page' }]));
+}
+
+/** Whitespace-only text, text over 255 characters, an e-mail address outside ASCII: what a strict server refuses. */
+export function exoticText(value: unknown, key = ''): string | undefined {
+  if (typeof value === 'string') {
+    if (value.length > 0 && value.trim() === '') return `${key || 'a field'} is blank`;
+    if (value.length > 255) return `${key || 'a field'} is longer than 255 characters`;
+    if (/email|main|work/.test(key) && value.includes('@') && /[^\x20-\x7e]/.test(value)) return `${key} is not an ASCII e-mail address`;
+    return undefined;
+  }
+  if (Array.isArray(value)) return value.map((inner) => exoticText(inner, key)).find(Boolean);
+  if (isObject(value)) return Object.entries(value).map(([inner, v]) => exoticText(v, inner)).find(Boolean);
+  return undefined;
+}
+
+/** Refuses, with 400 and the envelope, a create or update holding exotic text (limits of nested fields are not shown). */
+export function refuseExoticText(request: ApiRequest, { accounts }: HookContext): ApiReply | undefined {
+  if (!is(request, 'create', 'update') || !callerOf(request, accounts)) return undefined;
+  let body: unknown;
+  try {
+    body = JSON.parse(request.bodyText);
+  } catch {
+    return undefined;
+  }
+  const problem = exoticText(body);
+  return problem ? errorReply(new ApiError(400, 'validation_failed', 'The request body is invalid', [{ field: '(body)', error: problem }])) : undefined;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The form of the ids a server assigns, from one it made: a UUID, or its letter prefix and length. */
+export function idForm(sample: string): RegExp {
+  if (UUID.test(sample)) return UUID;
+  const prefix = /^[A-Za-z]+_/.exec(sample)?.[0] ?? '';
+  return new RegExp(`^${prefix}[A-Za-z0-9_-]{${sample.length - prefix.length}}$`);
+}
+
+/** Refuses with 400 an order id that is not of the form this server assigns, before looking it up. */
+export function refuseMalformedIds(): (request: ApiRequest, context: HookContext) => ApiReply | undefined {
+  let form: RegExp | undefined;
+  return (request, { accounts, services }) => {
+    const { orderId } = operationOf(request);
+    if (orderId === undefined || !callerOf(request, accounts)) return undefined;
+    form ??= idForm(services.newId());
+    if (form.test(orderId)) return undefined;
+    return errorReply(new ApiError(400, 'invalid_parameter', 'order_id is not a valid order id', [{ field: 'order_id', error: 'not an order id' }]));
+  };
+}
+
+/** A numeric string where the request schema wants a number (or integer) taken as that number, at any depth. */
+export function coerceNumericStrings(request: ApiRequest): ApiRequest {
+  if (!is(request, 'create', 'update')) return request;
+  const schema = contract().schema(is(request, 'create') ? 'OrderCreate' : 'OrderUpdate');
+  return withJsonBody(request, (body) => coerce(body, schema) as Json);
+}
+
+function coerce(value: unknown, schema: JsonSchema): unknown {
+  const resolved = contract().resolve(schema);
+  const type = resolved.type;
+  if (typeof value === 'string' && (type === 'number' || (type === 'integer' && /^-?\d+$/.test(value.trim()))) && /^\s*-?\d+(\.\d+)?\s*$/.test(value)) {
+    return Number(value);
+  }
+  if (Array.isArray(value) && resolved.items) return value.map((element) => coerce(element, resolved.items as JsonSchema));
+  if (isObject(value) && resolved.properties) {
+    const properties = resolved.properties as Record<string, JsonSchema>;
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, properties[key] ? coerce(inner, properties[key]) : inner]));
+  }
+  return value;
+}
+
+/** Optional fields that were not sent, filled in every full form and summary (with an empty value of their type). */
+export function unsentFields(fill: (order: Json, schema: JsonSchema) => Json): Hooks {
+  return {
+    rewriteReply: (request, reply) =>
+      onSummaries(
+        request,
+        onFullForm(request, reply, (order) => fill(order, contract().schema('Order'))),
+        (summary) => fill(summary, contract().schema('OrderSummary')),
+      ),
+  };
+}
+
+/** Service timestamps written with an hour-only offset ("2026-11-20T14:30:05+05"), to the second. */
+export function hourOnlyOffsetTimestamps(): Hooks {
+  const written = (instant: number) => `${new Date(Math.floor(instant / 1000) * 1000 + 5 * 3600_000).toISOString().slice(0, 19)}+05`;
+  return {
+    wrapServices: (services) => ({
+      ...services,
+      now: () => written(Date.now()),
+      // A whole second later at least, so updated_at still advances at second precision.
+      later: (previous) => written(Math.max(Date.now(), instantOf(previous) + 1000)),
+    }),
+  };
+}
+
+/** Text of a created or updated order stored in Unicode NFD (decomposed), as some databases and file systems keep it. */
+export function textInNfd(request: ApiRequest): ApiRequest {
+  return is(request, 'create', 'update') ? withJsonBody(request, (body) => mapStrings(body, (text) => text.normalize('NFD')) as Json) : request;
+}
+
+/** The fields that "appear in some responses" (2.2, 2.6), added to every full form where they are missing. */
+export function someResponseFields(order: Json): Json {
+  const channel = order.sales_channel;
+  const billing = order.billing;
+  return {
+    ...order,
+    ...(isObject(channel) ? { sales_channel: { use_carrier_shipment_id: false, use_carrier_shipment_id_locked: false, is_marketplace: false, ...channel } } : {}),
+    ...(isObject(billing) ? { billing: { shipping_tax_rate: 18, ...billing } } : {}),
+  };
+}

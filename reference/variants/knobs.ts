@@ -1,0 +1,172 @@
+import type { Behaviour } from '../app';
+import { onFullForm, type Hooks } from '../faults/kit';
+import { LOAD_VARIANTS } from './load';
+import { RESPONSE_VARIANTS } from './responses';
+import { STORAGE_VARIANTS } from './storage';
+import {
+  amountsInCents,
+  billingComputed,
+  coerceNumericStrings,
+  emptyUnsentFields,
+  hourOnlyOffsetTimestamps,
+  itemTotalsWithTax,
+  nullUnsentFields,
+  pastLastPageNotFound,
+  refuseExoticText,
+  refuseMalformedIds,
+  sentTimestampsInSeconds,
+  someResponseFields,
+  storedAs,
+  textInNfd,
+  unsentFields,
+} from './freedoms';
+import type { StoredOrder } from '../store';
+
+/**
+ * The space of conformant servers: each freedom the document leaves (a silent point of
+ * requirements/catalogue.yaml) is a knob of the reference server, with the values a correct server
+ * may take. values[0] is what the clean server does. OMS_KNOBS='name=value,...' sets knobs; a point
+ * of the space is one value per knob, and every such point must pass the whole suite in both profiles
+ * (selftest/conformant-space.test.ts).
+ */
+export interface Knob {
+  /** kebab-case; the name in OMS_KNOBS. */
+  name: string;
+  /** The catalogue entry (OBSERVED or NONE) whose freedom this is. */
+  entry: string;
+  /** The values a correct server may take; the first is the clean server's. */
+  values: readonly string[];
+  /** The hooks of a value; undefined for the clean server's value. */
+  behaviour(value: string): Hooks | undefined;
+}
+
+const ALL_VARIANTS = [...RESPONSE_VARIANTS, ...STORAGE_VARIANTS, ...LOAD_VARIANTS];
+
+/** The hooks of a hand-written variant (reference/variants/*.ts): its behaviour is a value of a knob. */
+function variantHooks(name: string): Hooks {
+  const found = ALL_VARIANTS.find((variant) => variant.name === name);
+  if (!found) throw new Error(`reference/variants/knobs: no variant "${name}"`);
+  const { name: _name, ...hooks } = found.behaviour();
+  return hooks;
+}
+
+/** A knob with two values: the clean server's, and a variant's. */
+function toggle(name: string, entry: string, clean: string, variant: string): Knob {
+  return { name, entry, values: [clean, variant], behaviour: (value) => (value === variant ? variantHooks(variant) : undefined) };
+}
+
+/** A knob whose values other than the first each have their own hooks. */
+function choice(name: string, entry: string, clean: string, others: Record<string, () => Hooks>): Knob {
+  return { name, entry, values: [clean, ...Object.keys(others)], behaviour: (value) => others[value]?.() };
+}
+
+export const KNOBS: readonly Knob[] = [
+  toggle('create-status', 'ORD-OBS-001', '201', 'create-200'),
+  toggle('error-status', 'ORD-OBS-002', '400', 'status-422'),
+  toggle('delete-shape', 'ORD-OBS-003', 'message', 'delete-envelope'),
+  choice('delete-effect', 'ORD-OBS-004', 'hard', { 'soft-delete': () => variantHooks('soft-delete'), 'soft-delete-listed': () => variantHooks('soft-delete-listed') }),
+  toggle('update-omitted', 'ORD-OBS-005', 'keep', 'update-replace'),
+  toggle('id-format', 'ORD-OBS-007', 'uuid', 'prefixed-ids'),
+  toggle('list-order', 'ORD-OBS-008', 'newest-first', 'oldest-first'),
+  toggle('out-of-range-paging', 'ORD-OBS-009', 'reject', 'clamp-paging'),
+  toggle('extra-fields', 'ORD-OBS-010', 'none', 'extra-fields'),
+  choice('unsent-optionals', 'ORD-OBS-011', 'absent', {
+    'null-optionals': () => variantHooks('null-optionals'),
+    empty: () => unsentFields(emptyUnsentFields),
+    'null-at-any-depth': () => unsentFields(nullUnsentFields),
+  }),
+  toggle('unknown-fields', 'ORD-OBS-012', 'ignored', 'unknown-fields-rejected'),
+  choice('billing-totals', 'ORD-OBS-013', 'as-sent', { computed: () => storedAs(billingComputed) }),
+  choice('item-total', 'ORD-CREATE-006', 'quantity-times-price', { 'with-tax-and-discount': () => storedAs(itemTotalsWithTax) }),
+  choice('sent-timestamps', 'ORD-OBS-014', 'as-sent', { seconds: () => storedAs(sentTimestampsInSeconds) }),
+  choice('amounts', 'ORD-OBS-015', 'as-sent', { cents: () => storedAs((order) => amountsInCents(order) as StoredOrder) }),
+  choice('service-timestamps', 'ORD-OBS-016', 'utc-milliseconds', {
+    'offset-timestamps': () => variantHooks('offset-timestamps'),
+    'hour-only-offset': hourOnlyOffsetTimestamps,
+  }),
+  choice('page-past-last', 'ORD-LIST-009', 'empty-page', { 'not-found': () => ({ rewriteReply: pastLastPageNotFound }) }),
+  choice('exotic-text', 'ORD-OBS-017', 'accepted', { refused: () => ({ intercept: refuseExoticText }) }),
+  choice('order-id-check', 'ORD-OBS-018', 'looked-up', { 'malformed-refused': () => ({ intercept: refuseMalformedIds() }) }),
+  choice('scalar-coercion', 'ORD-OBS-019', 'refused', { 'numeric-strings-taken': () => ({ rewriteRequest: coerceNumericStrings }) }),
+  toggle('content-coding', 'ORD-OBS-020', 'identity', 'gzip-responses'),
+  choice('unicode-form', 'ORD-OBS-023', 'as-sent', { nfd: () => ({ rewriteRequest: textInNfd }) }),
+  choice('some-response-fields', 'ORD-OBS-024', 'absent', {
+    present: () => ({ rewriteReply: (request, reply) => onFullForm(request, reply, (order) => someResponseFields(order)) }),
+  }),
+  toggle('other-orders', 'ORD-OBS-021', 'none', 'prefilled-account'),
+  toggle('other-clients', 'ORD-OBS-021', 'none', 'background-writer'),
+  toggle('latency', 'ORD-DOC-006', 'none', 'latency-150ms'),
+  toggle('rate-limit', 'ORD-DOC-006', 'none', 'rate-limit-429'),
+];
+
+/**
+ * Catalogue entries (OBSERVED or NONE) that no knob stands for, and why: a freedom with no
+ * server-side choice to make, or one the reference server cannot show.
+ */
+export const WITHOUT_KNOB: Readonly<Record<string, string>> = {
+  'ORD-OBS-006': 'the effect of an empty items array: the clean server replaces items (clears them); keeping or refusing them is a knob still to build',
+  'ORD-OBS-022': 'id reuse after delete: the reference assigns random UUIDs, so it never reuses an id; the suite never relies on reuse either way',
+  'ORD-DOC-002': 'status values and transitions: the suite checks only the type, so any string status is in range; the reference answers "created"',
+  'ORD-DOC-003': 'the token request format and lifetime: the suite sends one request form and runs within any lifetime longer than a run',
+  'ORD-DOC-004': 'events are not part of the interface',
+  'ORD-DOC-005': 'versioning is not part of the interface',
+};
+
+/** The hooks of a setting of several knobs, merged into one behaviour (for named points of the space). */
+export function knobBehaviour(name: string, setting: Readonly<Record<string, string>>): Behaviour {
+  const hooks = Object.entries(setting).flatMap(([knobName, value]) => {
+    const made = knobNamed(knobName, value).behaviour(value);
+    return made ? [made] : [];
+  });
+  return { name, ...combine(hooks) };
+}
+
+export function knobNamed(name: string, value?: string): Knob {
+  const knob = KNOBS.find((candidate) => candidate.name === name);
+  if (!knob) throw new Error(`there is no knob "${name}". Knobs: ${KNOBS.map((k) => k.name).join(', ')}`);
+  if (value !== undefined && !knob.values.includes(value)) {
+    throw new Error(`knob ${name} has no value "${value}". Values: ${knob.values.join(', ')}`);
+  }
+  return knob;
+}
+
+/** Several hooks as one: services wrapped and requests and replies rewritten in turn; the first intercept that answers wins. */
+export function combine(all: Hooks[]): Hooks {
+  return {
+    wrapServices: (services, accounts) => all.reduce((wrapped, hooks) => hooks.wrapServices?.(wrapped, accounts) ?? wrapped, services),
+    rewriteRequest: (request, context) => all.reduce((rewritten, hooks) => hooks.rewriteRequest?.(rewritten, context) ?? rewritten, request),
+    intercept: async (request, context) => {
+      for (const hooks of all) {
+        const early = await hooks.intercept?.(request, context);
+        if (early) return early;
+      }
+      return undefined;
+    },
+    rewriteReply: async (request, reply, context) => {
+      let rewritten = reply;
+      for (const hooks of all) rewritten = (await hooks.rewriteReply?.(request, rewritten, context)) ?? rewritten;
+      return rewritten;
+    },
+    start: (services, accounts) => all.forEach((hooks) => hooks.start?.(services, accounts)),
+    stop: () => all.forEach((hooks) => hooks.stop?.()),
+  };
+}
+
+/** OMS_KNOBS='name=value,...' read into a setting; a configuration error names what is wrong. */
+export function parseKnobs(text: string): Record<string, string> {
+  const setting: Record<string, string> = {};
+  for (const part of text.split(',').map((p) => p.trim()).filter(Boolean)) {
+    const [name, value, ...rest] = part.split('=');
+    if (!name || value === undefined || rest.length) throw new Error(`"${part}" must look like name=value`);
+    knobNamed(name.trim(), value.trim());
+    setting[name.trim()] = value.trim();
+  }
+  return setting;
+}
+
+/** A setting written back as OMS_KNOBS text. */
+export function knobsText(setting: Readonly<Record<string, string>>): string {
+  return Object.entries(setting)
+    .map(([name, value]) => `${name}=${value}`)
+    .join(',');
+}

@@ -1,0 +1,112 @@
+import { expect, test } from '@playwright/test';
+import fc from 'fast-check';
+import { catalogue } from '../harness/requirements';
+import { behavioursFromEnvironment } from '../reference/behaviours';
+import { VARIANTS } from '../reference/variants';
+import { KNOBS, knobsText, WITHOUT_KNOB, type Knob } from '../reference/variants/knobs';
+import { failedRequirements, runSuite, type SuiteRun } from './support/run-suite';
+
+/**
+ * The space of conformant servers (reference/variants/knobs.ts): every point must pass the whole suite
+ * in both profiles. A failed requirement on any point is a false alarm of the suite; fast-check shrinks
+ * it to the fewest knobs that cause it.
+ *
+ * Budget. One whole-suite run costs about 20 s on one worker, so the default (OMS_EFFORT=quick) runs each
+ * knob value alone against the example-based tests only (tests/orders, tests/auth: the cheap subset),
+ * then a few random points against the whole suite. Knobs marked slow (latency, rate limits, other clients)
+ * are drawn only under OMS_EFFORT=thorough, which also runs every value alone against the whole suite and
+ * many more random points; the matrix runs their variants whole in any case.
+ */
+const THOROUGH = process.env.OMS_EFFORT === 'thorough';
+const SLOW_KNOBS = new Set(['latency', 'rate-limit', 'other-clients', 'other-orders']);
+const CHEAP_SUBSET = ['tests/orders', 'tests/auth'];
+const RANDOM_POINTS = THOROUGH ? 40 : 2;
+
+type Setting = Record<string, string>;
+
+const drawn = KNOBS.filter((knob) => THOROUGH || !SLOW_KNOBS.has(knob.name));
+
+/** Each value (other than the clean server's) of each knob, alone. */
+function singles(knobs: readonly Knob[]): Setting[] {
+  return knobs.flatMap((knob) => knob.values.slice(1).map((value) => ({ [knob.name]: value })));
+}
+
+/** A point of the space: a value for each knob, shrinking towards the clean server's (the first value). */
+const point: fc.Arbitrary<Setting> = fc
+  .tuple(...drawn.map((knob) => fc.constantFrom(...knob.values)))
+  .map((values) => Object.fromEntries(values.map((value, index) => [drawn[index].name, value]).filter(([name, value]) => knobValues(name)[0] !== value)));
+
+function knobValues(name: string): readonly string[] {
+  return KNOBS.find((knob) => knob.name === name)?.values ?? [];
+}
+
+/** Why a run of the strict profile rejected a conformant server, or undefined when it passed both profiles. */
+function falseAlarm(setting: Setting, run: SuiteRun): string | undefined {
+  const label = `OMS_KNOBS=${knobsText(setting) || '(none)'}`;
+  if (!run.report) return `${label}: the suite wrote no report (exit code ${run.exitCode}):\n${run.output.slice(-2000)}`;
+  // Strict gates on MUST and SHOULD, core on MUST only: one strict run judges both profiles.
+  const failed = failedRequirements(run.report).filter((r) => r.level === 'MUST' || r.level === 'SHOULD');
+  const unattributed = run.report.unattributedFailures;
+  if (failed.length === 0 && unattributed.length === 0 && run.exitCode === 0) return undefined;
+  const core = failed.some((r) => r.level === 'MUST') ? 'core fails' : 'core passes';
+  return [
+    `${label}: a conformant server was rejected (${core}, strict fails; exit code ${run.exitCode})`,
+    ...failed.map((r) => `  ${r.id} (${r.level}) failed`),
+    ...unattributed.map((text) => `  a failure attributed to no requirement: ${text}`),
+    run.output.slice(-3000),
+  ].join('\n');
+}
+
+async function judge(setting: Setting, files: string[] = []): Promise<string | undefined> {
+  return falseAlarm(setting, await runSuite({ OMS_KNOBS: knobsText(setting), OMS_PROFILE: 'strict' }, files));
+}
+
+test.describe('the space of conformant servers: definitions', () => {
+  test('every OBSERVED or NONE entry of the catalogue has a knob (or says why not), and every knob names one', () => {
+    const freedoms = [...catalogue().values()].filter((r) => r.level === 'OBSERVED' || r.level === 'NONE').map((r) => r.id);
+    const withKnob = new Set(KNOBS.map((knob) => knob.entry));
+    expect(freedoms.filter((id) => !withKnob.has(id) && !WITHOUT_KNOB[id]), 'entries with neither a knob nor a reason in WITHOUT_KNOB').toEqual([]);
+    expect(KNOBS.filter((knob) => !freedoms.includes(knob.entry)).map((knob) => `${knob.name} names ${knob.entry}`), 'knobs naming no OBSERVED or NONE entry').toEqual([]);
+    expect(Object.keys(WITHOUT_KNOB).filter((id) => !freedoms.includes(id) || withKnob.has(id)), 'WITHOUT_KNOB reasons for entries that are not freedoms, or that have a knob').toEqual([]);
+  });
+
+  test('knobs have kebab-case names, two or more values each, and every hand-written variant is one of their values', () => {
+    const names = KNOBS.map((knob) => knob.name);
+    expect(names.filter((name) => !/^[a-z0-9]+(-[a-z0-9]+)*$/.test(name) || names.indexOf(name) !== names.lastIndexOf(name))).toEqual([]);
+    expect(KNOBS.filter((knob) => knob.values.length < 2 || new Set(knob.values).size !== knob.values.length).map((knob) => knob.name)).toEqual([]);
+    const values = new Set(KNOBS.flatMap((knob) => knob.values));
+    // Variants made of several knobs (named points) say so in their description.
+    const loose = VARIANTS.filter((variant) => !values.has(variant.name) && !variant.description.includes('OMS_KNOBS='));
+    expect(loose.map((variant) => variant.name), 'variants that are no point of the space').toEqual([]);
+  });
+
+  test('OMS_KNOBS switches knobs on, and a wrong one is refused with the knobs it could be', () => {
+    expect(behavioursFromEnvironment({ OMS_KNOBS: 'create-status=create-200, amounts=cents' }).map((b) => b.name)).toEqual(['create-status=create-200', 'amounts=cents']);
+    expect(behavioursFromEnvironment({ OMS_KNOBS: 'create-status=201' })).toEqual([]);
+    expect(() => behavioursFromEnvironment({ OMS_KNOBS: 'amounts=dollars' })).toThrow(/OMS_KNOBS: knob amounts has no value "dollars"\. Values: as-sent, cents/);
+    expect(() => behavioursFromEnvironment({ OMS_KNOBS: 'no-such-knob=1' })).toThrow(/there is no knob "no-such-knob"/);
+  });
+});
+
+test.describe('the space of conformant servers: every point passes both profiles', () => {
+  test.describe.configure({ mode: 'parallel' });
+
+  for (const setting of THOROUGH ? singles(KNOBS) : singles(drawn)) {
+    test(`${knobsText(setting)} alone passes ${THOROUGH ? 'the whole suite' : 'the example-based tests'}`, async () => {
+      expect(await judge(setting, THOROUGH ? [] : CHEAP_SUBSET)).toBeUndefined();
+    });
+  }
+
+  test(`${RANDOM_POINTS} random points pass the whole suite (shrunk to the fewest knobs on a false alarm)`, async () => {
+    test.setTimeout(RANDOM_POINTS * 5 * 120_000);
+    const seed = process.env.OMS_SEED ? Number(process.env.OMS_SEED) : undefined;
+    await fc.assert(
+      fc.asyncProperty(point, async (setting) => {
+        const alarm = await judge(setting);
+        if (alarm) throw new Error(alarm);
+      }),
+      // Each shrinking step is a suite run: bounded in time, the smallest point found so far is reported.
+      { numRuns: RANDOM_POINTS, seed, verbose: true, interruptAfterTimeLimit: (THOROUGH ? 120 : 8) * 60_000, markInterruptAsFailure: false },
+    );
+  });
+});

@@ -1,0 +1,99 @@
+import { precisionOf } from '../../contract/datetime';
+import { excerpt } from '../../contract/openapi';
+import { holdsExoticText } from '../../generators/text';
+import { check } from '../../harness/findings';
+import { test } from '../../harness/fixtures';
+import { listPage } from '../../harness/listing';
+import { observe } from '../../harness/observe';
+import { carriesWhatWasSent, createOrder, type Json } from '../../harness/orders';
+import { fullOrder, minimalOrder } from '../../harness/payloads';
+import { verifies } from '../../harness/verifies';
+
+/**
+ * What the document leaves open (OBSERVED entries of the catalogue): each test records what the server
+ * does, and checks only what holds whatever it chose (the range in the entry's `allowed`).
+ */
+test.describe('What the document leaves open (2, 4, 7)', () => {
+  test('observes whether billing totals come back as sent or computed', verifies('ORD-OBS-013'), async ({ api }) => {
+    const created = await createOrder(api, fullOrder());
+    const sent = created.sent.billing as Json;
+    const got = (created.body.billing ?? {}) as Json;
+    const shown = ['sub_total', 'tax', 'total'].map((field) => `${field} sent ${excerpt(sent[field])}, got ${excerpt(got[field])}`);
+    observe('ORD-OBS-013', shown.join('; '));
+  });
+
+  test('observes the precision a client-sent timestamp is stored at', verifies('ORD-OBS-014'), async ({ api }) => {
+    const created = await createOrder(api, minimalOrder({ placed_at: '2026-11-20T09:30:15.123Z' }));
+    const got = created.body.placed_at;
+    const unit = typeof got === 'string' ? precisionOf(got) : undefined;
+    const precision = unit === undefined ? 'no timestamp' : unit >= 60_000 ? 'the minute' : unit >= 1000 ? 'the second' : unit > 1 ? `${unit} ms` : 'the millisecond or finer';
+    observe('ORD-OBS-014', `placed_at "2026-11-20T09:30:15.123Z" came back as ${excerpt(got)} (${precision})`);
+  });
+
+  test('observes the precision an amount is stored at', verifies('ORD-OBS-015'), async ({ api }) => {
+    const created = await createOrder(api, minimalOrder({ price: 25.125 }));
+    const got = created.body.price;
+    observe('ORD-OBS-015', `price 25.125 came back as ${excerpt(got)}${got === 25.125 ? ' (as sent)' : ' (rounded)'}`);
+  });
+
+  test('observes the offset and precision of service-assigned timestamps', verifies('ORD-OBS-016'), async ({ api }) => {
+    const created = await createOrder(api, minimalOrder());
+    const value = String(created.body.created_at);
+    const offset = /(Z|[+-]\d{2}(:?\d{2})?)$/.exec(value)?.[0] ?? 'no offset';
+    observe('ORD-OBS-016', `created_at ${excerpt(value)}: offset ${offset}, written to ${precisionOf(value) >= 1000 ? `${precisionOf(value) / 1000} s` : `${precisionOf(value)} ms`}`);
+  });
+
+  test('observes whether exotic text is accepted, and returns it exactly when it is', verifies('ORD-OBS-017', 'ORD-CREATE-004'), async ({ api }) => {
+    const exotic: Array<[string, Json]> = [
+      ['a blank customer name', minimalOrder({ customer: { name: '   ' } })],
+      ['a note of 10 000 characters', minimalOrder({ note: 'Lorem ipsum '.repeat(834).slice(0, 10_000) })],
+      ['an e-mail address outside ASCII', minimalOrder({ customer: { name: 'Zoë', email: { main: 'zoë@exämple.com' } } })],
+    ];
+    const seen: string[] = [];
+    for (const [what, body] of exotic) {
+      if (!holdsExoticText(body)) throw new Error(`open-points: ${what} is not exotic by holdsExoticText; fix the sample`);
+      const exchange = await api.create(body);
+      const accepted = exchange.status >= 200 && exchange.status < 300;
+      // Refused is in range (inconclusive); accepted means stored, so it must come back exactly.
+      if (accepted) check(carriesWhatWasSent('ORD-CREATE-004', body, exchange, `the create response for ${what}`));
+      seen.push(`${what}: ${accepted ? 'accepted' : 'refused'} (${exchange.status})`);
+    }
+    observe('ORD-OBS-017', seen.join('; '));
+  });
+
+  test('observes what an order id of another form answers', verifies('ORD-OBS-018'), async ({ api }) => {
+    const exchange = await api.get(api.unknownId());
+    observe('ORD-OBS-018', `get of an unknown id of another form than the service assigns answers ${exchange.status}`);
+  });
+
+  test('observes content coding and connection handling', verifies('ORD-OBS-020'), async ({ api }) => {
+    const page = await listPage(api, { limit: 1 });
+    const coding = page.exchange.headers['content-encoding'] ?? 'identity';
+    const connection = page.exchange.headers.connection ?? '(no Connection header)';
+    observe('ORD-OBS-020', `list answered with content coding ${coding}; Connection ${connection}`);
+  });
+
+  test('observes the Unicode form text is stored in', verifies('ORD-OBS-023'), async ({ api }) => {
+    const composed = 'Zo\u00eb \u00c5ngstr\u00f6m';
+    const created = await createOrder(api, minimalOrder({ note: composed }));
+    const note = created.body.note;
+    const form = note === composed ? 'as sent (NFC)' : typeof note === 'string' && note === composed.normalize('NFD') ? 'NFD' : `another form: ${excerpt(note)}`;
+    observe('ORD-OBS-023', `a composed note came back ${form}`);
+  });
+
+  test('observes whether the fields that appear in some responses are there', verifies('ORD-OBS-024'), async ({ api }) => {
+    const created = await createOrder(api, fullOrder());
+    const channel = (created.body.sales_channel ?? {}) as Json;
+    const billing = (created.body.billing ?? {}) as Json;
+    const shown = [
+      ...['use_carrier_shipment_id', 'use_carrier_shipment_id_locked', 'is_marketplace'].map((field) => `sales_channel.${field} ${field in channel ? excerpt(channel[field]) : 'absent'}`),
+      `billing.shipping_tax_rate ${'shipping_tax_rate' in billing ? excerpt(billing.shipping_tax_rate) : 'absent'}`,
+    ];
+    observe('ORD-OBS-024', shown.join('; '));
+  });
+
+  test('observes how many orders the account holds besides the run', verifies('ORD-OBS-021'), async ({ api }) => {
+    const page = await listPage(api, { limit: 1 });
+    observe('ORD-OBS-021', `the account holds ${excerpt(page.total)} orders while the suite runs (its own included)`);
+  });
+});
