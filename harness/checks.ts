@@ -10,8 +10,7 @@ import { notOnePathSegment } from './order-path';
 export type Check = (exchange: Exchange) => Finding | undefined;
 
 export const is2xx = (requirementId: string): Check => (exchange) =>
-  unless(exchange.status >= 200 && exchange.status < 300, () => ({
-    requirementId,
+  unless(requirementId, exchange.status >= 200 && exchange.status < 300, () => ({
     expected: 'a 2xx status',
     received: `${exchange.status}`,
     exchange,
@@ -19,8 +18,7 @@ export const is2xx = (requirementId: string): Check => (exchange) =>
 
 /** 404 or 410: the usual answers for an id the service does not hold. */
 export const isNotFound = (requirementId: string): Check => (exchange) =>
-  unless(exchange.status === 404 || exchange.status === 410, () => ({
-    requirementId,
+  unless(requirementId, exchange.status === 404 || exchange.status === 410, () => ({
     expected: '404 or 410',
     received: `${exchange.status}`,
     exchange,
@@ -31,16 +29,14 @@ export const isNotFound = (requirementId: string): Check => (exchange) =>
  * (a server may check the form of an id before looking it up, ORD-OBS-018).
  */
 export const isUnknownAnswer = (requirementId: string, ownForm: boolean): Check => (exchange) =>
-  unless(exchange.status === 404 || exchange.status === 410 || (!ownForm && exchange.status === 400), () => ({
-    requirementId,
+  unless(requirementId, exchange.status === 404 || exchange.status === 410 || (!ownForm && exchange.status === 400), () => ({
     expected: ownForm ? '404 or 410 (an unknown id of the form the service assigns)' : '404 or 410, or 400 (an unknown id of another form than the service assigns)',
     received: `${exchange.status}`,
     exchange,
   }));
 
 export const is4xx = (requirementId: string): Check => (exchange) =>
-  unless(exchange.status >= 400 && exchange.status < 500, () => ({
-    requirementId,
+  unless(requirementId, exchange.status >= 400 && exchange.status < 500, () => ({
     expected: 'a 4xx status (the request is at fault)',
     received: `${exchange.status}`,
     exchange,
@@ -48,16 +44,14 @@ export const is4xx = (requirementId: string): Check => (exchange) =>
 
 /** Refused: anything but a 2xx (the status itself is a SHOULD, checked apart). */
 export const isRefused = (requirementId: string): Check => (exchange) =>
-  unless(exchange.status < 200 || exchange.status >= 300, () => ({
-    requirementId,
+  unless(requirementId, exchange.status < 200 || exchange.status >= 300, () => ({
     expected: 'the request to be refused (a non-2xx status)',
     received: `${exchange.status}: it was accepted`,
     exchange,
   }));
 
 export const contentTypeIsJson: Check = (exchange) =>
-  unless(exchange.text === '' ? false : /^application\/([\w.+-]+\+)?json\b/i.test(contentType(exchange)) && exchange.json !== undefined, () => ({
-    requirementId: 'ORD-GEN-001',
+  unless('ORD-GEN-001', exchange.text === '' ? false : /^application\/([\w.+-]+\+)?json\b/i.test(contentType(exchange)) && exchange.json !== undefined, () => ({
     expected: 'a JSON body with Content-Type application/json',
     received:
       exchange.text === ''
@@ -70,8 +64,7 @@ export const contentTypeIsJson: Check = (exchange) =>
 export const metaStatusMatches: Check = (exchange) => {
   const meta = (exchange.json as { meta?: { status?: unknown } } | undefined)?.meta;
   if (!meta || typeof meta !== 'object' || !('status' in meta)) return undefined;
-  return unless(meta.status === exchange.status, () => ({
-    requirementId: 'ORD-GEN-002',
+  return unless('ORD-GEN-002', meta.status === exchange.status, () => ({
     expected: `meta.status ${exchange.status} (the HTTP status)`,
     received: `meta.status ${excerpt(meta.status)}`,
     exchange,
@@ -83,8 +76,7 @@ export const bodyMatchesSchema = (operationId: OperationId, requirementId: strin
   const schema = contract().response(operationId, exchange.status);
   if (!schema || exchange.json === undefined) return undefined;
   const problems = schema.problems(exchange.json);
-  return unless(problems.length === 0, () => ({
-    requirementId,
+  return unless(requirementId, problems.length === 0, () => ({
     expected: `the body to match ${schema.source} in openapi.yaml`,
     received: `${problems.length} difference(s):\n${formatProblems(problems.slice(0, 12))}`,
     exchange,
@@ -153,8 +145,7 @@ export const envelopeShape: Check = (exchange) => {
   const body = exchange.json as { meta?: unknown } | undefined;
   if (!body || typeof body !== 'object' || Array.isArray(body) || !('meta' in body)) return undefined;
   const problems = contract().component('ErrorEnvelope').problems(body);
-  return unless(problems.length === 0, () => ({
-    requirementId: 'ORD-ERR-006',
+  return unless('ORD-ERR-006', problems.length === 0, () => ({
     expected: 'the error envelope of section 7 as components.schemas.ErrorEnvelope in openapi.yaml has it: meta.status integer, meta.code and meta.message strings, details entries { field: string, error: string }',
     received: `${problems.length} difference(s):\n${formatProblems(problems.slice(0, 12))}`,
     exchange,
@@ -165,8 +156,7 @@ export const envelopeShape: Check = (exchange) => {
 export const carriesEnvelope: Check = (exchange) => {
   const body = exchange.json as { meta?: unknown } | undefined;
   const carried = !!body && typeof body === 'object' && !Array.isArray(body) && typeof body.meta === 'object' && body.meta !== null;
-  return unless(carried, () => ({
-    requirementId: 'ORD-ERR-001',
+  return unless('ORD-ERR-001', carried, () => ({
     expected: 'the error envelope of section 7 (a JSON object with meta: status, code, message, details)',
     received: exchange.text === '' ? 'an empty body' : exchange.json === undefined ? 'a body that is not JSON' : `a body without meta: ${excerpt(exchange.json)}`,
     exchange,
@@ -186,8 +176,7 @@ const listSummaries: Check = (exchange) => {
   const data = Array.isArray(body?.data) ? body.data : [];
   const summary = contract().component('OrderSummary');
   const problems = data.flatMap((element, index) => summary.problems(element).map((p) => ({ ...p, pointer: `/data/${index}${p.pointer}` })));
-  return unless(problems.length === 0, () => ({
-    requirementId: 'ORD-FORM-002',
+  return unless('ORD-FORM-002', problems.length === 0, () => ({
     expected: 'each element of data to match components.schemas.OrderSummary in openapi.yaml',
     received: `${problems.length} difference(s):\n${formatProblems(problems.slice(0, 12))}`,
     exchange,
@@ -197,11 +186,8 @@ const listSummaries: Check = (exchange) => {
 /** The id can be put in GET/PUT/DELETE /orders/{order_id} as one segment (4.3: order_id is a path parameter). */
 export const idIsOnePathSegment = (id: string): Finding | undefined => {
   const reason = notOnePathSegment(id);
-  return reason === undefined
-    ? undefined
-    : {
-        requirementId: 'ORD-GET-005',
-        expected: 'an order id usable as one path segment: not empty, not "." or "..", no "/"',
-        received: `the id ${JSON.stringify(id)}: ${reason}; the suite sent no request for it`,
-      };
+  return unless('ORD-GET-005', reason === undefined, () => ({
+    expected: 'an order id usable as one path segment: not empty, not "." or "..", no "/"',
+    received: `the id ${JSON.stringify(id)}: ${reason}; the suite sent no request for it`,
+  }));
 };

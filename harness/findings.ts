@@ -103,6 +103,7 @@ export const expect = baseExpect.extend({
  * Later ones are counted on the last record instead, so a violation repeated a thousand times costs little.
  */
 function record(finding: Finding): boolean {
+  reached(finding.requirementId);
   const info = test.info();
   const ofSameRequirement = info.attachments.filter((a) => a.name === FINDING_ATTACHMENT && recordOf(a)?.requirementId === finding.requirementId);
   if (ofSameRequirement.length >= RECORDS_PER_TEST) {
@@ -139,7 +140,28 @@ export function ensure(finding: Finding | undefined): void {
   expect(finding).toMeetRequirement();
 }
 
-/** A finding when the condition is false. */
-export function unless(condition: boolean, finding: () => Finding): Finding | undefined {
-  return condition ? undefined : finding();
+/**
+ * The one way a judgement is written: the requirement it holds the server to, the condition, and what
+ * to report when the condition is false. Either way the requirement counts as reached by the test, so a
+ * test that verifies a requirement but never got to judge it does not pass it (the reporter shows it as
+ * not reached).
+ */
+export function unless(requirementId: string, condition: boolean, details: () => Omit<Finding, 'requirementId'>): Finding | undefined {
+  reached(requirementId);
+  return condition ? undefined : { requirementId, ...details() };
+}
+
+/** Annotation type of a requirement a test judged (met or not); the reporter passes only those. */
+export const REACHED_ANNOTATION = 'reached';
+
+const reachedByTest = new WeakMap<object, Set<string>>();
+
+/** Records that the current test judged a requirement (once per test). */
+export function reached(requirementId: string): void {
+  const info = test.info();
+  const seen = reachedByTest.get(info) ?? new Set<string>();
+  reachedByTest.set(info, seen);
+  if (seen.has(requirementId)) return;
+  seen.add(requirementId);
+  info.annotations.push({ type: REACHED_ANNOTATION, description: requirementId });
 }

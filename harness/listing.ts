@@ -2,7 +2,7 @@ import { test } from '@playwright/test';
 import type { OmsApi } from './api';
 import { is2xx } from './checks';
 import type { Exchange } from './exchange';
-import { ensure, unless, type Finding } from './findings';
+import { ensure, reached, unless, type Finding } from './findings';
 import { minimalOrder } from './payloads';
 import { whileReading } from './quiet';
 import { contract } from '../contract/openapi';
@@ -80,8 +80,7 @@ export async function stableView(api: OmsApi, queries: Array<Record<string, stri
 
 /** A page holds `expected` orders. */
 export function pageHolds(page: ListPage, expected: number, requirementId: string, what: string): Finding | undefined {
-  return unless(page.data.length === expected, () => ({
-    requirementId,
+  return unless(requirementId, page.data.length === expected, () => ({
     expected: `${what} to hold ${expected} orders (meta.total ${page.total ?? '?'}, limit ${page.query.limit ?? '(default)'})`,
     received: `${page.data.length} orders`,
     exchange: page.exchange,
@@ -90,6 +89,7 @@ export function pageHolds(page: ListPage, expected: number, requirementId: strin
 
 /** Pages 1..k at one limit hold, in turn and each once, the orders `whole` (page 1 at limit k times L) holds (ORD-LIST-006). */
 export function pagesContinue(pages: ListPage[], whole: ListPage, limit: number): Finding | undefined {
+  reached('ORD-LIST-006');
   const walked = pages.flatMap((page) => page.ids);
   const repeated = walked.find((id, index) => walked.indexOf(id) !== index);
   if (repeated !== undefined) {
@@ -178,8 +178,7 @@ export async function summaryMatchesFullForm(
     };
   }
   const changed = changesBetween(project(got.json, contract().schema('OrderSummary')), found.summary);
-  return unless(changed.length === 0, () => ({
-    requirementId: 'ORD-LIST-008',
+  return unless('ORD-LIST-008', changed.length === 0, () => ({
     expected: `the summary of ${id} to carry the values of its full form (the fields of 2.7; sent = full form, got = summary)`,
     received: `${changed.length} field(s) differ:\n${formatDifferences(changed)}`,
     exchange: found.exchange,
@@ -198,15 +197,13 @@ export async function listAnswerHolds(api: OmsApi, query: ListQuery, exchange: E
   if (isValidQuery(query)) {
     const limit = Number(query.limit ?? bounds('limit').default);
     if (!success && isPastLastPage(page, readPage({ limit }, await api.list({ limit })).total)) return undefined;
-    return unless(success && page.data.length <= limit, () => ({
-      requirementId: 'ORD-LIST-004',
+    return unless('ORD-LIST-004', success && page.data.length <= limit, () => ({
       expected: `${describeQuery(query)} (in range): a 2xx page of at most ${limit} orders`,
       received: success ? `${page.data.length} orders` : `${exchange.status}`,
       exchange,
     }));
   }
-  return unless((exchange.status >= 400 && exchange.status < 500) || (success && page.data.length <= maximum), () => ({
-    requirementId: success ? 'ORD-LIST-005' : 'ORD-LIST-010',
+  return unless(success ? 'ORD-LIST-005' : 'ORD-LIST-010', (exchange.status >= 400 && exchange.status < 500) || (success && page.data.length <= maximum), () => ({
     expected: `${describeQuery(query)} (out of range or not an integer): a 4xx, or a page clamped into range (at most ${maximum} orders)`,
     received: success ? `${page.data.length} orders` : `${exchange.status}`,
     exchange,

@@ -30,8 +30,7 @@ export const ORDER_OPERATIONS: readonly OrderOperation[] = [
 export async function refusedAndUnchanged(api: OmsApi, requirementId: string, operation: string, id: string, exchange: Exchange): Promise<void> {
   check(isRefused(requirementId)(exchange));
   check(
-    unless(exchange.status === 401, () => ({
-      requirementId: 'ORD-AUTH-006',
+    unless('ORD-AUTH-006', exchange.status === 401, () => ({
       expected: '401 for a request without valid credentials',
       received: `${exchange.status}`,
       exchange,
@@ -40,8 +39,7 @@ export async function refusedAndUnchanged(api: OmsApi, requirementId: string, op
   if (operation.startsWith('PUT') || operation.startsWith('DELETE')) {
     const after = await api.get(id);
     check(
-      unless(after.status >= 200 && after.status < 300 && (after.json as { note?: unknown }).note !== REFUSED_NOTE, () => ({
-        requirementId,
+      unless(requirementId, after.status >= 200 && after.status < 300 && (after.json as { note?: unknown }).note !== REFUSED_NOTE, () => ({
         expected: `order ${id} untouched by the refused ${operation}`,
         received: after.status >= 300 ? `it is gone (get answers ${after.status})` : 'the note sent without credentials was stored',
         exchange: after,

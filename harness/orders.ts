@@ -23,8 +23,7 @@ export async function createOrder(api: OmsApi, sent: Json, requirementId = 'ORD-
   ensure(is2xx(requirementId)(exchange));
   const body = (exchange.json ?? {}) as Json;
   ensure(
-    unless(typeof body.id === 'string' && body.id !== '', () => ({
-      requirementId: 'ORD-CREATE-003',
+    unless('ORD-CREATE-003', typeof body.id === 'string' && body.id !== '', () => ({
       expected: 'id: a non-empty string assigned by the service',
       received: `id ${excerpt(body.id)}`,
       exchange,
@@ -38,8 +37,7 @@ export async function getOrder(api: OmsApi, id: string, requirementId = 'ORD-GET
   const exchange = await api.get(id);
   ensure(is2xx(requirementId)(exchange));
   ensure(
-    unless(typeof exchange.json === 'object' && exchange.json !== null, () => ({
-      requirementId,
+    unless(requirementId, typeof exchange.json === 'object' && exchange.json !== null, () => ({
       expected: 'the order as a JSON object',
       received: exchange.text === '' ? 'an empty body' : excerpt(exchange.text),
       exchange,
@@ -60,8 +58,7 @@ export async function unknownIds(api: OmsApi): Promise<Array<{ id: string; ownFo
 /** Everything sent must come back with the value sent (see roundtrip.ts for what "equal" means). */
 export function carriesWhatWasSent(requirementId: string, sent: unknown, exchange: Exchange, what: string): Finding | undefined {
   const found = differences(sent, exchange.json);
-  return unless(found.length === 0, () => ({
-    requirementId,
+  return unless(requirementId, found.length === 0, () => ({
     expected: `${what} to carry every field sent, with the value sent`,
     received: `${found.length} field(s) differ:\n${formatDifferences(found)}`,
     exchange,
@@ -92,8 +89,7 @@ export function serviceAssignedParts(exchange: Exchange): Finding | undefined {
     if (typeof item.id !== 'string' || item.id === '') problems.push(`items[${index}].id is ${excerpt(item.id)}`);
     if (typeof item.total !== 'number') problems.push(`items[${index}].total is ${excerpt(item.total)}`);
   });
-  return unless(problems.length === 0, () => ({
-    requirementId: 'ORD-CREATE-005',
+  return unless('ORD-CREATE-005', problems.length === 0, () => ({
     expected: 'customer.id and each item id (non-empty strings) and total (a number) in the full form',
     received: problems.join('; '),
     exchange,
@@ -108,8 +104,7 @@ export function keepsAssignedValues(requirementId: string, before: Json, exchang
       ? typeof body.created_at !== 'string' || instantOf(body.created_at) !== instantOf(String(before.created_at))
       : body[field] !== before[field],
   );
-  return unless(changed.length === 0, () => ({
-    requirementId,
+  return unless(requirementId, changed.length === 0, () => ({
     expected: `id, user_id and created_at ${what}`,
     received: changed.map((field) => `${field} ${excerpt(before[field])} became ${excerpt(body[field])}`).join('; '),
     exchange,

@@ -61,6 +61,11 @@ export function requirement(id: string): Requirement {
   return found;
 }
 
+/** True when every response kind a statement applies to is one only a faulty server answers (a 5xx: 'createOrder/5xx?'). */
+export function onlyFaultyServersAnswer(r: Requirement): boolean {
+  return (r.applies_to ?? []).length > 0 && (r.applies_to ?? []).every((cell) => cell.endsWith('?'));
+}
+
 /** Which levels fail a run of a profile: core gates on MUST, strict on MUST and SHOULD. */
 export function gatingLevels(profile: 'core' | 'strict'): Level[] {
   return profile === 'strict' ? ['MUST', 'SHOULD'] : ['MUST'];

@@ -6,10 +6,10 @@ import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, Test
 import { RATE_LIMIT_ANNOTATION } from '../harness/api';
 import { ledgerDirectory, ledgerFile, leftovers, newRunId, readLedger } from '../harness/ledger';
 import { registerSettingsSecrets, redact } from '../harness/redaction';
-import { catalogue, requirement } from '../harness/requirements';
+import { catalogue, onlyFaultyServersAnswer, requirement } from '../harness/requirements';
 import { readSettings } from '../harness/settings';
 import { OBSERVATION_ANNOTATION, REQUIREMENT_ANNOTATION } from '../harness/verifies';
-import { recordOf } from '../harness/findings';
+import { REACHED_ANNOTATION, recordOf } from '../harness/findings';
 import { evidenceOf, evidenceOfError, type Evidence } from './evidence';
 import { summaryLines } from './terminal';
 import { visible } from '../harness/safe-text';
@@ -159,8 +159,14 @@ export default class ConformanceReporter implements Reporter {
         r.evidence.push(...kept.map((e) => e.message));
       });
     }
-    // A passing test of an OBSERVED requirement observed something: that is its status.
-    for (const id of verified) if (!violated.includes(id)) this.mark(id, requirement(id).level === 'OBSERVED' ? 'observed' : 'passed', title);
+    // A requirement passes only where a test judged it and found nothing: verifying it is not enough (a
+    // generated run may never get to it). OBSERVED ones are marked by their observations above.
+    const judged = new Set(result.annotations.filter((a) => a.type === REACHED_ANNOTATION).map((a) => a.description));
+    for (const id of verified) {
+      if (violated.includes(id) || requirement(id).level === 'OBSERVED') continue;
+      // A statement about answers only a faulty server gives (a 5xx) holds when none came.
+      if (judged.has(id) || onlyFaultyServersAnswer(requirement(id))) this.mark(id, 'passed', title);
+    }
   }
 
   /** An error outside any test (a crash in global setup, a worker that died): the run proves nothing. */

@@ -49,8 +49,7 @@ export class CreateOrder extends OrderCommand {
 /** The create answer carries the id the service assigned: a non-empty string (ORD-CREATE-003). */
 export function idAssigned(exchange: Exchange): Finding | undefined {
   const id = (exchange.json as { id?: unknown } | undefined)?.id;
-  return unless(typeof id === 'string' && id !== '', () => ({
-    requirementId: 'ORD-CREATE-003',
+  return unless('ORD-CREATE-003', typeof id === 'string' && id !== '', () => ({
     expected: 'id: a non-empty string assigned by the service',
     received: `id ${excerpt(id)}`,
     exchange,

@@ -34,8 +34,7 @@ abstract class ForeignCommand extends OrderCommand {
 
   /** An update or delete by the other account must be refused (any non-2xx). */
   protected static refusedChange(requirementId: string, verb: string, order: OwnOrder, exchange: Exchange): Finding | undefined {
-    return unless(exchange.status < 200 || exchange.status >= 300, () => ({
-      requirementId,
+    return unless(requirementId, exchange.status < 200 || exchange.status >= 300, () => ({
       expected: `account ${otherAccount(order.account)} cannot ${verb} order #${order.handle} of account ${order.account}: refused`,
       received: `${exchange.status}: it was accepted`,
       exchange,
@@ -53,8 +52,7 @@ export class ForeignGet extends ForeignCommand {
   }
 
   protected refused(order: OwnOrder, exchange: Exchange): Finding | undefined {
-    return unless([403, 404, 410].includes(exchange.status), () => ({
-      requirementId: 'ORD-ISO-001',
+    return unless('ORD-ISO-001', [403, 404, 410].includes(exchange.status), () => ({
       expected: `account ${otherAccount(order.account)} cannot read order #${order.handle} of account ${order.account}: 404, 403 or 410`,
       received: `${exchange.status}`,
       exchange,

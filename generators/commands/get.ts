@@ -26,8 +26,7 @@ export class GetOrder extends OrderCommand {
       const deletedAt = (exchange.json as { deleted_at?: unknown } | undefined)?.deleted_at;
       const success = exchange.status >= 200 && exchange.status < 300;
       stopOn(
-        unless(exchange.status === 404 || exchange.status === 410 || (success && typeof deletedAt === 'string' && deletedAt !== ''), () => ({
-          requirementId: 'ORD-DELETE-002',
+        unless('ORD-DELETE-002', exchange.status === 404 || exchange.status === 410 || (success && typeof deletedAt === 'string' && deletedAt !== ''), () => ({
           expected: `order #${order.handle}, deleted: 404 or 410, or the order with deleted_at set`,
           received: success ? `${exchange.status} with deleted_at ${excerpt(deletedAt)}` : `${exchange.status}`,
           exchange,

@@ -31,8 +31,7 @@ export class ListOrders extends OrderCommand {
     stopOn(is2xx('ORD-LIST-001')(exchange));
     const page = readPage({ limit: this.limit }, exchange);
     stopOn(
-      unless(page.data.length <= this.limit, () => ({
-        requirementId: 'ORD-LIST-004',
+      unless('ORD-LIST-004', page.data.length <= this.limit, () => ({
         expected: `at most ${this.limit} orders`,
         received: `${page.data.length} orders`,
         exchange,
@@ -40,8 +39,7 @@ export class ListOrders extends OrderCommand {
     );
     const live = liveOrders(model, this.account).length;
     stopOn(
-      unless(typeof page.total === 'number' && page.total >= live, () => ({
-        requirementId: 'ORD-LIST-007',
+      unless('ORD-LIST-007', typeof page.total === 'number' && page.total >= live, () => ({
         expected: `meta.total at least ${live}: this run alone holds ${live} orders in account ${this.account}`,
         received: `meta.total ${excerpt(page.total)}`,
         exchange,
@@ -52,8 +50,7 @@ export class ListOrders extends OrderCommand {
       const position = page.ids.indexOf(idOf(real, order));
       if (position === -1) continue;
       stopOn(
-        unless(order.account === this.account, () => ({
-          requirementId: 'ORD-ISO-001',
+        unless('ORD-ISO-001', order.account === this.account, () => ({
           expected: `no order of account ${otherAccount(this.account)} in the list of account ${this.account}`,
           received: `order #${order.handle} of account ${order.account} at position ${position + 1}`,
           exchange,
@@ -63,8 +60,7 @@ export class ListOrders extends OrderCommand {
       if (order.deleted) continue;
       const found = differences(project(order.expected, summary), page.data[position]);
       stopOn(
-        unless(found.length === 0, () => ({
-          requirementId: 'ORD-LIST-008',
+        unless('ORD-LIST-008', found.length === 0, () => ({
           expected: `the summary of order #${order.handle} to carry the values it was sent (fields of 2.7)`,
           received: `${found.length} field(s) differ:\n${formatDifferences(found.map((d) => ({ ...d, pointer: `/data/${position}${d.pointer}` })))}`,
           exchange,

@@ -35,8 +35,7 @@ export class UpdateOrder extends OrderCommand {
     stopOn(is2xx('ORD-UPDATE-001')(exchange));
     const answer = (exchange.json ?? {}) as Record<string, unknown>;
     stopOn(
-      unless(answer.id === id, () => ({
-        requirementId: 'ORD-UPDATE-005',
+      unless('ORD-UPDATE-005', answer.id === id, () => ({
         expected: `id ${id} kept`,
         received: `id ${excerpt(answer.id)}`,
         exchange,

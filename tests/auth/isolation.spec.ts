@@ -13,8 +13,7 @@ test.describe('Isolation between accounts (1)', () => {
     check(isRefused('ORD-ISO-001')(await apiB.get(created.id)));
     const seen = (await findInList(apiB, [created.id])).get(created.id);
     check(
-      unless(!seen, () => ({
-        requirementId: 'ORD-ISO-001',
+      unless('ORD-ISO-001', !seen, () => ({
         expected: `account A's order ${created.id} absent from account B's list`,
         received: `listed at position ${seen!.position + 1}`,
         exchange: seen!.exchange,
@@ -30,8 +29,7 @@ test.describe('Isolation between accounts (1)', () => {
     const { body, exchange } = await getOrder(api, created.id);
     const changed = changesBetween(before.body, body);
     check(
-      unless(changed.length === 0, () => ({
-        requirementId: 'ORD-ISO-002',
+      unless('ORD-ISO-002', changed.length === 0, () => ({
         expected: `account A's order ${created.id} unchanged`,
         received: `changed:\n${formatDifferences(changed)}`,
         exchange,
@@ -45,8 +43,7 @@ test.describe('Isolation between accounts (1)', () => {
     const after = await api.get(created.id);
     check(is2xx('ORD-ISO-003')(after));
     check(
-      unless(!(after.json as { deleted_at?: unknown } | undefined)?.deleted_at, () => ({
-        requirementId: 'ORD-ISO-003',
+      unless('ORD-ISO-003', !(after.json as { deleted_at?: unknown } | undefined)?.deleted_at, () => ({
         expected: `account A's order ${created.id} not deleted`,
         received: 'deleted_at is set',
         exchange: after,

@@ -23,8 +23,7 @@ function notTaken(requirementId: string, field: AssignedField, sent: string, exc
   const timestamp = contract().resolve(field.schema).format === 'date-time';
   const same = (value: unknown) => typeof value === 'string' && (value === sent || (timestamp && instantOf(value) === instantOf(sent)));
   const taken = valuesAt(exchange.json, field.path).filter(same);
-  return unless(taken.length === 0, () => ({
-    requirementId,
+  return unless(requirementId, taken.length === 0, () => ({
     expected: `${pathName(field.path)} assigned by the service (section ${field.section}), not the value the client sent, in ${what}`,
     received: `${pathName(field.path)} ${excerpt(taken[0])}: the client's value was taken`,
     exchange,
@@ -78,8 +77,7 @@ test.describe('Values the service assigns (4.2, 2.3, 2.4)', () => {
       const customer = order.customer as Json | undefined;
       if (customer && typeof customer === 'object') {
         check(
-          unless(customer.id === customerId, () => ({
-            requirementId: 'ORD-UPDATE-007',
+          unless('ORD-UPDATE-007', customer.id === customerId, () => ({
             expected: `customer.id ${excerpt(customerId)} (assigned at create, section 2.3) in ${what}: the customer was not resent`,
             received: `customer.id ${excerpt(customer.id)}`,
             exchange: shown,
@@ -89,8 +87,7 @@ test.describe('Values the service assigns (4.2, 2.3, 2.4)', () => {
       const returned = itemsOf(order).map((entry) => entry.id);
       const foreign = returned.filter((id) => !itemIds.includes(id));
       check(
-        unless(foreign.length === 0, () => ({
-          requirementId: 'ORD-UPDATE-007',
+        unless('ORD-UPDATE-007', foreign.length === 0, () => ({
           expected: `the items, not resent, with the ids assigned at create (section 2.4) in ${what}: ${itemIds.map((id) => excerpt(id)).join(', ')}`,
           received: `item ids ${returned.map((id) => excerpt(id)).join(', ')}`,
           exchange: shown,

@@ -30,8 +30,7 @@ test.describe('POST /orders (4.2)', () => {
     for (const { body, exchange } of [first, second]) {
       for (const field of ['status', 'created_at', 'updated_at']) {
         check(
-          unless(typeof body[field] === 'string' && body[field] !== '', () => ({
-            requirementId: 'ORD-CREATE-003',
+          unless('ORD-CREATE-003', typeof body[field] === 'string' && body[field] !== '', () => ({
             expected: `${field}: a non-empty string assigned by the service`,
             received: `${field} ${excerpt(body[field])}`,
             exchange,
@@ -40,8 +39,7 @@ test.describe('POST /orders (4.2)', () => {
       }
     }
     check(
-      unless(typeof first.body.user_id === 'string' && first.body.user_id === second.body.user_id, () => ({
-        requirementId: 'ORD-CREATE-003',
+      unless('ORD-CREATE-003', typeof first.body.user_id === 'string' && first.body.user_id === second.body.user_id, () => ({
         expected: 'the same user_id (the account owner) on every order of the account',
         received: `user_id ${excerpt(first.body.user_id)} and then ${excerpt(second.body.user_id)}`,
         exchange: second.exchange,
@@ -82,8 +80,7 @@ test.describe('POST /orders (4.2)', () => {
     const ids = exchanges.map((exchange) => String((exchange.json as Json).id));
     const duplicates = ids.filter((id, index) => ids.indexOf(id) !== index);
     check(
-      unless(duplicates.length === 0, () => ({
-        requirementId: 'ORD-CREATE-007',
+      unless('ORD-CREATE-007', duplicates.length === 0, () => ({
         expected: '12 orders created in parallel to get 12 distinct ids',
         received: `duplicate ids: ${[...new Set(duplicates)].join(', ')}`,
         exchange: exchanges[ids.lastIndexOf(duplicates[0])],
@@ -95,8 +92,7 @@ test.describe('POST /orders (4.2)', () => {
       const { body, exchange } = await getOrder(api, id);
       const name = (body.customer as Json | undefined)?.name;
       check(
-        unless(name === (sent[index].customer as Json).name, () => ({
-          requirementId: 'ORD-CREATE-007',
+        unless('ORD-CREATE-007', name === (sent[index].customer as Json).name, () => ({
           expected: `order ${id} to hold the customer sent with it, ${excerpt((sent[index].customer as Json).name)}`,
           received: `customer.name ${excerpt(name)}`,
           exchange,

@@ -27,8 +27,7 @@ test.describe('DELETE /orders/{order_id} (4.5)', () => {
     const deletedAt = (after.json as Json | undefined)?.deleted_at;
     const soft = after.status >= 200 && after.status < 300;
     check(
-      unless((after.status === 404 || after.status === 410) || (soft && typeof deletedAt === 'string' && deletedAt !== ''), () => ({
-        requirementId: 'ORD-DELETE-002',
+      unless('ORD-DELETE-002', (after.status === 404 || after.status === 410) || (soft && typeof deletedAt === 'string' && deletedAt !== ''), () => ({
         expected: 'get after delete: 404 or 410, or the order with deleted_at set',
         received: soft ? `${after.status} with deleted_at ${excerpt(deletedAt)}` : `${after.status}`,
         exchange: after,
@@ -38,8 +37,7 @@ test.describe('DELETE /orders/{order_id} (4.5)', () => {
       // Gone for get, so gone from the list too.
       const listed = (await findInList(api, [created.id])).get(created.id);
       check(
-        unless(!listed, () => ({
-          requirementId: 'ORD-DELETE-002',
+        unless('ORD-DELETE-002', !listed, () => ({
           expected: `order ${created.id}, which get no longer finds, absent from the list`,
           received: `still listed at position ${listed!.position + 1}`,
           exchange: listed!.exchange,
@@ -64,8 +62,7 @@ test.describe('DELETE /orders/{order_id} (4.5)', () => {
       const body = exchange.json as Json | undefined;
       const changed = body ? changesBetween(before.get(survivor.id), body) : [];
       check(
-        unless(exchange.status >= 200 && exchange.status < 300 && !body?.deleted_at && changed.length === 0, () => ({
-          requirementId: 'ORD-DELETE-004',
+        unless('ORD-DELETE-004', exchange.status >= 200 && exchange.status < 300 && !body?.deleted_at && changed.length === 0, () => ({
           expected: `order ${survivor.id} untouched by the delete of ${orders[1].id}`,
           received:
             exchange.status >= 300

@@ -13,8 +13,7 @@ test.describe('GET /orders/{order_id} (4.3)', () => {
     for (const created of [older, newer]) {
       const { body, exchange } = await getOrder(api, created.id);
       check(
-        unless(body.id === created.id, () => ({
-          requirementId: 'ORD-GET-001',
+        unless('ORD-GET-001', body.id === created.id, () => ({
           expected: `the order ${created.id}`,
           received: `the order ${excerpt(body.id)}`,
           exchange,

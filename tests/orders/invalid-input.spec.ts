@@ -79,8 +79,7 @@ test.describe('Invalid input (4.2, 4.4, 7)', () => {
     const taken = exchange.status >= 200 && exchange.status < 300;
     check(
       taken
-        ? unless(price === 12.5, () => ({
-            requirementId: 'ORD-ERR-004',
+        ? unless('ORD-ERR-004', price === 12.5, () => ({
             expected: 'items[0].price "12.50", once accepted, stored as the number it denotes (12.5)',
             received: `items[0].price ${excerpt(price)}`,
             exchange,
@@ -99,11 +98,7 @@ test.describe('Invalid input (4.2, 4.4, 7)', () => {
 
   test('answers a very large body with a 2xx or a 4xx, never a 5xx', verifies('ORD-ERR-005'), async ({ api }) => {
     const exchange = await api.create(minimalOrder({ note: 'x'.repeat(2 * 1024 * 1024) }));
-    check(
-      exchange.status < 500
-        ? undefined
-        : { requirementId: 'ORD-ERR-005', expected: 'a 2xx (accepted) or a 4xx such as 413', received: `${exchange.status}`, exchange },
-    );
+    check(unless('ORD-ERR-005', exchange.status < 500, () => ({ expected: 'a 2xx (accepted) or a 4xx such as 413', received: `${exchange.status}`, exchange })));
   });
 
   test('answers errors with the error envelope', verifies('ORD-ERR-001'), async ({ api }) => {

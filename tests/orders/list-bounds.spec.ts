@@ -31,8 +31,7 @@ test.describe('GET /orders bounds against a full account (8)', () => {
       const exchange = await api.list(query);
       const count = dataOf(exchange.json)?.length ?? 0;
       check(
-        unless(exchange.status >= 300 || count <= limitBounds.maximum, () => ({
-          requirementId: 'ORD-LIST-005',
+        unless('ORD-LIST-005', exchange.status >= 300 || count <= limitBounds.maximum, () => ({
           expected: `${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]))}: at most ${limitBounds.maximum} orders (or the request refused); the account holds more than ${limitBounds.maximum}`,
           received: `${exchange.status} with ${count} orders`,
           exchange,
@@ -46,8 +45,7 @@ test.describe('GET /orders bounds against a full account (8)', () => {
       const exchange = await api.list({ page, limit: IN_RANGE_LIMIT });
       const count = dataOf(exchange.json)?.length ?? 0;
       check(
-        unless(exchange.status >= 300 || count <= IN_RANGE_LIMIT, () => ({
-          requirementId: 'ORD-LIST-004',
+        unless('ORD-LIST-004', exchange.status >= 300 || count <= IN_RANGE_LIMIT, () => ({
           expected: `page=${page}&limit=${IN_RANGE_LIMIT}: at most ${IN_RANGE_LIMIT} orders (or the request refused)`,
           received: `${exchange.status} with ${count} orders`,
           exchange,

@@ -24,8 +24,7 @@ test.describe('GET /orders (4.1, 8)', () => {
     const page = await listPage(api, {});
     observe('ORD-OBS-001', `list answers ${page.exchange.status}`);
     check(
-      unless(page.data.length > 0, () => ({
-        requirementId: 'ORD-LIST-001',
+      unless('ORD-LIST-001', page.data.length > 0, () => ({
         expected: `data holding orders (the account has at least ${FULL_ACCOUNT})`,
         received: 'an empty data array',
         exchange: page.exchange,
@@ -41,8 +40,7 @@ test.describe('GET /orders (4.1, 8)', () => {
   test('answers the first page when no page is given', verifies('ORD-LIST-003'), async ({ api }) => {
     const [implicit, explicit] = await stableView(api, [{ limit: 5 }, { page: pageBounds.default, limit: 5 }]);
     check(
-      unless(implicit.ids.join() === explicit.ids.join(), () => ({
-        requirementId: 'ORD-LIST-003',
+      unless('ORD-LIST-003', implicit.ids.join() === explicit.ids.join(), () => ({
         expected: `the same orders as page=${pageBounds.default}: ${explicit.ids.join(', ')}`,
         received: implicit.ids.join(', '),
         exchange: implicit.exchange,
@@ -64,8 +62,7 @@ test.describe('GET /orders (4.1, 8)', () => {
       const exchange = await api.list({ limit });
       const page = { data: ((exchange.json as { data?: unknown[] } | undefined)?.data ?? []) as unknown[] };
       check(
-        unless(exchange.status >= 300 || page.data.length <= limitBounds.maximum, () => ({
-          requirementId: 'ORD-LIST-005',
+        unless('ORD-LIST-005', exchange.status >= 300 || page.data.length <= limitBounds.maximum, () => ({
           expected: `at most ${limitBounds.maximum} orders (or the limit refused)`,
           received: `${page.data.length} orders`,
           exchange,
@@ -99,8 +96,7 @@ test.describe('GET /orders (4.1, 8)', () => {
       if (again.total !== total) continue; // the account changed between the two views: nothing to conclude
       check(pageSize('ORD-LIST-007', lastPage, total - (last - 1) * limit, `page ${last}, the last one for meta.total ${total} at limit ${limit},`));
       check(
-        unless(beyond.exchange.status >= 300 || beyond.data.length === 0, () => ({
-          requirementId: 'ORD-LIST-007',
+        unless('ORD-LIST-007', beyond.exchange.status >= 300 || beyond.data.length === 0, () => ({
           expected: `no orders on page ${last + 1}: meta.total ${total} at limit ${limit} ends on page ${last}`,
           received: `${beyond.data.length} orders`,
           exchange: beyond.exchange,
@@ -109,8 +105,7 @@ test.describe('GET /orders (4.1, 8)', () => {
       // A page past the last answered with a 4xx carries no meta.total (ORD-LIST-009: what it answers is not shown).
       for (const page of [lastPage, beyond].filter((shown) => !isPastLastPage(shown, total))) {
         check(
-          unless(page.total === total, () => ({
-            requirementId: 'ORD-LIST-007',
+          unless('ORD-LIST-007', page.total === total, () => ({
             expected: `meta.total ${total} on every page`,
             received: `meta.total ${excerpt(page.total)}`,
             exchange: page.exchange,
@@ -128,8 +123,7 @@ test.describe('GET /orders (4.1, 8)', () => {
       const data = (exchange.json as { data?: unknown } | undefined)?.data;
       // Whatever it answers (not shown), a page past the end holds no orders.
       check(
-        unless(exchange.status >= 300 || (Array.isArray(data) && data.length === 0), () => ({
-          requirementId: 'ORD-LIST-007',
+        unless('ORD-LIST-007', exchange.status >= 300 || (Array.isArray(data) && data.length === 0), () => ({
           expected: `no orders on page ${page}, past the last one meta.total ${first.total ?? '?'} implies at limit ${limitBounds.maximum}`,
           received: `${exchange.status}${Array.isArray(data) ? ` with ${data.length} orders` : ''}`,
           exchange,
@@ -161,10 +155,9 @@ test.describe('GET /orders (4.1, 8)', () => {
       const clamped = exchange.status >= 200 && exchange.status < 300;
       check(
         unless(
-          (exchange.status >= 400 && exchange.status < 500) ||
+          'ORD-LIST-010', (exchange.status >= 400 && exchange.status < 500) ||
             (clamped && Array.isArray(data) && data.length >= 1 && data.length <= limitBounds.maximum),
           () => ({
-            requirementId: 'ORD-LIST-010',
             expected: `${name}=${JSON.stringify(value)}: a 4xx, or a page clamped into range holding 1 to ${limitBounds.maximum} orders`,
             received: clamped ? `${exchange.status} with ${Array.isArray(data) ? data.length : 'no'} orders` : `${exchange.status}`,
             exchange,
@@ -183,8 +176,7 @@ test.describe('GET /orders (4.1, 8)', () => {
     const common = first.ids.filter((id) => second.ids.includes(id));
     const reordered = common.join() !== second.ids.filter((id) => first.ids.includes(id)).join();
     check(
-      unless(!reordered, () => ({
-        requirementId: 'ORD-LIST-011',
+      unless('ORD-LIST-011', !reordered, () => ({
         expected: 'the orders of two identical list requests in the same relative order',
         received: `first: ${first.ids.slice(0, 8).join(', ')}…; then: ${second.ids.slice(0, 8).join(', ')}…`,
         exchange: second.exchange,

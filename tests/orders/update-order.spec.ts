@@ -72,8 +72,7 @@ test.describe('PUT /orders/{order_id} (4.4)', () => {
       ['the next get', body.updated_at, after],
     ] as const) {
       check(
-        unless(typeof value === 'string' && instantOf(value) > before, () => ({
-          requirementId: 'ORD-UPDATE-004',
+        unless('ORD-UPDATE-004', typeof value === 'string' && instantOf(value) > before, () => ({
           expected: `updated_at in ${what} later than ${String(created.body.updated_at)}`,
           received: `updated_at ${excerpt(value)}`,
           exchange: shown,

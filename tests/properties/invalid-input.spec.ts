@@ -46,8 +46,7 @@ test.describe('generated invalid input (4.2, 4.4, 7)', () => {
 });
 
 function refused(invalid: InvalidRequest, exchange: Exchange): Finding | undefined {
-  return unless(exchange.status >= 400 && exchange.status < 500, () => ({
-    requirementId: invalid.requirementId,
+  return unless(invalid.requirementId, exchange.status >= 400 && exchange.status < 500, () => ({
     expected: `a 4xx for a body where ${invalid.description}`,
     received: `${exchange.status}${exchange.status < 300 ? ': it was accepted' : ''}`,
     exchange,
