@@ -25,12 +25,12 @@ export const isNotFound = (requirementId: string): Check => (exchange) =>
   }));
 
 /**
- * The answer for an unknown id: 404 or 410; for an id of another form than the service's own, 400 too
- * (a server may check the form of an id before looking it up, ORD-OBS-018).
+ * The answer for an unknown id: 404 or 410; for an id of another form than the service's own, any 4xx
+ * too (a server may check the form of an id before looking it up, with a status of its choosing: ORD-OBS-018, ORD-OBS-002).
  */
 export const isUnknownAnswer = (requirementId: string, ownForm: boolean): Check => (exchange) =>
-  unless(requirementId, exchange.status === 404 || exchange.status === 410 || (!ownForm && exchange.status === 400), () => ({
-    expected: ownForm ? '404 or 410 (an unknown id of the form the service assigns)' : '404 or 410, or 400 (an unknown id of another form than the service assigns)',
+  unless(requirementId, exchange.status === 404 || exchange.status === 410 || (!ownForm && exchange.status >= 400 && exchange.status < 500), () => ({
+    expected: ownForm ? '404 or 410 (an unknown id of the form the service assigns)' : '404 or 410, or another 4xx (an unknown id of another form than the service assigns)',
     received: `${exchange.status}`,
     exchange,
   }));

@@ -97,7 +97,7 @@ test.describe('PUT /orders/{order_id} (4.4)', () => {
     for (const shown of [exchange, after]) check(keepsAssignedValues('ORD-UPDATE-005', created.body, shown, 'unchanged by the update'));
   });
 
-  test('answers 404 or 410 for an unknown id (400 too for an id of another form) and does not create it', verifies('ORD-UPDATE-006'), async ({ api }) => {
+  test('answers 404 or 410 for an unknown id (another 4xx too for an id of another form) and does not create it', verifies('ORD-UPDATE-006'), async ({ api }) => {
     for (const { id, ownForm } of await unknownIds(api)) {
       check(isUnknownAnswer('ORD-UPDATE-006', ownForm)(await api.update(id, fullUpdate())));
       check(isUnknownAnswer('ORD-UPDATE-006', ownForm)(await api.get(id)));
