@@ -89,6 +89,8 @@ export const KNOBS: readonly Knob[] = [
   choice('order-id-check', 'ORD-OBS-018', 'looked-up', { 'malformed-refused': () => ({ intercept: refuseMalformedIds() }) }),
   choice('scalar-coercion', 'ORD-OBS-019', 'refused', { 'numeric-strings-taken': () => ({ rewriteRequest: coerceNumericStrings }) }),
   toggle('content-coding', 'ORD-OBS-020', 'identity', 'gzip-responses'),
+  toggle('keep-alive', 'ORD-OBS-020', 'node-default', 'keep-alive-500ms'),
+  toggle('token-endpoint', 'ORD-DOC-003', 'any-form', 'oauth-form-3s-tokens'),
   choice('unicode-form', 'ORD-OBS-023', 'as-sent', { nfd: () => ({ rewriteRequest: textInNfd }) }),
   choice('some-response-fields', 'ORD-OBS-024', 'absent', {
     present: () => ({ rewriteReply: (request, reply) => onFullForm(request, reply, (order) => someResponseFields(order)) }),
@@ -107,7 +109,6 @@ export const WITHOUT_KNOB: Readonly<Record<string, string>> = {
   'ORD-OBS-006': 'the effect of an empty items array: the clean server replaces items (clears them); keeping or refusing them is a knob still to build',
   'ORD-OBS-022': 'id reuse after delete: the reference assigns random UUIDs, so it never reuses an id; the suite never relies on reuse either way',
   'ORD-DOC-002': 'status values and transitions: the suite checks only the type, so any string status is in range; the reference answers "created"',
-  'ORD-DOC-003': 'the token request format and lifetime: the suite sends one request form and runs within any lifetime longer than a run',
   'ORD-DOC-004': 'events are not part of the interface',
   'ORD-DOC-005': 'versioning is not part of the interface',
 };
