@@ -51,6 +51,8 @@ test.describe('Values the service assigns (4.2, 2.3, 2.4)', () => {
       check(notTaken('ORD-CREATE-008', field, sent, stored, 'the stored order (get)'));
     });
 
+    // An update that sets status may be a transition, and transitions are not shown (3): only identities and timestamps are held.
+    if (field.path.join('.') === 'status') continue;
     test(`does not take a client-sent ${pathName(field.path)} on update`, verifies('ORD-UPDATE-007'), async ({ api }) => {
       const created = await createOrder(api, fullOrder());
       const sent = clientValue(field, randomUUID());

@@ -14,8 +14,7 @@ test('answers the summary of a fully filled order in the form of section 2.7', v
   const created = await createOrder(api, fullOrder());
   const found = await findInList(api, [created.id]);
   check(
-    unless(found.has(created.id), () => ({
-      requirementId: 'ORD-LIST-008',
+    unless('ORD-LIST-008', found.has(created.id), () => ({
       expected: `order ${created.id}, just created, in the list (its summary is what section 2.7 describes)`,
       received: 'not found in the list',
     })),
