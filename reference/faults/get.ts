@@ -1,8 +1,17 @@
+import { randomUUID } from 'node:crypto';
 import { fault, is, isSuccess, onFullForm, withReplyBody, type FaultDefinition, type Json } from './kit';
 import type { StoredOrder } from '../store';
 
 /** Get (section 4.3). */
 export const GET_FAULTS: FaultDefinition[] = [
+  fault({
+    id: 'get-ids-with-slash',
+    level: 'SHOULD',
+    catches: ['ORD-GET-005'],
+    subtle: false,
+    description: 'Order ids hold a "/" ("ord/<uuid>"): no client can put them in /orders/{order_id} as one segment without encoding it, and many proxies decode %2F.',
+    hooks: () => ({ wrapServices: (services) => ({ ...services, newId: () => `ord/${randomUUID()}` }) }),
+  }),
   fault({
     id: 'get-returns-newest',
     level: 'MUST',
