@@ -1,3 +1,5 @@
+import { hasLoneSurrogate } from './safe-text';
+
 /** Why an order id cannot be one path segment, or undefined when it can; "%2e%2e" and "a%2Fb" count as what they decode to. */
 export function notOnePathSegment(id: string): string | undefined {
   let decoded = id;
@@ -9,6 +11,7 @@ export function notOnePathSegment(id: string): string | undefined {
   if (id === '') return 'it is empty, so the path would be /orders/ (another resource)';
   if ([id, decoded].some((form) => form === '.' || form === '..')) return 'it is a dot segment, which URL parsing resolves away (/orders/.. is /)';
   if ([id, decoded].some((form) => form.includes('/'))) return 'it holds "/", which servers and proxies read as a path separator';
+  if (hasLoneSurrogate(id)) return 'it holds a lone UTF-16 surrogate, which has no UTF-8 form to put in a URL';
   return undefined;
 }
 

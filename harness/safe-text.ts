@@ -16,6 +16,13 @@ export function visibleLines(text: string): string[] {
   return text.split('\n').map(visible);
 }
 
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** A UTF-16 half with no other half: text with no UTF-8 form (JSON may still carry it as \ud800). */
+export function hasLoneSurrogate(text: string): boolean {
+  return LONE_SURROGATE.test(text);
+}
+
 export function hasInvisible(text: string): boolean {
   INVISIBLE.lastIndex = 0;
   return INVISIBLE.test(text);
