@@ -84,7 +84,8 @@ export function serviceAssignedParts(exchange: Exchange): Finding | undefined {
   const order = (exchange.json ?? {}) as Json;
   const customer = (order.customer ?? {}) as Json;
   const problems: string[] = [];
-  if (order.customer !== undefined && (typeof customer.id !== 'string' || customer.id === '')) problems.push(`customer.id is ${excerpt(customer.id)}`);
+  // A customer cleared by an update (replace semantics, 4.4) comes back absent or null: nothing to assign.
+  if (order.customer !== undefined && order.customer !== null && (typeof customer.id !== 'string' || customer.id === '')) problems.push(`customer.id is ${excerpt(customer.id)}`);
   itemsOf(order).forEach((item, index) => {
     if (typeof item.id !== 'string' || item.id === '') problems.push(`items[${index}].id is ${excerpt(item.id)}`);
     if (typeof item.total !== 'number') problems.push(`items[${index}].total is ${excerpt(item.total)}`);
