@@ -1,3 +1,4 @@
+import type { ConformanceReport } from '../reporter/report';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -93,8 +94,9 @@ async function timedRun(command: string, args: string[], env: Record<string, str
   const cpuAfter = childrenCpuMs();
   const cpuMs = cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore;
   const tests = perTest && existsSync(timingsFile) ? readTimings(timingsFile) : undefined;
+  const testsRun = testsInReport(join(scratch, 'report', 'report.json'));
   rmSync(scratch, { recursive: true, force: true });
-  return { startedAt: started, wallMs, cpuMs, exitCode, tests, outputTail: output, outputLines, outputBytes, testsRun: testsIn(output) };
+  return { startedAt: started, wallMs, cpuMs, exitCode, tests, outputTail: output, outputLines, outputBytes, testsRun };
 }
 
 /**
@@ -111,10 +113,11 @@ function childrenCpuMs(): number | undefined {
   }
 }
 
-/** Passed, failed, flaky and skipped tests, as Playwright's closing summary counts them. */
-function testsIn(output: string): number {
-  const plain = output.replace(/\x1b\[[0-9;]*m/g, '');
-  return [...plain.matchAll(/^\s*(\d+) (passed|failed|flaky|skipped)\b/gm)].reduce((sum, match) => sum + Number(match[1]), 0);
+/** The tests a run ran, as its report.json counts them (0 when it wrote no report). */
+function testsInReport(file: string): number {
+  if (!existsSync(file)) return 0;
+  const { tests } = JSON.parse(readFileSync(file, 'utf8')) as ConformanceReport;
+  return tests.passed + tests.failed + tests.skipped;
 }
 
 function readTimings(file: string): Record<string, TestTiming> {

@@ -74,6 +74,7 @@ export default class ConformanceReporter implements Reporter {
   private readonly results = new Map<string, RequirementResult>();
   private readonly unattributed: string[] = [];
   private rateLimitRetries = 0;
+  private readonly tests = { passed: 0, failed: 0, skipped: 0 };
   private run?: RunInfo;
   /** Read before the global setup sets OMS_BASE_URL to the embedded server's address. */
   private readonly embedded = !readSettings().baseUrl;
@@ -139,6 +140,7 @@ export default class ConformanceReporter implements Reporter {
       this.rateLimitRetries += Number.parseInt(annotation.description ?? '', 10) || 0;
     }
     if (result.status === 'skipped') {
+      this.tests.skipped++;
       const reason = result.annotations.find((a) => a.type === 'skip')?.description ?? test.annotations.find((a) => a.type === 'skip')?.description ?? 'skipped';
       for (const id of verified) this.mark(id, 'skipped', title, (r) => r.skipReasons.includes(reason) || r.skipReasons.push(reason));
       return;
@@ -149,6 +151,7 @@ export default class ConformanceReporter implements Reporter {
     }
     const failed = result.status === 'failed' || result.status === 'timedOut' || result.status === 'interrupted';
     const found = violations(test, result, title);
+    this.tests[failed || found.size > 0 ? 'failed' : 'passed']++;
     if (failed && found.size === 0) this.unattributed.push(title);
     const violated = [...found.keys()];
     for (const [id, evidence] of found) {
@@ -191,6 +194,7 @@ export default class ConformanceReporter implements Reporter {
           requirements: [...this.results.values()],
           unattributedFailures: this.unattributed,
           rateLimitRetries: this.rateLimitRetries,
+          tests: this.tests,
           interrupted,
           stopReasons: silence ? [`run stopped: ${silence}`] : [],
           startedAt: new Date(result.startTime),

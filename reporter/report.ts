@@ -104,11 +104,20 @@ export interface ConformanceReport extends RunInfo {
   interrupted: boolean;
   /** 429/503 answers waited out (Retry-After) and retried: never evidence, but worth knowing. */
   rateLimitRetries: number;
+  /** The tests of the run by outcome (a test that found violations counts as failed). */
+  tests: TestCounts;
   requirements: RequirementResult[];
   integrity?: Integrity;
 }
 
+export interface TestCounts {
+  passed: number;
+  failed: number;
+  skipped: number;
+}
+
 export interface Collected {
+  tests: TestCounts;
   requirements: RequirementResult[];
   unattributedFailures: string[];
   rateLimitRetries: number;
@@ -173,6 +182,7 @@ export function buildReport(
     unattributedFailures: collected.unattributedFailures,
     interrupted: collected.interrupted,
     rateLimitRetries: collected.rateLimitRetries,
+    tests: collected.tests,
     requirements,
   };
 }
