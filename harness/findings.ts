@@ -156,9 +156,18 @@ export const REACHED_ANNOTATION = 'reached';
 
 const reachedByTest = new WeakMap<object, Set<string>>();
 
-/** Records that the current test judged a requirement (once per test). */
+function currentTest(): ReturnType<typeof test.info> | undefined {
+  try {
+    return test.info();
+  } catch {
+    return undefined;
+  }
+}
+
+/** Records that the current test judged a requirement (once per test); outside a test (a benchmark) there is nothing to record. */
 export function reached(requirementId: string): void {
-  const info = test.info();
+  const info = currentTest();
+  if (!info) return;
   const seen = reachedByTest.get(info) ?? new Set<string>();
   reachedByTest.set(info, seen);
   if (seen.has(requirementId)) return;
