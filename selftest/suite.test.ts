@@ -20,8 +20,8 @@ test('the embedded reference server passes the strict profile, every requirement
   const run = await runSuite({ OMS_PROFILE: 'strict' });
   expectConformant(run);
   expect(run.report!.requirements.filter((r) => r.status === 'skipped').map((r) => r.id)).toEqual([]);
-  const observed = run.report!.requirements.filter((r) => r.level === 'OBSERVED');
-  expect(observed.every((r) => r.status === 'observed' && r.observed.length > 0), JSON.stringify(observed, null, 1)).toBe(true);
+  const unobserved = run.report!.requirements.filter((r) => r.level === 'OBSERVED' && r.status !== 'not-testable' && !(r.status === 'observed' && r.observed.length > 0));
+  expect(unobserved.map((r) => `${r.id}: ${r.status}`)).toEqual([]);
 });
 
 test('a server at OMS_BASE_URL passes the core profile; without OMS_TOKEN_B the isolation checks are skipped with the reason', async () => {
