@@ -2,7 +2,7 @@ import { loadavg } from 'node:os';
 import { recordedRun } from './measure';
 import type { WallTimes } from './results';
 import { median, ratio, round } from './stats';
-import { runEmbedded, type SuiteRun } from './suite';
+import { runEmbedded, wallTimes, type SuiteRun } from './suite';
 
 /**
  * A passing quick run and quick runs against reference faults of several classes, side by side (each
@@ -81,13 +81,8 @@ export async function failingRuns(rounds: number, faults: string[], log: (line: 
 }
 
 function printedRuns(runs: SuiteRun[]): PrintedRuns {
-  const cpu = runs.flatMap((r) => (r.cpuMs === undefined ? [] : [r.cpuMs]));
   return {
-    runs: runs.length,
-    wallMs: runs.map((r) => round(r.wallMs)),
-    medianMs: runs.length ? round(median(runs.map((r) => r.wallMs))) : null,
-    medianCpuMs: cpu.length ? round(median(cpu)) : null,
-    exitCodes: runs.map((r) => r.exitCode),
+    ...wallTimes(runs),
     medianLines: runs.length ? median(runs.map((r) => r.outputLines)) : null,
     medianBytes: runs.length ? median(runs.map((r) => r.outputBytes)) : null,
   };

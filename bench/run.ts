@@ -14,7 +14,7 @@ import { prefillAccount, startBenchReference, type RecordedRequest } from './ref
 import { renderMarkdown, updateReadme } from './report';
 import type { BenchResults, EffortRow, GrowingTest, LoadFigures, RequestFigures, SizeRow, Target, WallTimes } from './results';
 import { median, nowMs, ratio, round } from './stats';
-import { ONE_TEST, PROJECT_ROOT, runEmbedded, type Effort, type SuiteRun } from './suite';
+import { ONE_TEST, PROJECT_ROOT, runEmbedded, wallTimes, type Effort, type SuiteRun } from './suite';
 import { load, startCeilingServer } from './throughput';
 
 /** A test counts as growing with the account when it takes this much longer at the largest size. */
@@ -236,16 +236,6 @@ async function referenceThroughput(options: BenchOptions): Promise<Record<string
   }
 }
 
-function wallTimes(runs: SuiteRun[]): WallTimes {
-  const cpu = runs.flatMap((r) => (r.cpuMs === undefined ? [] : [r.cpuMs]));
-  return {
-    runs: runs.length,
-    wallMs: runs.map((r) => round(r.wallMs)),
-    medianMs: runs.length ? round(median(runs.map((r) => r.wallMs))) : null,
-    medianCpuMs: cpu.length ? round(median(cpu)) : null,
-    exitCodes: runs.map((r) => r.exitCode),
-  };
-}
 
 function requestFigures(profiles: RunProfile[]): RequestFigures {
   const m = (pick: (p: RunProfile) => number, decimals = 1) => round(median(profiles.map(pick)), decimals);

@@ -4,7 +4,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEVELOPMENT_ACCOUNTS } from '../reference/accounts';
-import { nowMs } from './stats';
+import type { WallTimes } from './results';
+import { median, nowMs, round } from './stats';
 import type { TestTiming } from './timing-reporter';
 
 export const PROJECT_ROOT = join(__dirname, '..');
@@ -122,4 +123,16 @@ function testsInReport(file: string): number {
 
 function readTimings(file: string): Record<string, TestTiming> {
   return JSON.parse(readFileSync(file, 'utf8')) as Record<string, TestTiming>;
+}
+
+/** Wall and CPU time of repeated runs, as medians. */
+export function wallTimes(runs: SuiteRun[]): WallTimes {
+  const cpu = runs.flatMap((r) => (r.cpuMs === undefined ? [] : [r.cpuMs]));
+  return {
+    runs: runs.length,
+    wallMs: runs.map((r) => round(r.wallMs)),
+    medianMs: runs.length ? round(median(runs.map((r) => r.wallMs))) : null,
+    medianCpuMs: cpu.length ? round(median(cpu)) : null,
+    exitCodes: runs.map((r) => r.exitCode),
+  };
 }
