@@ -25,7 +25,11 @@ const HOSTILE = [
   '',
 ];
 
-const shell = new RecordingShell({ OMS_TOKEN: TOKEN });
+// Made per worker group: Playwright may run this file's hooks again in a worker that already ran them.
+let shell: RecordingShell;
+test.beforeAll(() => {
+  shell = new RecordingShell({ OMS_TOKEN: TOKEN });
+});
 test.afterAll(() => shell.dispose());
 
 function request(body: string | undefined, path = '/orders'): Exchange['request'] {
