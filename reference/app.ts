@@ -80,7 +80,12 @@ export function createReferenceApp(options: ReferenceOptions = {}): ReferenceApp
         // A body refused while it was read (413) still has a request line: behaviours see every reply.
         request ??= { ...requestLine(incoming), bodyText: '' };
       }
-      for (const behaviour of behaviours) reply = (await behaviour.rewriteReply?.(request, reply, context)) ?? reply;
+      try {
+        for (const behaviour of behaviours) reply = (await behaviour.rewriteReply?.(request, reply, context)) ?? reply;
+      } catch (error) {
+        // A behaviour that breaks answers 500 like any other bug: the process serving the suite never dies of it.
+        reply = toErrorReply(error);
+      }
       send(outgoing, reply);
     })();
   };

@@ -120,17 +120,21 @@ export const AUTH_FAULTS: FaultDefinition[] = [
     subtle: true,
     description: 'POST /token answers a new access_token each time, but only the first one it issued is accepted.',
     hooks: () => {
+      // Only tokens POST /token answered count: development tokens stay valid, as a fixed OMS_TOKEN would.
+      const issued = new Set<string>();
       let first: string | undefined;
       return {
         rewriteReply: (request, reply) => {
           const token = (reply.body as { access_token?: unknown } | undefined)?.access_token;
-          if (is(request, 'token') && typeof token === 'string') first ??= token;
+          if (is(request, 'token') && typeof token === 'string') {
+            first ??= token;
+            issued.add(token);
+          }
           return reply;
         },
-        rewriteRequest: (request, { accounts }) => {
+        rewriteRequest: (request) => {
           const token = bearerToken(request);
-          const issued = token?.startsWith('oms_') && token !== first && first !== undefined;
-          return issued && accounts.accountFor(token as string) ? withAuthorization(request, 'Bearer revoked') : request;
+          return token && token !== first && issued.has(token) ? withAuthorization(request, 'Bearer revoked') : request;
         },
       };
     },

@@ -62,10 +62,11 @@ export const RESPONSE_VARIANTS: VariantDefinition[] = [
           ...order,
           tenant: 'reference',
           _links: { self: `/orders/${String(order.id)}` },
-          customer: { ...(order.customer as Json), loyalty_tier: 'gold' },
-          items: (order.items as Json[]).map((item) => ({ ...item, warehouse: 'IZM-1' })),
+          // An order an update replaced may have no customer or items: extras go only where there is something.
+          ...(order.customer ? { customer: { ...(order.customer as Json), loyalty_tier: 'gold' } } : {}),
+          ...(Array.isArray(order.items) ? { items: (order.items as Json[]).map((item) => ({ ...item, warehouse: 'IZM-1' })) } : {}),
         });
-        const listed = onSummaries(request, onFullForm(request, reply, withExtras), (summary) => ({ ...withExtras(summary), item_count: (summary.items as Json[]).length }));
+        const listed = onSummaries(request, onFullForm(request, reply, withExtras), (summary) => ({ ...withExtras(summary), item_count: Array.isArray(summary.items) ? summary.items.length : 0 }));
         return is(request, 'list') && isSuccess(listed)
           ? withReplyBody(listed, (body) => ({ ...body, meta: { ...(body.meta as Json), request_id: randomBytes(6).toString('hex') } }))
           : listed;
