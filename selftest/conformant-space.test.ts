@@ -21,6 +21,8 @@ const THOROUGH = process.env.OMS_EFFORT === 'thorough';
 const SLOW_KNOBS = new Set(['latency', 'rate-limit', 'other-clients', 'other-orders']);
 const CHEAP_SUBSET = ['tests/orders', 'tests/auth'];
 const RANDOM_POINTS = THOROUGH ? 40 : 2;
+/** The seed of the random points npm test runs; OMS_SEED replaces it, OMS_EFFORT=thorough draws a new one. */
+const QUICK_SEED = 20261123;
 
 type Setting = Record<string, string>;
 
@@ -108,7 +110,8 @@ test.describe('the space of conformant servers: every point passes both profiles
 
   test(`${RANDOM_POINTS} random points pass the whole suite (shrunk to the fewest knobs on a false alarm)`, async () => {
     test.setTimeout(RANDOM_POINTS * 5 * 120_000);
-    const seed = process.env.OMS_SEED ? Number(process.env.OMS_SEED) : undefined;
+    // npm test draws the same points every time (a gate must not change its mind on its own); thorough explores.
+    const seed = process.env.OMS_SEED ? Number(process.env.OMS_SEED) : THOROUGH ? undefined : QUICK_SEED;
     await fc.assert(
       fc.asyncProperty(point, async (setting) => {
         const alarm = await judge(setting);
