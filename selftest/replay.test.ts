@@ -1,4 +1,4 @@
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { replayUnits, replayVerdict } from '../cli/replay';
@@ -7,6 +7,14 @@ import { errorReply, ApiError } from '../reference/http';
 import { FAULTS } from '../reference/faults';
 import type { ConformanceReport } from '../reporter/report';
 import { DEV_TOKEN_A, runCli, startServer, temporaryDirectory } from './support/cli';
+
+/** file:line of a real test of ORD-GET-003, found by its title (line numbers move as the file changes). */
+const GET_003_FILE = 'tests/orders/get-order.spec.ts';
+const GET_003_LOCATION = `${GET_003_FILE}:${
+  readFileSync(join(__dirname, '..', GET_003_FILE), 'utf8')
+    .split('\n')
+    .findIndex((line) => line.includes("test('keeps the id, user_id and created_at it assigned'")) + 1
+}`;
 
 /** A report.json as a failed run writes it, reduced to what replay reads. */
 function failedReport(seed: number | null): Record<string, unknown> {
@@ -17,7 +25,7 @@ function failedReport(seed: number | null): Record<string, unknown> {
     seed,
     requirements: [
       // A generated failure: its recorded counterexample runs alone, at its location.
-      failed('ORD-GET-003', [{ test: 'get › keeps', message: 'm', replay: { seed: 4242, path: '0', location: 'tests/orders/get-order.spec.ts:45' } }]),
+      failed('ORD-GET-003', [{ test: 'get › keeps', message: 'm', replay: { seed: 4242, path: '0', location: GET_003_LOCATION } }]),
       failed('ORD-GET-004'),
       failed('ORD-DELETE-004'),
       { id: 'ORD-GET-001', status: 'passed', findings: [] },
@@ -40,7 +48,7 @@ function flakyNotFound(): Behaviour {
 test('replay groups the failed requirements: recorded counterexamples by seed, path and location, the rest by tag with the run seed', () => {
   const units = replayUnits(failedReport(7) as unknown as ConformanceReport, 'report.json');
   expect(units).toEqual([
-    { seed: 4242, path: '0', location: 'tests/orders/get-order.spec.ts:45', requirements: ['ORD-GET-003'] },
+    { seed: 4242, path: '0', location: GET_003_LOCATION, requirements: ['ORD-GET-003'] },
     { seed: 7, requirements: ['ORD-GET-004', 'ORD-DELETE-004'] },
   ]);
   expect(['failed', 'failed'].map(() => replayVerdict(['failed', 'failed']))).toEqual(['STILL FAILING', 'STILL FAILING']);
