@@ -118,23 +118,25 @@ export const AUTH_FAULTS: FaultDefinition[] = [
     level: 'MUST',
     catches: ['ORD-AUTH-005'],
     subtle: true,
-    description: 'POST /token answers a new access_token each time, but only the first one it issued is accepted.',
+    description: 'POST /token answers a new access_token each time, but only the first one it issued to each account is accepted.',
     hooks: () => {
       // Only tokens POST /token answered count: development tokens stay valid, as a fixed OMS_TOKEN would.
       const issued = new Set<string>();
-      let first: string | undefined;
+      const firstOf = new Map<string, string>();
       return {
-        rewriteReply: (request, reply) => {
+        rewriteReply: (request, reply, { accounts }) => {
           const token = (reply.body as { access_token?: unknown } | undefined)?.access_token;
-          if (is(request, 'token') && typeof token === 'string') {
-            first ??= token;
+          const account = typeof token === 'string' ? accounts.accountFor(token) : undefined;
+          if (is(request, 'token') && typeof token === 'string' && account) {
+            if (!firstOf.has(account.id)) firstOf.set(account.id, token);
             issued.add(token);
           }
           return reply;
         },
-        rewriteRequest: (request) => {
+        rewriteRequest: (request, { accounts }) => {
           const token = bearerToken(request);
-          return token && token !== first && issued.has(token) ? withAuthorization(request, 'Bearer revoked') : request;
+          const account = token ? accounts.accountFor(token) : undefined;
+          return token && account && issued.has(token) && firstOf.get(account.id) !== token ? withAuthorization(request, 'Bearer revoked') : request;
         },
       };
     },
