@@ -9,6 +9,7 @@ import { registerSettingsSecrets, redact } from '../harness/redaction';
 import { catalogue, onlyFaultyServersAnswer, requirement } from '../harness/requirements';
 import { readSettings } from '../harness/settings';
 import { OBSERVATION_ANNOTATION, REQUIREMENT_ANNOTATION } from '../harness/verifies';
+import { CHECKED_ON_ANNOTATION } from '../harness/checked-on';
 import { REACHED_ANNOTATION, recordOf } from '../harness/findings';
 import { evidenceOf, evidenceOfError, type Evidence } from './evidence';
 import { summaryLines } from './terminal';
@@ -108,6 +109,7 @@ export default class ConformanceReporter implements Reporter {
         evidence: [],
         findings: [],
         occurrences: 0,
+        checkedOn: [],
         gating: false,
       });
     }
@@ -165,6 +167,12 @@ export default class ConformanceReporter implements Reporter {
     // A requirement passes only where a test judged it and found nothing: verifying it is not enough (a
     // generated run may never get to it). OBSERVED ones are marked by their observations above.
     const judged = new Set(result.annotations.filter((a) => a.type === REACHED_ANNOTATION).map((a) => a.description));
+    // Where each requirement was judged: the responses of a test in which it was reached (harness/checked-on.ts).
+    for (const annotation of result.annotations.filter((a) => a.type === CHECKED_ON_ANNOTATION)) {
+      const [id, cell] = (annotation.description ?? '').split(' ');
+      const entry = this.results.get(id);
+      if (entry && cell && (judged.has(id) || violated.includes(id)) && !entry.checkedOn.includes(cell)) entry.checkedOn = [...entry.checkedOn, cell].sort();
+    }
     for (const id of verified) {
       if (violated.includes(id) || requirement(id).level === 'OBSERVED') continue;
       // A statement about answers only a faulty server gives (a 5xx) holds when none came.

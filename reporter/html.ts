@@ -156,10 +156,10 @@ function allSection(report: ConformanceReport): string {
     .map((r) => {
       const display = displayOf(r);
       const notes = [...r.skipReasons, ...r.observed.map((v) => `observed: ${v}`)].join('; ');
-      return `<tr id="req-${r.id}"><th>${r.id}</th><td>${r.level}</td><td>§${escape(r.section)}</td><td>${escape(r.statement)}</td><td><span class="cell d-${display}">${escape(DISPLAY[display].label)}</span></td><td>${escape(r.tests.length ? r.tests.join('; ') : notes)}</td></tr>`;
+      return `<tr id="req-${r.id}"><th>${r.id}</th><td>${r.level}</td><td>§${escape(r.section)}</td><td>${escape(r.statement)}</td><td><span class="cell d-${display}">${escape(DISPLAY[display].label)}</span></td><td>${escape(r.checkedOn.join(' '))}</td><td>${escape(r.tests.length ? r.tests.join('; ') : notes)}</td></tr>`;
     })
     .join('');
-  return `<section id="all"><h2>Every requirement</h2><table class="all"><thead><tr><th>Id</th><th>Level</th><th>Section</th><th>Statement</th><th>Status</th><th>Tests or reason</th></tr></thead><tbody>${rows}</tbody></table></section>`;
+  return `<section id="all"><h2>Every requirement</h2><table class="all"><thead><tr><th>Id</th><th>Level</th><th>Section</th><th>Statement</th><th>Status</th><th>Checked on</th><th>Tests or reason</th></tr></thead><tbody>${rows}</tbody></table></section>`;
 }
 
 const STYLE = `

@@ -45,6 +45,8 @@ export interface RequirementResult {
   findings: Evidence[];
   /** How many violations were seen in all, kept or not. */
   occurrences: number;
+  /** The operations and response kinds a test judged it on ("createOrder/2xx"), sorted. */
+  checkedOn: string[];
   /** Whether a failure of this requirement fails the run in the report's profile. */
   gating: boolean;
   /** Present when the expectations file lists it. */
