@@ -79,13 +79,20 @@ export async function pastPrecisionOf(timestamp: unknown): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, Math.ceil(1000 / 10 ** Math.min(fraction, 3)) + 5));
 }
 
+/** True when a value carries anything but empty values ("", 0, false, null, empty objects and arrays) at any depth. */
+export function holdsValue(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(holdsValue);
+  if (value && typeof value === 'object') return Object.values(value).some(holdsValue);
+  return value !== undefined && value !== null && value !== '' && value !== 0 && value !== false;
+}
+
 /** Section 2.3/2.4: the full form carries customer.id, and each item's id and total, assigned by the service. */
 export function serviceAssignedParts(exchange: Exchange): Finding | undefined {
   const order = (exchange.json ?? {}) as Json;
   const customer = (order.customer ?? {}) as Json;
   const problems: string[] = [];
-  // A customer cleared by an update (replace semantics, 4.4) comes back absent or null: nothing to assign.
-  if (order.customer !== undefined && order.customer !== null && (typeof customer.id !== 'string' || customer.id === '')) problems.push(`customer.id is ${excerpt(customer.id)}`);
+  // A customer cleared by an update (replace semantics, 4.4) comes back absent, null or as empty values: nothing to assign.
+  if (holdsValue(order.customer) && (typeof customer.id !== 'string' || customer.id === '')) problems.push(`customer.id is ${excerpt(customer.id)}`);
   itemsOf(order).forEach((item, index) => {
     if (typeof item.id !== 'string' || item.id === '') problems.push(`items[${index}].id is ${excerpt(item.id)}`);
     if (typeof item.total !== 'number') problems.push(`items[${index}].total is ${excerpt(item.total)}`);
