@@ -1,7 +1,7 @@
 import type { OperationId } from '../contract/openapi';
 import type { Exchange } from './exchange';
 import { redact } from './redaction';
-import { currentRunId, noteAnswer, noteTimeout, serverWentSilent } from './silence';
+import { currentRunId, INCONCLUSIVE, noteAnswer, noteTimeout, serverWentSilent } from './silence';
 import { HttpTransport, TransportError } from './transport';
 
 export interface RequestSpec {
@@ -29,8 +29,6 @@ export class InconclusiveError extends Error {
   }
 }
 
-/** How the skip reason of a test the server left without evidence starts: the reporter counts such skips against certification. */
-export const INCONCLUSIVE = 'inconclusive: ';
 
 export interface ClientOptions {
   baseUrl: string;

@@ -1,14 +1,14 @@
 import { test as base } from '@playwright/test';
 import { OmsApi, type AccountName } from './api';
 import { encodedOrderPath } from './order-path';
-import { INCONCLUSIVE, OmsClient } from './client';
+import { OmsClient } from './client';
 import { recordOf } from './findings';
 import { recordViolated } from './run-knowledge';
 import { pacer } from './pacer';
 import { CreatedOrders } from './created-orders';
 import { registerSettingsSecrets } from './redaction';
 import { readSettings, type Settings } from './settings';
-import { currentRunId, serverWentSilent } from './silence';
+import { currentRunId, INCONCLUSIVE, serverWentSilent } from './silence';
 import { clientCredentials, fetchToken, TokenSource } from './token';
 
 interface Accounts {

@@ -1,4 +1,4 @@
-import { INCONCLUSIVE } from '../harness/client';
+import { INCONCLUSIVE } from '../harness/silence';
 import { gatingLevels, LEVELS, type Level } from '../harness/requirements';
 import type { Evidence } from './evidence';
 import type { Expectations, ExpiredExpectation } from './expectations';
