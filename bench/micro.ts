@@ -4,8 +4,8 @@ import { anyOrder } from '../generators/order';
 import { invalidOrder } from '../generators/invalid';
 import { anyOrderUpdate } from '../generators/update';
 import { responseChecks } from '../harness/checks';
-import type { Exchange } from '../harness/exchange';
-import { fullOrder, minimalOrder } from '../harness/payloads';
+import type { Exchange } from '../harness/http/exchange';
+import { fullOrder, minimalOrder } from '../generators/examples';
 import type { OrderStore } from '../reference/store';
 import type { RecordedRequest } from './reference';
 import { median, nowMs } from './stats';
@@ -94,8 +94,8 @@ export function generationCost(payloads: number, repetitions: number, minPassMs:
     'generators anyOrder()': sample(anyOrder()),
     'generators anyOrderUpdate()': sample(anyOrderUpdate()),
     'generators invalidOrder()': sample(invalidOrder()),
-    'harness/payloads fullOrder()': hand(fullOrder),
-    'harness/payloads minimalOrder()': hand(minimalOrder),
+    'generators/examples fullOrder()': hand(fullOrder),
+    'generators/examples minimalOrder()': hand(minimalOrder),
   };
   const microseconds: Record<string, number> = {};
   for (const [name, work] of Object.entries(sources)) microseconds[name] = microsecondsPer(payloads, work, repetitions, minPassMs);

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join, relative } from 'node:path';
-import { EFFORT } from '../harness/effort';
+import { EFFORT } from '../harness/property';
 import { DEVELOPMENT_ACCOUNTS } from '../reference/accounts';
 import { InMemoryOrderStore } from '../reference/store';
 import { CopyingOrderStore } from './baseline-store';

@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
-import { encodedOrderPath } from '../harness/order-path';
+import { encodedOrderPath } from '../harness/http/order-path';
 import type { Settings } from '../harness/settings';
-import { HttpTransport } from '../harness/transport';
-import { Ledger, ledgerDirectory, ledgerFile, ledgerRuns, leftovers, readLedger, RUN_ID, type LedgerEntry } from '../harness/ledger';
-import { registerSettingsSecrets, redact } from '../harness/redaction';
-import { clientCredentials, fetchToken, TokenError } from '../harness/token';
+import { HttpTransport } from '../harness/http/transport';
+import { Ledger, ledgerDirectory, ledgerFile, ledgerRuns, leftovers, readLedger, RUN_ID, type LedgerEntry } from '../harness/http/ledger';
+import { registerSettingsSecrets, redact } from '../harness/http/redaction';
+import { clientCredentials, fetchToken, TokenError } from '../harness/http/token';
 import { checkedSettings, environmentFrom } from './environment';
 import { UsageError, type Parsed } from './options';
 import { EXIT } from './run';

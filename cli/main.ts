@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { redact } from '../harness/redaction';
+import { redact } from '../harness/http/redaction';
 import { PACKAGE_ROOT } from '../reporter/run-info';
 import { cleanup } from './cleanup';
 import { expectations } from './expectations';

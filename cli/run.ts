@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { newRunId, RUN_ID } from '../harness/ledger';
+import { newRunId, RUN_ID } from '../harness/http/ledger';
 import { ExpectationsError, loadExpectations } from '../reporter/expectations';
 import { KeyError, loadPrivateKey } from '../reporter/integrity';
 import { REPORT_FILES, type ConformanceReport } from '../reporter/report';

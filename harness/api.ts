@@ -3,12 +3,12 @@ import { test } from '@playwright/test';
 import type { OperationId } from '../contract/openapi';
 import { recordCheckedOn } from './checked-on';
 import { idIsOnePathSegment, responseChecks } from './checks';
-import { InconclusiveError, RateLimitedError, type OmsClient, type RequestSpec } from './client';
-import type { Exchange } from './exchange';
-import { INCONCLUSIVE } from './silence';
+import { InconclusiveError, RateLimitedError, type OmsClient, type RequestSpec } from './http/client';
+import type { Exchange } from './http/exchange';
+import { INCONCLUSIVE } from './http/silence';
 import { check, ensure } from './findings';
 import type { CreatedOrders } from './created-orders';
-import { encodedOrderPath } from './order-path';
+import { encodedOrderPath } from './http/order-path';
 import { beforeWrite } from './quiet';
 
 export type AccountName = 'A' | 'B';

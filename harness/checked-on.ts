@@ -1,6 +1,6 @@
 import { test } from '@playwright/test';
 import { responseRequirements } from './checks';
-import type { Exchange } from './exchange';
+import type { Exchange } from './http/exchange';
 import { REQUIREMENT_ANNOTATION } from './verifies';
 
 /**

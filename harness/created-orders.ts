@@ -1,5 +1,5 @@
 import type { AccountName } from './api';
-import { runLedger } from './ledger';
+import { runLedger } from './http/ledger';
 
 /**
  * The orders this worker created, and the ids it made up for "unknown id" checks. The suite may

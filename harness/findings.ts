@@ -1,7 +1,7 @@
 import { expect as baseExpect, test } from '@playwright/test';
-import { clip, contentType, curlLine, MAX_BODY_EXCERPT, type Exchange } from './exchange';
-import { redact } from './redaction';
-import { requirement } from './requirements';
+import { clip, contentType, curlLine, MAX_BODY_EXCERPT, type Exchange } from './http/exchange';
+import { redact } from './http/redaction';
+import { requirement } from '../requirements/catalogue';
 import { visibleLines } from './safe-text';
 
 /** A requirement that a response did not meet, with what it takes to act on it. */

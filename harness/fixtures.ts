@@ -1,15 +1,15 @@
 import { test as base } from '@playwright/test';
 import { OmsApi, type AccountName } from './api';
-import { encodedOrderPath } from './order-path';
-import { OmsClient } from './client';
+import { encodedOrderPath } from './http/order-path';
+import { OmsClient } from './http/client';
 import { recordOf } from './findings';
 import { recordViolated } from './run-knowledge';
-import { pacer } from './pacer';
+import { pacer } from './http/pacer';
 import { CreatedOrders } from './created-orders';
-import { registerSettingsSecrets } from './redaction';
+import { registerSettingsSecrets } from './http/redaction';
 import { readSettings, type Settings } from './settings';
-import { currentRunId, INCONCLUSIVE, serverWentSilent } from './silence';
-import { clientCredentials, fetchToken, TokenSource } from './token';
+import { currentRunId, INCONCLUSIVE, serverWentSilent } from './http/silence';
+import { clientCredentials, fetchToken, TokenSource } from './http/token';
 
 interface Accounts {
   A: OmsApi;

@@ -3,10 +3,10 @@ import { DEVELOPMENT_ACCOUNTS } from '../reference/accounts';
 import { behavioursFromEnvironment } from '../reference/behaviours';
 import { startReferenceServer, type RunningReference } from '../reference/server';
 import { preflight, PreflightError } from './preflight';
-import { registerSettingsSecrets, redact } from './redaction';
+import { registerSettingsSecrets, redact } from './http/redaction';
 import { ConfigurationError, readSettings } from './settings';
 import { forgetRun } from './run-knowledge';
-import { clientCredentials, fetchToken } from './token';
+import { clientCredentials, fetchToken } from './http/token';
 
 /** Exit code of a configuration or preflight problem (documented in the README). */
 export const CONFIGURATION_EXIT_CODE = 2;

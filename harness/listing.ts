@@ -1,9 +1,9 @@
 import { test } from '@playwright/test';
 import type { OmsApi } from './api';
 import { is2xx } from './checks';
-import type { Exchange } from './exchange';
+import type { Exchange } from './http/exchange';
 import { ensure, reached, unless, type Finding } from './findings';
-import { minimalOrder } from './payloads';
+import { minimalOrder } from '../generators/examples';
 import { whileReading } from './quiet';
 import { contract } from '../contract/openapi';
 import { bounds, isValidQuery, type ListQuery } from '../generators/query';

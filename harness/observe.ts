@@ -1,5 +1,5 @@
 import { test } from '@playwright/test';
-import { requirement } from './requirements';
+import { requirement } from '../requirements/catalogue';
 import { OBSERVATION_ANNOTATION } from './verifies';
 
 /** Records what the server does where the document is silent (an OBSERVED requirement): reported, never failed. */

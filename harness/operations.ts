@@ -1,10 +1,10 @@
 import type { OperationId } from '../contract/openapi';
 import { orderPath, type OmsApi } from './api';
 import { isRefused } from './checks';
-import type { Exchange } from './exchange';
+import type { Exchange } from './http/exchange';
 import { check, unless } from './findings';
-import type { RequestSpec } from './client';
-import { minimalOrder } from './payloads';
+import type { RequestSpec } from './http/client';
+import { minimalOrder } from '../generators/examples';
 
 /** One of the five order operations of section 4, as a request a test can send against an order id. */
 export interface OrderOperation {

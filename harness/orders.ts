@@ -2,9 +2,9 @@ import { instantOf } from '../contract/datetime';
 import { excerpt } from '../contract/openapi';
 import type { OmsApi } from './api';
 import { is2xx } from './checks';
-import type { Exchange } from './exchange';
+import type { Exchange } from './http/exchange';
 import { ensure, unless, type Finding } from './findings';
-import { minimalOrder } from './payloads';
+import { minimalOrder } from '../generators/examples';
 import { differences, formatDifferences } from './roundtrip';
 
 export type Json = Record<string, unknown>;

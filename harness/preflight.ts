@@ -1,5 +1,5 @@
-import { redact } from './redaction';
-import { HttpTransport, TransportError, type HttpResponse } from './transport';
+import { redact } from './http/redaction';
+import { HttpTransport, TransportError, type HttpResponse } from './http/transport';
 
 /** A reason the suite cannot start; one line that names what to fix. */
 export class PreflightError extends Error {}

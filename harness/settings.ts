@@ -1,4 +1,4 @@
-import { TOKEN_AUTH_METHODS, type TokenAuth } from './token';
+import { TOKEN_AUTH_METHODS, type TokenAuth } from './http/token';
 
 /**
  * The configuration contract of the suite, read in this one place. Names are a public interface:

@@ -1,5 +1,5 @@
 import type { TestDetails } from '@playwright/test';
-import { requirement } from './requirements';
+import { requirement } from '../requirements/catalogue';
 
 export const REQUIREMENT_ANNOTATION = 'requirement';
 

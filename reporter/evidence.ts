@@ -1,6 +1,6 @@
 import { stripVTControlCharacters } from 'node:util';
 import type { FindingRecord } from '../harness/findings';
-import { redact } from '../harness/redaction';
+import { redact } from '../harness/http/redaction';
 import { clipText } from '../harness/safe-text';
 
 /**

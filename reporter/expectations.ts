@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { catalogue } from '../harness/requirements';
+import { catalogue } from '../requirements/catalogue';
 
 /**
  * An expectations file: the requirements a server is known to fail, each with the reason, and

@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
-import type { Exchange } from '../harness/exchange';
-import { redact } from '../harness/redaction';
+import type { Exchange } from '../harness/http/exchange';
+import { redact } from '../harness/http/redaction';
 import type { ConformanceReport } from './report';
 
 /**

@@ -1,4 +1,4 @@
-import { LEVELS } from '../harness/requirements';
+import { LEVELS } from '../requirements/catalogue';
 import { DISPLAY, displayOf, failures, skipsByReason, targetLabel, type Display } from './display';
 import { requestLine, responseLine, type Evidence } from './evidence';
 import { escapeMarkup as escape } from './markup';

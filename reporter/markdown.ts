@@ -1,4 +1,4 @@
-import { LEVELS } from '../harness/requirements';
+import { LEVELS } from '../requirements/catalogue';
 import { visible } from '../harness/safe-text';
 import { failures, skipsByReason, targetLabel } from './display';
 import { STATUSES, verdictLine, type ConformanceReport } from './report';

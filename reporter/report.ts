@@ -1,5 +1,5 @@
-import { INCONCLUSIVE } from '../harness/silence';
-import { gatingLevels, LEVELS, type Level } from '../harness/requirements';
+import { INCONCLUSIVE } from '../harness/http/silence';
+import { gatingLevels, LEVELS, type Level } from '../requirements/catalogue';
 import type { Evidence } from './evidence';
 import type { Expectations, ExpiredExpectation } from './expectations';
 import type { RunInfo, SuiteIdentity } from './run-info';

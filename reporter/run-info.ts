@@ -3,9 +3,9 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { FullConfig } from '@playwright/test/reporter';
 import { OPENAPI_PATH } from '../contract/openapi';
-import { CATALOGUE_PATH } from '../harness/requirements';
+import { CATALOGUE_PATH } from '../requirements/catalogue';
 import type { Settings } from '../harness/settings';
-import type { TokenAuth } from '../harness/token';
+import type { TokenAuth } from '../harness/http/token';
 
 export const PACKAGE_ROOT = join(__dirname, '..');
 

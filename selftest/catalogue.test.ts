@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { computeCoverage } from '../requirements/coverage';
-import { catalogue } from '../harness/requirements';
+import { catalogue } from '../requirements/catalogue';
 
 // The document the catalogue quotes, kept in the repository so a clone anywhere can check it;
 // the shared original is beside the checkout in this workplace and in CI.

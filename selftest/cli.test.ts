@@ -2,7 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { parse } from 'yaml';
-import { Ledger, ledgerFile, readLedger } from '../harness/ledger';
+import { Ledger, ledgerFile, readLedger } from '../harness/http/ledger';
 import type { Behaviour } from '../reference/app';
 import type { ApiRequest } from '../reference/http';
 import { OPTIONS } from '../cli/options';

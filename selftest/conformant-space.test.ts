@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import fc from 'fast-check';
-import { catalogue } from '../harness/requirements';
+import { catalogue } from '../requirements/catalogue';
 import { behavioursFromEnvironment } from '../reference/behaviours';
 import { VARIANTS } from '../reference/variants';
 import { KNOBS, knobsText, WITHOUT_KNOB, type Knob } from '../reference/variants/knobs';

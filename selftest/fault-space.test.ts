@@ -2,7 +2,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { catalogue, requirement } from '../harness/requirements';
+import { catalogue, requirement } from '../requirements/catalogue';
 import { readSettings } from '../harness/settings';
 import { FAULTS } from '../reference/faults';
 import { GENERATED_FAULTS, type GeneratedFault } from '../reference/faults/generated';

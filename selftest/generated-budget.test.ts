@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import fc from 'fast-check';
-import { EFFORT, forAll, type Trail } from '../harness/effort';
-import type { Exchange } from '../harness/exchange';
+import { EFFORT, forAll, type Trail } from '../harness/property';
+import type { Exchange } from '../harness/http/exchange';
 import { FINDING_ATTACHMENT, type Finding } from '../harness/findings';
 import { forgetRun, recordViolated } from '../harness/run-knowledge';
 import { readSettings } from '../harness/settings';

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import Ajv2020 from 'ajv/dist/2020';
-import type { Exchange } from '../harness/exchange';
-import { registerSecret } from '../harness/redaction';
+import type { Exchange } from '../harness/http/exchange';
+import { registerSecret } from '../harness/http/redaction';
 import { renderHar, type TimedExchange } from '../reporter/har';
 
 const nameValues = { type: 'array', items: { type: 'object', required: ['name', 'value'], properties: { name: { type: 'string' }, value: { type: 'string' } } } };

@@ -2,7 +2,7 @@ import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writ
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { requirement } from '../harness/requirements';
+import { requirement } from '../requirements/catalogue';
 import { behavioursFromEnvironment } from '../reference/behaviours';
 import { FAULTS } from '../reference/faults';
 import { VARIANTS } from '../reference/variants';

@@ -2,7 +2,7 @@ import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, expect, test, type Browser } from '@playwright/test';
 import { OPENAPI_PATH } from '../contract/openapi';
-import { catalogue, CATALOGUE_PATH } from '../harness/requirements';
+import { catalogue, CATALOGUE_PATH } from '../requirements/catalogue';
 import type { Behaviour } from '../reference/app';
 import type { ApiReply, ApiRequest } from '../reference/http';
 import type { RunningReference } from '../reference/server';

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { fetchToken, TokenSource, type ClientCredentials, type IssuedToken, type TokenAuth } from '../harness/token';
+import { fetchToken, TokenSource, type ClientCredentials, type IssuedToken, type TokenAuth } from '../harness/http/token';
 import { DEVELOPMENT_ACCOUNTS } from '../reference/accounts';
 import type { Behaviour } from '../reference/app';
 import { operationOf } from '../reference/faults/kit';

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { request, test, type APIRequestContext } from '@playwright/test';
 import { OmsApi } from '../../harness/api';
-import { OmsClient } from '../../harness/client';
+import { OmsClient } from '../../harness/http/client';
 import { responseChecks } from '../../harness/checks';
 import { CreatedOrders } from '../../harness/created-orders';
 import { check } from '../../harness/findings';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { is2xx } from '../../harness/checks';
-import { stopOn } from '../../harness/effort';
+import { stopOn } from '../../harness/property';
 import { apiOf, idOf, liveOrders, OrderCommand, type OrdersModel, type OrdersReal } from './model';
 
 /** DELETE /orders/{id} of a live order of the run, by its owner: accepted; later gets see it deleted. */

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import type { Exchange } from '../../harness/exchange';
-import { stopOn } from '../../harness/effort';
+import type { Exchange } from '../../harness/http/exchange';
+import { stopOn } from '../../harness/property';
 import { unless, type Finding } from '../../harness/findings';
 import type { Payload } from '../schema';
 import { apiOf, bodyText, idOf, liveOrders, OrderCommand, otherAccount, type OrdersModel, type OrdersReal, type OwnOrder } from './model';

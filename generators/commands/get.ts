@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { excerpt } from '../../contract/openapi';
 import { is2xx } from '../../harness/checks';
-import { stopOn } from '../../harness/effort';
+import { stopOn } from '../../harness/property';
 import { unless } from '../../harness/findings';
 import { carriesWhatWasSent } from '../../harness/orders';
 import { apiOf, idOf, OrderCommand, type OrdersModel, type OrdersReal } from './model';

@@ -3,7 +3,7 @@ import { contract, excerpt } from '../../contract/openapi';
 import { project } from '../../contract/projection';
 import type { AccountName } from '../../harness/api';
 import { is2xx } from '../../harness/checks';
-import { stopOn } from '../../harness/effort';
+import { stopOn } from '../../harness/property';
 import { unless } from '../../harness/findings';
 import { readPage } from '../../harness/listing';
 import { differences, formatDifferences } from '../../harness/roundtrip';

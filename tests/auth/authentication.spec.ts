@@ -3,10 +3,10 @@ import { is2xx } from '../../harness/checks';
 import { check, ensure } from '../../harness/findings';
 import { test } from '../../harness/fixtures';
 import { createOrder } from '../../harness/orders';
-import { minimalOrder } from '../../harness/payloads';
+import { minimalOrder } from '../../generators/examples';
 import { ORDER_OPERATIONS, refusedAndUnchanged } from '../../harness/operations';
 import { verifies } from '../../harness/verifies';
-import { clientCredentials, fetchToken, type ClientCredentials } from '../../harness/token';
+import { clientCredentials, fetchToken, type ClientCredentials } from '../../harness/http/token';
 
 /** Ways of sending the Authorization header that section 5.1 does not allow, by the requirement they break. */
 function badCredentials(token: string): Array<[string, string, string | null]> {

@@ -3,7 +3,7 @@ import { check, unless } from '../../harness/findings';
 import { test } from '../../harness/fixtures';
 import { findInList } from '../../harness/listing';
 import { createOrder, getOrder } from '../../harness/orders';
-import { fullOrder } from '../../harness/payloads';
+import { fullOrder } from '../../generators/examples';
 import { changesBetween, formatDifferences } from '../../harness/roundtrip';
 import { verifies } from '../../harness/verifies';
 

@@ -1,7 +1,7 @@
 import { test } from '../../harness/fixtures';
 import { createOrder } from '../../harness/orders';
 import { ORDER_OPERATIONS, refusedAndUnchanged } from '../../harness/operations';
-import { minimalOrder } from '../../harness/payloads';
+import { minimalOrder } from '../../generators/examples';
 import { verifies } from '../../harness/verifies';
 
 /**

@@ -1,10 +1,10 @@
 import { anyResponseChecks } from '../../harness/checks';
-import type { RequestSpec } from '../../harness/client';
+import type { RequestSpec } from '../../harness/http/client';
 import { check } from '../../harness/findings';
 import { test } from '../../harness/fixtures';
 import { ORDER_OPERATIONS } from '../../harness/operations';
 import { createOrder } from '../../harness/orders';
-import { minimalOrder } from '../../harness/payloads';
+import { minimalOrder } from '../../generators/examples';
 import { verifies } from '../../harness/verifies';
 import { orderPath } from '../../harness/api';
 

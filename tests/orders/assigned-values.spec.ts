@@ -3,12 +3,12 @@ import { clientValue, pathName, serviceAssignedFields, valuesAt, withValueAt, ty
 import { instantOf } from '../../contract/datetime';
 import { contract, excerpt } from '../../contract/openapi';
 import { is2xx } from '../../harness/checks';
-import type { Exchange } from '../../harness/exchange';
+import type { Exchange } from '../../harness/http/exchange';
 import { check, ensure, unless, type Finding } from '../../harness/findings';
 import { test } from '../../harness/fixtures';
 import { observe } from '../../harness/observe';
 import { createOrder, getOrder, holdsValue, itemsOf, type Json } from '../../harness/orders';
-import { fullOrder, item, minimalOrder } from '../../harness/payloads';
+import { fullOrder, item, minimalOrder } from '../../generators/examples';
 import { verifies } from '../../harness/verifies';
 
 /**

@@ -4,7 +4,7 @@ import { check, ensure, unless } from '../../harness/findings';
 import { test } from '../../harness/fixtures';
 import { observe } from '../../harness/observe';
 import { carriesWhatWasSent, createOrder, getOrder, itemsOf, serviceAssignedParts, type Json } from '../../harness/orders';
-import { fullOrder, minimalOrder, nonAsciiOrder } from '../../harness/payloads';
+import { fullOrder, minimalOrder, nonAsciiOrder } from '../../generators/examples';
 import { verifies } from '../../harness/verifies';
 
 test.describe('POST /orders (4.2)', () => {

@@ -5,7 +5,7 @@ import { test } from '../../harness/fixtures';
 import { findInList } from '../../harness/listing';
 import { observe } from '../../harness/observe';
 import { createOrder, getOrder, unknownIds, type Json } from '../../harness/orders';
-import { fullOrder, minimalOrder } from '../../harness/payloads';
+import { fullOrder, minimalOrder } from '../../generators/examples';
 import { changesBetween, formatDifferences } from '../../harness/roundtrip';
 import { verifies } from '../../harness/verifies';
 

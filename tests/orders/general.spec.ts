@@ -2,7 +2,7 @@ import { contentTypeIsJson, metaStatusMatches } from '../../harness/checks';
 import { check } from '../../harness/findings';
 import { test } from '../../harness/fixtures';
 import { createOrder } from '../../harness/orders';
-import { minimalOrder } from '../../harness/payloads';
+import { minimalOrder } from '../../generators/examples';
 import { verifies } from '../../harness/verifies';
 
 test.describe('JSON bodies and meta.status (1, 4.1)', () => {

@@ -3,7 +3,7 @@ import { idIsOnePathSegment, isUnknownAnswer } from '../../harness/checks';
 import { check, unless } from '../../harness/findings';
 import { test } from '../../harness/fixtures';
 import { carriesWhatWasSent, createOrder, getOrder, keepsAssignedValues, unknownIds } from '../../harness/orders';
-import { fullOrder, item, minimalOrder, nonAsciiOrder } from '../../harness/payloads';
+import { fullOrder, item, minimalOrder, nonAsciiOrder } from '../../generators/examples';
 import { verifies } from '../../harness/verifies';
 
 test.describe('GET /orders/{order_id} (4.3)', () => {

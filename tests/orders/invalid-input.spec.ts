@@ -5,7 +5,7 @@ import { check, unless } from '../../harness/findings';
 import { test } from '../../harness/fixtures';
 import { observe } from '../../harness/observe';
 import { createOrder, type Json } from '../../harness/orders';
-import { fullOrder, minimalOrder } from '../../harness/payloads';
+import { fullOrder, minimalOrder } from '../../generators/examples';
 import { verifies } from '../../harness/verifies';
 
 const createSchema = contract().schema('OrderCreate') as { required: string[]; properties: Record<string, JsonSchema> };

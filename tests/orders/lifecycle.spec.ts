@@ -1,7 +1,7 @@
 import { is2xx } from '../../harness/checks';
 import { ensure } from '../../harness/findings';
 import { test } from '../../harness/fixtures';
-import { fullOrder } from '../../harness/payloads';
+import { fullOrder } from '../../generators/examples';
 import { verifies } from '../../harness/verifies';
 
 // The whole path in one test: every response on it is validated against openapi.yaml by the api.

@@ -5,7 +5,7 @@ import { test } from '../../harness/fixtures';
 import { ensureOrders, isPastLastPage, listPage, pageHolds, pagesContinue, stableView, summaryMatchesFullForm, type ListPage } from '../../harness/listing';
 import { observe } from '../../harness/observe';
 import { createOrder, type Json } from '../../harness/orders';
-import { fullOrder, item, nonAsciiOrder } from '../../harness/payloads';
+import { fullOrder, item, nonAsciiOrder } from '../../generators/examples';
 import { verifies } from '../../harness/verifies';
 
 const limitBounds = contract().queryParameter('listOrders', 'limit') as { minimum: number; maximum: number; default: number };

@@ -6,7 +6,7 @@ import { test } from '../../harness/fixtures';
 import { listPage } from '../../harness/listing';
 import { observe } from '../../harness/observe';
 import { carriesWhatWasSent, createOrder, type Json } from '../../harness/orders';
-import { fullOrder, minimalOrder } from '../../harness/payloads';
+import { fullOrder, minimalOrder } from '../../generators/examples';
 import { verifies } from '../../harness/verifies';
 
 /**

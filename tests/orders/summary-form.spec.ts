@@ -2,7 +2,7 @@ import { check, unless } from '../../harness/findings';
 import { test } from '../../harness/fixtures';
 import { findInList } from '../../harness/listing';
 import { createOrder } from '../../harness/orders';
-import { fullOrder } from '../../harness/payloads';
+import { fullOrder } from '../../generators/examples';
 import { verifies } from '../../harness/verifies';
 
 /**

@@ -5,7 +5,7 @@ import { check, ensure, unless } from '../../harness/findings';
 import { test } from '../../harness/fixtures';
 import { observe } from '../../harness/observe';
 import { carriesWhatWasSent, createOrder, getOrder, keepsAssignedValues, pastPrecisionOf, serviceAssignedParts, unknownIds, type Json } from '../../harness/orders';
-import { fullOrder, item, updateAddress } from '../../harness/payloads';
+import { fullOrder, item, updateAddress } from '../../generators/examples';
 import { differences } from '../../harness/roundtrip';
 import { verifies } from '../../harness/verifies';
 

@@ -1,12 +1,12 @@
 import { excerpt } from '../../contract/openapi';
 import { invalidOrder, invalidOrderUpdate, type InvalidRequest } from '../../generators/invalid';
 import { orderPath, type OmsApi } from '../../harness/api';
-import { forAll } from '../../harness/effort';
-import type { Exchange } from '../../harness/exchange';
+import { forAll } from '../../harness/property';
+import type { Exchange } from '../../harness/http/exchange';
 import { unless, type Finding } from '../../harness/findings';
 import { test } from '../../harness/fixtures';
 import { createOrder } from '../../harness/orders';
-import { minimalOrder } from '../../harness/payloads';
+import { minimalOrder } from '../../generators/examples';
 import { verifies } from '../../harness/verifies';
 
 // Each generated body breaks openapi.yaml in one way: a required field missing, one field of the

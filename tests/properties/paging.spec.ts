@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { excerpt } from '../../contract/openapi';
 import { listQuery, pageWalk } from '../../generators/query';
-import { forAll, stopOn } from '../../harness/effort';
+import { forAll, stopOn } from '../../harness/property';
 import type { Finding } from '../../harness/findings';
 import { test } from '../../harness/fixtures';
 import { ensureOrders, isPastLastPage, listAnswerHolds, pageHolds, pagesContinue, readPage, readStableView, type ListPage } from '../../harness/listing';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { emptyModel, orderCommands } from '../../generators/commands';
 import type { AccountName, OmsApi } from '../../harness/api';
-import { EFFORT, forAll, readReplay } from '../../harness/effort';
+import { EFFORT, forAll, readReplay } from '../../harness/property';
 import { test } from '../../harness/fixtures';
 import type { Settings } from '../../harness/settings';
 import { verifies } from '../../harness/verifies';

@@ -1,4 +1,4 @@
-import { hasLoneSurrogate } from './safe-text';
+import { hasLoneSurrogate } from '../safe-text';
 
 /** Why an order id cannot be one path segment, or undefined when it can; "%2e%2e" and "a%2Fb" count as what they decode to. */
 export function notOnePathSegment(id: string): string | undefined {

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { AccountName } from './api';
+import type { AccountName } from '../api';
 import { redact } from './redaction';
-import { readSettings } from './settings';
+import { readSettings } from '../settings';
 
 /**
  * The ledger of a run: every order it created (run id, order id, account, time, base URL), appended the

@@ -1,4 +1,4 @@
-import type { OperationId } from '../contract/openapi';
+import type { OperationId } from '../../contract/openapi';
 import type { Exchange } from './exchange';
 import { redact } from './redaction';
 import { currentRunId, INCONCLUSIVE, noteAnswer, noteTimeout, serverWentSilent } from './silence';

@@ -2,7 +2,7 @@ import { relative } from 'node:path';
 import { test } from '@playwright/test';
 import fc from 'fast-check';
 import type { OmsApi } from './api';
-import { clip, type Exchange } from './exchange';
+import { clip, type Exchange } from './http/exchange';
 import { ensure, type Finding, type Replay as FindingReplay } from './findings';
 import { knownViolated, recordViolated } from './run-knowledge';
 import type { Settings } from './settings';

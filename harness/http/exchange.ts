@@ -1,7 +1,7 @@
-import type { OperationId } from '../contract/openapi';
-import { excerpt } from '../contract/openapi';
+import type { OperationId } from '../../contract/openapi';
+import { excerpt } from '../../contract/openapi';
 import { placeholders, redact } from './redaction';
-import { clipText } from './safe-text';
+import { clipText } from '../safe-text';
 import { printfSubstitution, shellWord } from './shell';
 
 /** One request and its response, with every secret already redacted: safe to print, attach and report. */
