@@ -27,7 +27,10 @@ export function instantOf(text: string): number {
   const fraction = match[7] ?? '';
   const milliseconds = Number(fraction.padEnd(3, '0').slice(0, 3)) + Number(`0.${fraction.slice(3) || '0'}`);
   const offsetMinutes = match[9] ? (match[9] === '-' ? -1 : 1) * (Number(match[10]) * 60 + Number(match[11] ?? 0)) : 0;
-  return Date.UTC(year, month - 1, day, hour, minute, second) + milliseconds - offsetMinutes * 60_000;
+  // Date.UTC reads years 0-99 as 1900-1999: the year is set apart so 0001-01-01 (a common "no value") stays year 1.
+  const utc = new Date(Date.UTC(2000, month - 1, day, hour, minute, second));
+  utc.setUTCFullYear(year + (utc.getUTCFullYear() - 2000));
+  return utc.getTime() + milliseconds - offsetMinutes * 60_000;
 }
 
 /**

@@ -85,23 +85,6 @@ export function clip(value: string, maxLength: number): string {
   return out;
 }
 
-/**
- * True when a value holds text a correct server may refuse, since required-ness and length limits of
- * nested fields are not shown (2.7, ORD-OBS-017): a string longer than COMMON_LENGTH_LIMIT, a blank one
- * (only spaces, however written), or an e-mail address outside ASCII. A refusal of such a body is
- * inconclusive, never a failure; a body without any must be accepted.
- */
-export function holdsExoticText(value: unknown, key = ''): boolean {
-  if (typeof value === 'string') {
-    const blank = value.length > 0 && value.replace(/[\s\u200b-\u200f\u2060\ufeff]/gu, '') === '';
-    const foreignEmail = /email|^main$|^work$/i.test(key) && value.includes('@') && /[^\x20-\x7e]/.test(value);
-    return value.length > COMMON_LENGTH_LIMIT || blank || foreignEmail;
-  }
-  if (Array.isArray(value)) return value.some((inner) => holdsExoticText(inner, key));
-  if (value && typeof value === 'object') return Object.entries(value).some(([inner, v]) => holdsExoticText(v, inner));
-  return false;
-}
-
 /** True when a value holds text outside ASCII, at any depth. */
 export function holdsNonAscii(value: unknown): boolean {
   if (typeof value === 'string') return /[^\x20-\x7e]/.test(value);

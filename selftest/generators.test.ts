@@ -24,6 +24,7 @@ import {
 } from '../generators/schema';
 import { HOSTILE_PIECES, MAX_TEXT_LENGTH } from '../generators/text';
 import { anyOrderUpdate, orderUpdate } from '../generators/update';
+import { NEAR_MISSES } from '../generators/near-miss-tokens';
 
 // Enough samples that every optional field shows up both present and absent; fixed seed, so a failure replays.
 const SAMPLES = 200;
@@ -266,3 +267,34 @@ function numbersIn(value: unknown): number[] {
   if (value && typeof value === 'object') return Object.values(value).flatMap(numbersIn);
   return [];
 }
+
+test.describe('near-miss tokens (5.1)', () => {
+  // Token forms servers issue: random bytes as hex, base64 (padded) or base64url, with or without a prefix.
+  const issuedToken = fc
+    .tuple(fc.uint8Array({ minLength: 8, maxLength: 64 }), fc.constantFrom('hex', 'base64', 'base64url'), fc.constantFrom('', 'oms_', 'tok-'))
+    .map(([bytes, encoding, prefix]) => ({ token: prefix + Buffer.from(bytes).toString(encoding as BufferEncoding), encoding: encoding as BufferEncoding, prefix }));
+  // What a server that strips its prefix and decodes the rest reads; another prefix is another token.
+  const decoded = (token: string, prefix: string, encoding: BufferEncoding) => (token.startsWith(prefix) ? Buffer.from(token.slice(prefix.length), encoding) : Buffer.from(`not ${token}`));
+
+  test('every near miss differs from the token as text and as the bytes a lenient decoder reads', () => {
+    fc.assert(
+      fc.property(issuedToken, ({ token, encoding, prefix }) => {
+        for (const { what, alter } of NEAR_MISSES) {
+          const altered = alter(token);
+          if ('skip' in altered) continue;
+          expect(altered.token, `${what} of ${token}`).not.toBe(token);
+          expect(decoded(altered.token, prefix, encoding).equals(decoded(token, prefix, encoding)), `${what} of ${token} decodes (${encoding}) to the same bytes`).toBe(false);
+        }
+      }),
+      { seed: 4242, numRuns: 300 },
+    );
+  });
+
+  test('a near miss is skipped only where it cannot differ: base64 padding, a hex token, a token without letters', () => {
+    const skipped = (token: string) => NEAR_MISSES.filter(({ alter }) => 'skip' in alter(token)).map(({ what }) => what);
+    expect(skipped('oms_AbC-dEf_0123456789abcdefghijKL')).toEqual([]);
+    expect(skipped('QUJDRA==')).toEqual(['two characters appended']);
+    expect(skipped('0f3a9c2d7e')).toEqual(['its case changed']);
+    expect(skipped('tok-0f3a9c2d7e')).toEqual(['its case changed']);
+  });
+});

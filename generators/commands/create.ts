@@ -7,7 +7,7 @@ import type { Exchange } from '../../harness/http/exchange';
 import { unless, type Finding } from '../../harness/findings';
 import { carriesWhatWasSent } from '../../harness/orders';
 import { acceptanceRequirement } from '../order';
-import { holdsExoticText } from '../text';
+import { holdsExoticValue } from '../exotic';
 import type { Payload } from '../schema';
 import { apiOf, bodyText, OrderCommand, type OrdersModel, type OrdersReal } from './model';
 
@@ -26,13 +26,13 @@ export class CreateOrder extends OrderCommand {
 
   async run(model: OrdersModel, real: OrdersReal): Promise<void> {
     const exchange = await apiOf(real, this.account).create(this.body);
-    // Exotic text may be refused (ORD-OBS-017): such a run proves nothing either way.
-    if (holdsExoticText(this.body) && exchange.status >= 400 && exchange.status < 500) fc.pre(false);
+    // Exotic values may be refused (ORD-OBS-017): such a run proves nothing either way.
+    if (holdsExoticValue(this.body) && exchange.status >= 400 && exchange.status < 500) fc.pre(false);
     stopOn(is2xx(acceptanceRequirement(this.body))(exchange));
     stopOn(idAssigned(exchange));
     const id = (exchange.json as { id: string }).id;
     stopOn(carriesWhatWasSent('ORD-CREATE-004', this.body, exchange, 'the create response'));
-    this.target = { handle: model.orders.length + 1, account: this.account, expected: structuredClone(this.body), updated: false, deleted: false };
+    this.target = { handle: model.orders.length + 1, account: this.account, expected: structuredClone(this.body), updated: false, deleted: false, liveDeletedAt: (exchange.json as { deleted_at?: unknown }).deleted_at };
     model.orders.push(this.target);
     real.ids.set(this.target.handle, id);
   }

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { excerpt } from '../../contract/openapi';
+import { showsDeleted } from '../../checks/deletion';
 import { is2xx } from '../../harness/checks';
 import { stopOn } from '../../harness/property';
 import { unless } from '../../harness/findings';
@@ -26,7 +27,7 @@ export class GetOrder extends OrderCommand {
       const deletedAt = (exchange.json as { deleted_at?: unknown } | undefined)?.deleted_at;
       const success = exchange.status >= 200 && exchange.status < 300;
       stopOn(
-        unless('ORD-DELETE-002', exchange.status === 404 || exchange.status === 410 || (success && typeof deletedAt === 'string' && deletedAt !== ''), () => ({
+        unless('ORD-DELETE-002', exchange.status === 404 || exchange.status === 410 || (success && showsDeleted(order.liveDeletedAt, exchange.json)), () => ({
           expected: `order #${order.handle}, deleted: 404 or 410, or the order with deleted_at set`,
           received: success ? `${exchange.status} with deleted_at ${excerpt(deletedAt)}` : `${exchange.status}`,
           exchange,

@@ -15,6 +15,8 @@ export interface OwnOrder {
   /** Updated at least once: its get answers to ORD-UPDATE-003 rather than ORD-GET-002. */
   updated: boolean;
   deleted: boolean;
+  /** deleted_at as the create answered it: what a live order holds there is not shown (ORD-OBS-025). */
+  liveDeletedAt: unknown;
 }
 
 export interface OrdersModel {

@@ -6,7 +6,7 @@ import { unless } from '../../harness/findings';
 import { carriesWhatWasSent } from '../../harness/orders';
 import { differences } from '../../harness/roundtrip';
 import type { Payload } from '../schema';
-import { holdsExoticText } from '../text';
+import { holdsExoticValue } from '../exotic';
 import { apiOf, bodyText, idOf, liveOrders, OrderCommand, type OrdersModel, type OrdersReal } from './model';
 
 /**
@@ -30,8 +30,8 @@ export class UpdateOrder extends OrderCommand {
     const order = (this.target = OrderCommand.pickFrom(liveOrders(model), this.pick)!);
     const id = idOf(real, order);
     const exchange = await apiOf(real, order.account).update(id, this.body);
-    // Exotic text may be refused (ORD-OBS-017): such a run proves nothing either way.
-    if (holdsExoticText(this.body) && exchange.status >= 400 && exchange.status < 500) fc.pre(false);
+    // Exotic values may be refused (ORD-OBS-017): such a run proves nothing either way.
+    if (holdsExoticValue(this.body) && exchange.status >= 400 && exchange.status < 500) fc.pre(false);
     stopOn(is2xx('ORD-UPDATE-001')(exchange));
     const answer = (exchange.json ?? {}) as Record<string, unknown>;
     stopOn(

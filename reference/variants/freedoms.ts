@@ -4,7 +4,7 @@ import { contract, type JsonSchema } from '../../contract/openapi';
 import { ApiError, errorReply, type ApiReply, type ApiRequest } from '../http';
 import type { StoredOrder } from '../store';
 import type { HookContext } from '../app';
-import { callerOf, is, isSuccess, mapStrings, onFullForm, onSummaries, operationOf, withJsonBody, withStore, type Hooks, type Json } from '../faults/kit';
+import { callerOf, is, isSuccess, mapStrings, onFullForm, onSummaries, operationOf, withJsonBody, withReplyBody, withStore, type Hooks, type Json } from '../faults/kit';
 
 /**
  * The behaviours of the freedoms of issue 11 (what an independent, correct server does where the
@@ -152,10 +152,10 @@ export function pastLastPageNotFound(request: ApiRequest, reply: ApiReply): ApiR
   return errorReply(new ApiError(404, 'page_not_found', `Page ${page} is past the last page`, [{ field: 'page', error: 'past the last page' }]));
 }
 
-/** Whitespace-only text, text over 255 characters, an e-mail address outside ASCII: what a strict server refuses. */
+/** Empty or whitespace-only text, text over 255 characters, an e-mail address outside ASCII: what a strict server refuses. */
 export function exoticText(value: unknown, key = ''): string | undefined {
   if (typeof value === 'string') {
-    if (value.length > 0 && value.trim() === '') return `${key || 'a field'} is blank`;
+    if (value.trim() === '') return `${key || 'a field'} is ${value === '' ? 'empty' : 'blank'}`;
     if (value.length > 255) return `${key || 'a field'} is longer than 255 characters`;
     if (/email|main|work/.test(key) && value.includes('@') && /[^\x20-\x7e]/.test(value)) return `${key} is not an ASCII e-mail address`;
     return undefined;
@@ -165,17 +165,31 @@ export function exoticText(value: unknown, key = ''): string | undefined {
   return undefined;
 }
 
-/** Refuses, with 400 and the envelope, a create or update holding exotic text (limits of nested fields are not shown). */
-export function refuseExoticText(request: ApiRequest, { accounts }: HookContext): ApiReply | undefined {
-  if (!is(request, 'create', 'update') || !callerOf(request, accounts)) return undefined;
-  let body: unknown;
-  try {
-    body = JSON.parse(request.bodyText);
-  } catch {
-    return undefined;
+/** A number a strict server refuses: a quantity outside 1..1000, an amount negative, above 1 000 000 or with more than 2 decimals. */
+export function exoticNumber(value: unknown, key = ''): string | undefined {
+  if (typeof value === 'number') {
+    if (key === 'quantity') return Number.isInteger(value) && value >= 1 && value <= 1000 ? undefined : `quantity ${value} is outside 1..1000`;
+    if (value < 0 || value > 1_000_000) return `${key || 'a number'} is outside 0..1000000`;
+    return /\.\d{3,}$|e/i.test(String(value)) ? `${key || 'a number'} has more than 2 decimals` : undefined;
   }
-  const problem = exoticText(body);
-  return problem ? errorReply(new ApiError(400, 'validation_failed', 'The request body is invalid', [{ field: '(body)', error: problem }])) : undefined;
+  if (Array.isArray(value)) return value.map((inner) => exoticNumber(inner, key)).find(Boolean);
+  if (isObject(value)) return Object.entries(value).map(([inner, v]) => exoticNumber(v, inner)).find(Boolean);
+  return undefined;
+}
+
+/** Refuses, with 400 and the envelope, a create or update holding what `exotic` finds (limits of nested fields are not shown). */
+export function refuseExotic(exotic: (body: unknown) => string | undefined) {
+  return (request: ApiRequest, { accounts }: HookContext): ApiReply | undefined => {
+    if (!is(request, 'create', 'update') || !callerOf(request, accounts)) return undefined;
+    let body: unknown;
+    try {
+      body = JSON.parse(request.bodyText);
+    } catch {
+      return undefined;
+    }
+    const problem = exotic(body);
+    return problem ? errorReply(new ApiError(400, 'validation_failed', 'The request body is invalid', [{ field: '(body)', error: problem }])) : undefined;
+  };
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -251,6 +265,35 @@ export function textInNfd(request: ApiRequest): ApiRequest {
 }
 
 /** The fields that "appear in some responses" (2.2, 2.6), added to every full form where they are missing. */
+/**
+ * A server that stores the bytes of its tokens and decodes what a client sends before the lookup, as
+ * Node's decoders do it: leniently (trailing bits, a lone trailing character and hex case ignored). With
+ * hex, the token it issues is the hex of the clean server's token; with base64url, the clean token itself.
+ */
+export function tokensDecodedBeforeLookup(encoding: 'base64url' | 'hex'): Hooks {
+  const decoded = (token: string) => Buffer.from(token, encoding);
+  return {
+    rewriteReply: (request, reply) =>
+      encoding === 'hex' && is(request, 'token') && isSuccess(reply)
+        ? withReplyBody(reply, (body) => ({ ...body, access_token: Buffer.from(String(body.access_token)).toString('hex') }))
+        : reply,
+    rewriteRequest: (request, { accounts }) => {
+      const sent = /^Bearer (\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+      if (!sent || accounts.accountFor(sent)) return request;
+      const valid =
+        encoding === 'hex'
+          ? decoded(sent).toString('utf8')
+          : accounts.validTokens().find(([token]) => decoded(token).equals(decoded(sent)))?.[0];
+      return valid && accounts.accountFor(valid) ? { ...request, headers: { ...request.headers, authorization: `Bearer ${valid}` } } : request;
+    },
+  };
+}
+
+/** A live order's deleted_at as `value` instead of null (what it holds before a delete is not shown). */
+export function liveDeletedAt(order: Json, value: string): Json {
+  return order.deleted_at === null ? { ...order, deleted_at: value } : order;
+}
+
 export function someResponseFields(order: Json): Json {
   const channel = order.sales_channel;
   const billing = order.billing;

@@ -14,7 +14,7 @@ const POINTS: Array<{ name: string; description: string; basis: string; setting:
   {
     name: 'independent-implementation',
     description:
-      'A server written from the document alone: empty values for unsent fields, billing and item totals computed, client timestamps kept to the second, amounts to the cent, a page past the last answered 404, malformed ids and exotic text refused with 400, numeric strings taken as numbers.',
+      'A server written from the document alone: empty values for unsent fields, billing and item totals computed, client timestamps kept to the second, amounts to the cent, a page past the last answered 404, malformed ids and exotic text and numbers refused with 400, numeric strings taken as numbers.',
     basis: 'Issue 11: each is a freedom of the document (see the knobs and their catalogue entries).',
     setting: {
       'unsent-optionals': 'empty',
@@ -24,7 +24,7 @@ const POINTS: Array<{ name: string; description: string; basis: string; setting:
       amounts: 'cents',
       'page-past-last': 'not-found',
       'order-id-check': 'malformed-refused',
-      'exotic-text': 'refused',
+      'exotic-values': 'all-refused',
       'scalar-coercion': 'numeric-strings-taken',
     },
   },

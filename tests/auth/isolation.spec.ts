@@ -1,3 +1,5 @@
+import { excerpt } from '../../contract/openapi';
+import { showsDeleted } from '../../checks/deletion';
 import { is2xx, isRefused } from '../../harness/checks';
 import { check, unless } from '../../harness/findings';
 import { test } from '../../harness/fixtures';
@@ -43,9 +45,9 @@ test.describe('Isolation between accounts (1)', () => {
     const after = await api.get(created.id);
     check(is2xx('ORD-ISO-003')(after));
     check(
-      unless('ORD-ISO-003', !(after.json as { deleted_at?: unknown } | undefined)?.deleted_at, () => ({
-        expected: `account A's order ${created.id} not deleted`,
-        received: 'deleted_at is set',
+      unless('ORD-ISO-003', !showsDeleted(created.body.deleted_at, after.json), () => ({
+        expected: `account A's order ${created.id} not deleted (deleted_at as it was: ${excerpt(created.body.deleted_at)})`,
+        received: `deleted_at is ${excerpt((after.json as { deleted_at?: unknown } | undefined)?.deleted_at)}`,
         exchange: after,
       })),
     );
