@@ -1,27 +1,25 @@
 import { defineConfig } from '@playwright/test';
-import { ConfigurationError, readSettings } from './harness/settings';
+import { exitOnConfigurationError } from './config/exit-codes';
+import { readSettings, type Settings } from './config/settings';
 
-// Read once here to fail fast on a bad variable; workers read the same contract through the settings fixture.
-let profile: 'core' | 'strict' = 'core';
+// Read once here to fail fast on a bad variable; workers read the same settings through the settings fixture.
+let settings: Settings;
 try {
-  profile = readSettings().profile;
+  settings = readSettings();
 } catch (error) {
-  if (!(error instanceof ConfigurationError)) throw error;
-  console.error(`\noms-conformance: ${error.message}\n`);
-  process.exit(2);
+  exitOnConfigurationError(error);
 }
-
-const outputDir = process.env.OMS_REPORT_DIR || 'conformance-report';
 
 export default defineConfig({
   testDir: 'tests',
   globalSetup: require.resolve('./harness/global-setup'),
   fullyParallel: true,
-  workers: process.env.OMS_WORKERS ? Number(process.env.OMS_WORKERS) : 2,
+  workers: settings.workers,
   retries: 0,
   timeout: 120_000,
   outputDir: 'test-results',
   // The conformance reporter is the terminal output too: one block per failed requirement, then the verdict.
-  reporter: [[require.resolve('./reporter/conformance-reporter'), { outputDir, profile }]],
+  // It reads its own settings (the report directory, the profile) like the rest of the suite.
+  reporter: [[require.resolve('./reporter/conformance-reporter')]],
   use: { trace: 'off' },
 });

@@ -1,13 +1,13 @@
 import { existsSync } from 'node:fs';
+import { EXIT_CODE } from '../config/exit-codes';
+import { registerSettingsSecrets, type Settings } from '../config/settings';
 import { encodedOrderPath } from '../harness/http/order-path';
-import type { Settings } from '../harness/settings';
 import { HttpTransport } from '../harness/http/transport';
-import { Ledger, ledgerDirectory, ledgerFile, ledgerRuns, leftovers, readLedger, RUN_ID, type LedgerEntry } from '../harness/http/ledger';
-import { registerSettingsSecrets, redact } from '../harness/http/redaction';
+import { Ledger, ledgerFile, ledgerRuns, leftovers, readLedger, type LedgerEntry } from '../harness/http/ledger';
+import { redact } from '../harness/http/redaction';
 import { clientCredentials, fetchToken, TokenError } from '../harness/http/token';
 import { checkedSettings, environmentFrom } from './environment';
 import { UsageError, type Parsed } from './options';
-import { EXIT } from './run';
 
 /**
  * `oms-conformance cleanup --run-id ID` (or --all-runs): deletes the orders a run's ledger records as
@@ -19,11 +19,10 @@ export async function cleanup({ options, positionals }: Parsed): Promise<number>
   const runId = options.get('run-id');
   const allRuns = options.has('all-runs');
   if ((typeof runId === 'string') === allRuns) throw new UsageError('cleanup needs exactly one of --run-id ID and --all-runs');
-  if (typeof runId === 'string' && !RUN_ID.test(runId)) throw new UsageError(`--run-id ${JSON.stringify(runId)} is not a run id`);
-  const env = environmentFrom(options);
-  const settings = checkedSettings(env, options);
+  // Checks --run-id too, by the run id's own rule.
+  const settings = checkedSettings(environmentFrom(options), options);
   registerSettingsSecrets(settings);
-  const directory = ledgerDirectory(env);
+  const directory = settings.ledgerDir;
   const runs = allRuns ? ledgerRuns(directory) : [runId as string];
   const pending = runs.flatMap((run) => {
     const file = ledgerFile(directory, run);
@@ -33,11 +32,11 @@ export async function cleanup({ options, positionals }: Parsed): Promise<number>
     const known = ledgerRuns(directory);
     const which = allRuns ? `any run in ${directory}` : `run ${runId} (${existsSync(ledgerFile(directory, runId as string)) ? 'all its orders are deleted' : `no ledger in ${directory}: a run that created no orders writes none`})`;
     console.log(`oms-conformance cleanup: nothing to delete for ${which}.${!allRuns && known.length ? ` Runs with a ledger: ${known.slice(-10).join(', ')}` : ''}`);
-    return EXIT.conformant;
+    return EXIT_CODE.conformant;
   }
   if (options.has('dry-run')) {
     for (const { entry } of pending) console.log(`would delete ${describe(entry)}`);
-    return EXIT.conformant;
+    return EXIT_CODE.conformant;
   }
   const baseUrl = trustedBaseUrl(settings.baseUrl, pending.map(({ entry }) => entry));
   const tokens = await accountTokens(settings, baseUrl);
@@ -49,7 +48,7 @@ export async function cleanup({ options, positionals }: Parsed): Promise<number>
     else failed++;
   }
   console.log(`oms-conformance cleanup: ${pending.length - failed} of ${pending.length} order(s) gone${failed ? `, ${failed} left` : ''}.`);
-  return failed ? EXIT.violations : EXIT.conformant;
+  return failed ? EXIT_CODE.violations : EXIT_CODE.conformant;
 }
 
 /**
@@ -80,7 +79,7 @@ function describe(entry: LedgerEntry): string {
 type Tokens = Partial<Record<LedgerEntry['account'], string>>;
 
 /** Tokens of both accounts; client credentials go only to the base URL the user gave. */
-async function accountTokens(settings: ReturnType<typeof checkedSettings>, baseUrl: string): Promise<Tokens> {
+async function accountTokens(settings: Settings, baseUrl: string): Promise<Tokens> {
   const tokens: Tokens = { A: settings.token, B: settings.tokenB };
   for (const account of ['A', 'B'] as const) {
     const credentials = clientCredentials(settings, account);

@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { ConfigurationError, readSettings, type Settings } from '../harness/settings';
+import { readSettings, SettingError, writeSettings, type Settings } from '../config/settings';
+import { SETTINGS } from '../config/settings-table';
 import { OPTIONS, UsageError } from './options';
 
 /**
- * The child's environment: the caller's, with each given option written to its OMS_* variable.
+ * The child's environment: the caller's, with each given option written to its setting's variable.
  * Secrets given as options (or files) reach Playwright this way, never through its argv.
  */
 export function environmentFrom(options: Map<string, string | true>, base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
@@ -12,14 +13,15 @@ export function environmentFrom(options: Map<string, string | true>, base: NodeJ
   const setBy = new Map<string, string>();
   for (const spec of OPTIONS) {
     const value = options.get(spec.name);
-    if (value === undefined || !spec.env) continue;
-    const earlier = setBy.get(spec.env);
+    if (value === undefined || !spec.setting) continue;
+    const earlier = setBy.get(spec.setting);
     if (earlier) throw new UsageError(`give --${earlier} or --${spec.name}, not both`);
-    setBy.set(spec.env, spec.name);
-    if (value === true) env[spec.env] = '1';
-    else if (spec.fromFile) env[spec.env] = readValueFile(value, spec.name);
-    else if (spec.path) env[spec.env] = resolve(value);
-    else env[spec.env] = value;
+    setBy.set(spec.setting, spec.name);
+    const variable = SETTINGS[spec.setting].variable;
+    if (value === true) writeSettings({ [spec.setting]: true } as Partial<Settings>, env);
+    else if (spec.fromFile) env[variable] = readValueFile(value, spec.name);
+    else if (spec.path) env[variable] = resolve(value);
+    else env[variable] = value;
   }
   return env;
 }
@@ -36,18 +38,16 @@ function readValueFile(path: string, option: string): string {
 }
 
 /**
- * The configuration contract's own checks; the one line a bad value gets names the option when the
- * value came from one ("--profile (OMS_PROFILE) must be one of core, strict ...").
+ * The settings, checked; the one line a bad value gets names the option when the value came from one
+ * ("--profile (OMS_PROFILE) must be one of core, strict ...").
  */
 export function checkedSettings(env: NodeJS.ProcessEnv, options: Map<string, string | true>): Settings {
   try {
     return readSettings(env);
   } catch (error) {
-    if (!(error instanceof ConfigurationError)) throw error;
-    const message = error.message.replace(/^(OMS_[A-Z_]+)/, (variable) => {
-      const spec = OPTIONS.find((o) => o.env === variable && options.has(o.name));
-      return spec ? `--${spec.name} (${variable})` : variable;
-    });
-    throw new UsageError(message);
+    if (!(error instanceof SettingError)) throw error;
+    const option = OPTIONS.find((o) => o.setting === error.setting && options.has(o.name));
+    if (!option) throw error;
+    throw new UsageError(`--${option.name} (${SETTINGS[error.setting].variable}) ${error.problem}`);
   }
 }

@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
-import { ExpectationsError, loadExpectations, type Expectations } from '../reporter/expectations';
+import { EXIT_CODE } from '../config/exit-codes';
+import { loadExpectations } from '../reporter/expectations';
 import { UsageError, type Parsed } from './options';
 import { readReportFile } from './report-file';
-import { EXIT } from './run';
 
 /**
  * `oms-conformance expectations --prune REPORT.json [--expect FILE]`: lists the entries of the
@@ -17,13 +17,7 @@ export function expectations({ options, positionals }: Parsed): number {
   const given = options.get('expect');
   const file = typeof given === 'string' ? given : report.gate?.expectationsFile;
   if (!file) throw new UsageError(`${reportPath} was made without an expectations file: give the file with --expect FILE`);
-  let entries: Expectations;
-  try {
-    entries = loadExpectations(resolve(file));
-  } catch (error) {
-    if (error instanceof ExpectationsError) throw new UsageError(error.message);
-    throw error;
-  }
+  const entries = loadExpectations(resolve(file));
   const status = new Map(report.requirements.map((r) => [r.id, r.status]));
   const passing = [...entries].filter(([id]) => status.get(id) === 'passed' || status.get(id) === 'observed');
   for (const [id, reason] of passing) console.log(`now passes: ${id} (${reason}): remove it from ${file}`);
@@ -35,5 +29,5 @@ export function expectations({ options, positionals }: Parsed): number {
       ? `${passing.length + entries.expired.length} of ${entries.size + entries.expired.length} entries of ${file} can go.`
       : `Every entry of ${file} still holds.`,
   );
-  return EXIT.conformant;
+  return EXIT_CODE.conformant;
 }

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { configurationMessage, EXIT_CODE } from '../config/exit-codes';
 import { redact } from '../harness/http/redaction';
 import { PACKAGE_ROOT } from '../reporter/run-info';
 import { cleanup } from './cleanup';
@@ -7,7 +8,7 @@ import { expectations } from './expectations';
 import { replay } from './replay';
 import { merge } from './merge';
 import { optionHelp, parseOptions, UsageError, type Command } from './options';
-import { EXIT, run } from './run';
+import { run } from './run';
 import { keygen, verify } from './verify';
 
 const COMMANDS: Record<Command, { usage: string; about: string }> = {
@@ -30,11 +31,11 @@ export async function main(argv: string[]): Promise<number> {
     const parsed = parseOptions(name, rest);
     if (parsed.options.has('version')) {
       console.log(`oms-conformance ${version()}`);
-      return EXIT.conformant;
+      return EXIT_CODE.conformant;
     }
     if (parsed.options.has('help')) {
       console.log(help(name));
-      return EXIT.conformant;
+      return EXIT_CODE.conformant;
     }
     switch (name) {
       case 'run':
@@ -53,9 +54,9 @@ export async function main(argv: string[]): Promise<number> {
         return await replay(parsed);
     }
   } catch (error) {
-    // A usage error is one line; anything else is a bug, shown whole but never with a secret in it.
-    console.error(`oms-conformance: ${redact(error instanceof UsageError ? error.message : String((error as Error).stack ?? error))}`);
-    return EXIT.configuration;
+    // A configuration problem is one line; anything else is a bug, shown whole but never with a secret in it.
+    console.error(configurationMessage(error) ?? `oms-conformance: ${redact(String((error as Error).stack ?? error))}`);
+    return EXIT_CODE.configuration;
   }
 }
 

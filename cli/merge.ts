@@ -2,12 +2,12 @@ import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSyn
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { REPORT_FILES, type ConformanceReport } from '../reporter/report';
+import { writeSettings } from '../config/settings';
 import type { RunInfo } from '../reporter/run-info';
-import { DEFAULT_REPORT_DIR } from '../reporter/settings';
-import { environmentFrom } from './environment';
+import { checkedSettings, environmentFrom } from './environment';
 import { UsageError, type Parsed } from './options';
 import { MERGE_CONFIG, runPlaywright } from './playwright';
-import { checkReportOptions, exitCode } from './run';
+import { checkReportFiles, exitCode } from './run';
 
 interface Shard {
   directory: string;
@@ -24,10 +24,10 @@ export async function merge({ options, positionals }: Parsed): Promise<number> {
   const shards = positionals.map(readShard);
   const mergedRun = agreedRun(shards);
   const env = environmentFrom(options);
-  checkReportOptions(env);
-  const out = resolve(env.OMS_REPORT_DIR || DEFAULT_REPORT_DIR);
-  env.OMS_REPORT_DIR = out;
-  env.OMS_MERGED_RUN = JSON.stringify(mergedRun);
+  const settings = checkedSettings(env, options);
+  checkReportFiles(settings);
+  const out = resolve(settings.reportDir);
+  writeSettings({ reportDir: out, mergedRun }, env);
   const blobs = mkdtempSync(join(tmpdir(), 'oms-merge-'));
   try {
     shards.forEach((shard, index) => {

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { join, sep } from 'node:path';
+import { EXIT_CODE } from '../config/exit-codes';
 import { PACKAGE_ROOT } from '../reporter/run-info';
 
 export const SUITE_CONFIG = join(PACKAGE_ROOT, 'playwright.config.ts');
@@ -15,6 +16,6 @@ export function runPlaywright(args: string[], env: NodeJS.ProcessEnv): Promise<n
   const child = spawn(process.execPath, [...tsx, require.resolve('@playwright/test/cli'), ...args], { env, stdio: 'inherit' });
   return new Promise((resolve, reject) => {
     child.on('error', reject);
-    child.on('close', (code) => resolve(code ?? 2));
+    child.on('close', (code) => resolve(code ?? EXIT_CODE.configuration));
   });
 }

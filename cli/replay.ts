@@ -1,13 +1,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { EXIT_CODE } from '../config/exit-codes';
+import { writeSettings } from '../config/settings';
 import type { Replay } from '../harness/findings';
 import { REPORT_FILES, type ConformanceReport } from '../reporter/report';
 import { checkedSettings, environmentFrom } from './environment';
 import { UsageError, type Parsed } from './options';
 import { runPlaywright, SUITE_CONFIG } from './playwright';
 import { readReportFile } from './report-file';
-import { EXIT } from './run';
 
 export type ReplayVerdict = 'FIXED' | 'STILL FAILING' | 'FLAKY' | 'NOT CHECKED';
 
@@ -72,15 +73,13 @@ export async function replay({ options, positionals }: Parsed): Promise<number> 
   const times = Number(timesOption);
   const report = readReportFile(file);
   const units = replayUnits(report, file);
-  const env = environmentFrom(options);
+  const env = writeSettings({ profile: report.profile, effort: report.effort }, environmentFrom(options));
+  const settings = checkedSettings(env, options);
   // The server the report tested, unless --base-url says otherwise (the embedded one is started afresh).
-  if (!env.OMS_BASE_URL && report.target && !report.target.embedded && report.target.baseUrl) env.OMS_BASE_URL = report.target.baseUrl;
-  env.OMS_PROFILE = report.profile;
-  env.OMS_EFFORT = report.effort;
-  checkedSettings(env, options);
+  if (!settings.baseUrl && report.target && !report.target.embedded && report.target.baseUrl) writeSettings({ baseUrl: report.target.baseUrl }, env);
   if (units.length === 0) {
     console.log(`${file}: no requirement failed, nothing to replay.`);
-    return EXIT.conformant;
+    return EXIT_CODE.conformant;
   }
   const outcomes = new Map<string, Array<'failed' | 'passed' | 'unchecked'>>();
   const work = mkdtempSync(join(tmpdir(), 'oms-replay-'));
@@ -88,8 +87,8 @@ export async function replay({ options, positionals }: Parsed): Promise<number> 
     for (let round = 1; round <= times; round++) {
       for (const [index, unit] of units.entries()) {
         const out = join(work, `${round}-${index}`);
-        const child = await runPlaywright(replayArguments(unit, out), { ...env, OMS_SEED: String(unit.seed), OMS_PATH: unit.path ?? '', OMS_REPORT_DIR: out });
-        if (child === EXIT.configuration) throw new UsageError(`the replay stopped on its configuration or preflight (exit 2); see the message above`);
+        const child = await runPlaywright(replayArguments(unit, out), writeSettings({ seed: unit.seed, replayPath: unit.path, reportDir: out }, { ...env }));
+        if (child === EXIT_CODE.configuration) throw new UsageError(`the replay stopped on its configuration or preflight (exit 2); see the message above`);
         const rerun = readReportFile(join(out, REPORT_FILES.json));
         for (const id of unit.requirements) {
           const status = rerun.requirements.find((r) => r.id === id)?.status;
@@ -108,7 +107,7 @@ export async function replay({ options, positionals }: Parsed): Promise<number> 
     console.log(`  ${verdict.padEnd(13)} ${id} (failed ${failures} of ${runs.length})`);
     return verdict;
   });
-  return verdicts.every((v) => v === 'FIXED') ? EXIT.conformant : EXIT.violations;
+  return verdicts.every((v) => v === 'FIXED') ? EXIT_CODE.conformant : EXIT_CODE.violations;
 }
 
 /** A recorded counterexample runs its one test (file:line); the others run the tests tagged with their requirement. */

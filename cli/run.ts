@@ -1,18 +1,17 @@
 import { randomInt } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { newRunId, RUN_ID } from '../harness/http/ledger';
-import { ExpectationsError, loadExpectations } from '../reporter/expectations';
-import { KeyError, loadPrivateKey } from '../reporter/integrity';
+import { EXIT_CODE } from '../config/exit-codes';
+import { writeSettings, type Settings } from '../config/settings';
+import { newRunId } from '../harness/http/ledger';
+import { loadExpectations } from '../reporter/expectations';
+import { loadPrivateKey } from '../reporter/integrity';
 import { REPORT_FILES, type ConformanceReport } from '../reporter/report';
-import { DEFAULT_REPORT_DIR } from '../reporter/settings';
 import { publishToGithub } from '../reporter/github';
 import { clearReport } from '../reporter/write-report';
 import { checkedSettings, environmentFrom } from './environment';
 import { UsageError, type Parsed } from './options';
 import { runPlaywright, SUITE_CONFIG } from './playwright';
-
-export const EXIT = { conformant: 0, violations: 1, configuration: 2 } as const;
 
 const REPORTER = require.resolve('../reporter/conformance-reporter');
 
@@ -20,11 +19,8 @@ const REPORTER = require.resolve('../reporter/conformance-reporter');
 export async function run({ options, positionals }: Parsed): Promise<number> {
   if (positionals.length) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])} (options start with --)`);
   const env = environmentFrom(options);
-  checkedSettings(env, options);
-  checkReportOptions(env);
-  const workers = env.OMS_WORKERS;
-  if (workers !== undefined && !/^[1-9]\d*$/.test(workers)) throw new UsageError(`--workers (OMS_WORKERS) must be a positive integer, got ${JSON.stringify(workers)}`);
-  if (env.OMS_RUN_ID && !RUN_ID.test(env.OMS_RUN_ID)) throw new UsageError(`--run-id may hold only letters, digits, ".", "_" and "-", got ${JSON.stringify(env.OMS_RUN_ID)}`);
+  const settings = checkedSettings(env, options);
+  checkReportFiles(settings);
   const filters = (['grep', 'grep-invert'] as const).flatMap((name) => {
     const pattern = options.get(name);
     if (typeof pattern !== 'string') return [];
@@ -39,13 +35,11 @@ export async function run({ options, positionals }: Parsed): Promise<number> {
   if (typeof shard === 'string') {
     const match = /^(\d+)\/(\d+)$/.exec(shard);
     if (!match || Number(match[1]) < 1 || Number(match[1]) > Number(match[2])) throw new UsageError(`--shard must be I/N with 1 <= I <= N, got ${JSON.stringify(shard)}`);
-    if (!env.OMS_SEED) throw new UsageError('--shard needs --seed, the same on every shard, so the shards run the same generated cases');
+    if (settings.seed === undefined) throw new UsageError('--shard needs --seed, the same on every shard, so the shards run the same generated cases');
   }
+  const out = resolve(settings.reportDir);
   // A seed in every report: any run can be replayed exactly.
-  env.OMS_SEED ||= String(randomInt(1, 2 ** 31 - 1));
-  env.OMS_RUN_ID ||= newRunId();
-  const out = resolve(env.OMS_REPORT_DIR || DEFAULT_REPORT_DIR);
-  env.OMS_REPORT_DIR = out;
+  writeSettings({ seed: settings.seed ?? randomInt(1, 2 ** 31 - 1), runId: settings.runId ?? newRunId(), reportDir: out }, env);
   const args = ['test', '--config', SUITE_CONFIG, '--output', join(out, 'test-results')];
   args.push(...filters);
   if (typeof shard === 'string') {
@@ -57,15 +51,10 @@ export async function run({ options, positionals }: Parsed): Promise<number> {
   return exitCode(await runPlaywright(args, env), out);
 }
 
-/** Fails fast, before the suite starts, on an expectations file or a signing key that cannot be used. */
-export function checkReportOptions(env: NodeJS.ProcessEnv): void {
-  try {
-    if (env.OMS_EXPECT) loadExpectations(env.OMS_EXPECT);
-    if (env.OMS_SIGN_KEY) loadPrivateKey(env.OMS_SIGN_KEY);
-  } catch (error) {
-    if (error instanceof ExpectationsError || error instanceof KeyError) throw new UsageError(error.message);
-    throw error;
-  }
+/** Fails fast, before the suite starts, on an expectations file or a signing key that cannot be used (both configuration errors). */
+export function checkReportFiles(settings: Settings): void {
+  if (settings.expectationsFile) loadExpectations(settings.expectationsFile);
+  if (settings.signingKeyFile) loadPrivateKey(settings.signingKeyFile);
 }
 
 /**
@@ -73,15 +62,15 @@ export function checkReportOptions(env: NodeJS.ProcessEnv): void {
  * report), otherwise the gate of the report it wrote: 0 conformant (known failures aside), 1 violations.
  */
 export function exitCode(childCode: number, out: string): number {
-  if (childCode === EXIT.configuration) return EXIT.configuration;
+  if (childCode === EXIT_CODE.configuration) return EXIT_CODE.configuration;
   const file = join(out, REPORT_FILES.json);
   if (!existsSync(file)) {
     console.error(`oms-conformance: the run ended (exit ${childCode}) without writing ${file}`);
-    return EXIT.configuration;
+    return EXIT_CODE.configuration;
   }
   const report = JSON.parse(readFileSync(file, 'utf8')) as ConformanceReport;
   publishToGithub(report, process.env.GITHUB_STEP_SUMMARY);
   // An interrupted run (Ctrl-C, global timeout) keeps Playwright's code: it neither passed nor found violations.
-  if (report.interrupted) return childCode || EXIT.violations;
-  return report.gate.passed ? EXIT.conformant : EXIT.violations;
+  if (report.interrupted) return childCode || EXIT_CODE.violations;
+  return report.gate.passed ? EXIT_CODE.conformant : EXIT_CODE.violations;
 }

@@ -1,9 +1,9 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { KeyError, loadPublicKey, newKeyPair, verifyReport } from '../reporter/integrity';
+import { EXIT_CODE } from '../config/exit-codes';
+import { loadPublicKey, newKeyPair, verifyReport } from '../reporter/integrity';
 import type { ConformanceReport } from '../reporter/report';
 import { suiteIdentity } from '../reporter/run-info';
 import { UsageError, type Parsed } from './options';
-import { EXIT } from './run';
 
 /** `oms-conformance verify report.json [--pub KEY.pub]`: 0 when every hash (and the signature) checks, 1 when not. */
 export function verify({ options, positionals }: Parsed): number {
@@ -11,13 +11,7 @@ export function verify({ options, positionals }: Parsed): number {
   const [reportPath] = positionals;
   if (!existsSync(reportPath)) throw new UsageError(`${reportPath} does not exist`);
   const pub = options.get('pub');
-  let publicKey;
-  try {
-    publicKey = typeof pub === 'string' ? loadPublicKey(pub) : undefined;
-  } catch (error) {
-    if (error instanceof KeyError) throw new UsageError(error.message);
-    throw error;
-  }
+  const publicKey = typeof pub === 'string' ? loadPublicKey(pub) : undefined;
   const { checked, problems } = verifyReport(reportPath, publicKey);
   for (const line of checked) console.log(`  ok    ${line}`);
   for (const line of problems) console.log(`  FAIL  ${line}`);
@@ -26,7 +20,7 @@ export function verify({ options, positionals }: Parsed): number {
     ? ' (integrity and origin: the hashes match and the signature is by the given key)'
     : ' (integrity only: the files match the hashes report.json records, but anyone can recompute those; origin is NOT proved without --pub KEY.pub)';
   console.log(problems.length ? `${reportPath}: does NOT verify` : `${reportPath}: verifies${proved}`);
-  return problems.length ? EXIT.violations : EXIT.conformant;
+  return problems.length ? EXIT_CODE.violations : EXIT_CODE.conformant;
 }
 
 /** Whether the report was made with the contract and catalogue of this installation: information, not a check. */
@@ -47,5 +41,5 @@ export function keygen({ positionals }: Parsed): number {
   writeFileSync(privatePath, privatePem, { mode: 0o600 });
   writeFileSync(publicPath, publicPem);
   console.log(`wrote ${privatePath} (private: sign with --sign-key ${privatePath}; keep it secret) and ${publicPath} (public: publish it with the report)`);
-  return EXIT.conformant;
+  return EXIT_CODE.conformant;
 }

@@ -6,9 +6,8 @@ import { recordOf } from './findings';
 import { recordViolated } from './run-knowledge';
 import { pacer } from './http/pacer';
 import { CreatedOrders } from './created-orders';
-import { registerSettingsSecrets } from './http/redaction';
-import { readSettings, type Settings } from './settings';
-import { currentRunId, INCONCLUSIVE, serverWentSilent } from './http/silence';
+import { currentRunId, readSettings, registerSettingsSecrets, type Settings } from '../config/settings';
+import { INCONCLUSIVE, serverWentSilent } from './http/silence';
 import { clientCredentials, fetchToken, TokenSource } from './http/token';
 
 interface Accounts {
@@ -17,7 +16,7 @@ interface Accounts {
 }
 
 interface WorkerFixtures {
-  /** The configuration contract, read once (global setup has already resolved the base URL and token). */
+  /** The settings, read once (global setup has already resolved the base URL and token). */
   settings: Settings;
   accounts: Accounts;
 }

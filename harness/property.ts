@@ -5,7 +5,7 @@ import type { OmsApi } from './api';
 import { clip, type Exchange } from './http/exchange';
 import { ensure, type Finding, type Replay as FindingReplay } from './findings';
 import { knownViolated, recordViolated } from './run-knowledge';
-import type { Settings } from './settings';
+import type { Settings } from '../config/settings';
 
 /**
  * How generated tests run: how many cases an effort buys, which seed they use, and what a failure

@@ -1,9 +1,10 @@
 import { mkdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { currentRunId } from '../config/settings';
 
 // One lock per run, shared by its workers (all children of the same runner process).
-const LOCK = join(tmpdir(), `oms-conformance-reading-${process.env.OMS_RUN_ID ?? process.ppid}`);
+const LOCK = join(tmpdir(), `oms-conformance-reading-${currentRunId()}`);
 /** A lock older than this was left by a worker that died: it no longer holds anything. */
 const STALE_MS = 15_000;
 

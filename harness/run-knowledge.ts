@@ -1,6 +1,7 @@
 import { appendFileSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { currentRunId } from '../config/settings';
 
 /**
  * What this run already knows, shared by its workers: the requirements some test has already seen
@@ -8,7 +9,7 @@ import { join } from 'node:path';
  * shrinking it (the requirement is proved failed; shrinking would only repeat requests).
  * One small file per run, keyed by OMS_RUN_ID (set by the conformance reporter before the workers start).
  */
-export function runKnowledgeFile(runId = process.env.OMS_RUN_ID ?? `pid-${process.ppid}`): string {
+export function runKnowledgeFile(runId = currentRunId()): string {
   return join(tmpdir(), `oms-conformance-failed-${runId.replace(/[^\w.-]/g, '_')}`);
 }
 

@@ -1,4 +1,4 @@
-import { ConfigurationError } from '../harness/settings';
+import { ConfigurationError } from '../config/exit-codes';
 import type { Behaviour } from './app';
 import { FAULTS } from './faults';
 import { HOSTILE } from './hostile';

@@ -3,11 +3,12 @@ import { stripVTControlCharacters } from 'node:util';
 import { relative, resolve } from 'node:path';
 import type { KeyObject } from 'node:crypto';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, TestResult } from '@playwright/test/reporter';
+import { exitOnConfigurationError } from '../config/exit-codes';
+import { readSetting, readSettings, registerSettingsSecrets, writeSettings } from '../config/settings';
 import { RATE_LIMIT_ANNOTATION } from '../harness/api';
-import { ledgerDirectory, ledgerFile, leftovers, newRunId, readLedger } from '../harness/http/ledger';
-import { registerSettingsSecrets, redact } from '../harness/http/redaction';
+import { ledgerFile, leftovers, newRunId, readLedger } from '../harness/http/ledger';
+import { redact } from '../harness/http/redaction';
 import { catalogue, onlyFaultyServersAnswer, requirement } from '../requirements/catalogue';
-import { readSettings } from '../harness/settings';
 import { OBSERVATION_ANNOTATION, REQUIREMENT_ANNOTATION } from '../harness/verifies';
 import { CHECKED_ON_ANNOTATION } from '../harness/checked-on';
 import { REACHED_ANNOTATION, recordOf } from '../harness/findings';
@@ -15,11 +16,10 @@ import { evidenceOf, evidenceOfError, type Evidence } from './evidence';
 import { summaryLines } from './terminal';
 import { visible } from '../harness/safe-text';
 import { shellWord } from '../harness/http/shell';
-import { ExpectationsError, loadExpectations, type Expectations } from './expectations';
-import { KeyError, loadPrivateKey } from './integrity';
+import { loadExpectations, type Expectations } from './expectations';
+import { loadPrivateKey } from './integrity';
 import { buildReport, type ConformanceReport, type RequirementResult, type RequirementStatus } from './report';
 import { runInfoAtStart, suiteIdentity, type RunInfo } from './run-info';
-import { readReportSettings } from './settings';
 import { clearReport, writeReport } from './write-report';
 import { serverWentSilent } from '../harness/http/silence';
 
@@ -31,7 +31,7 @@ const MAX_EVIDENCE = 10;
 interface Options {
   /** Where the report goes; default OMS_REPORT_DIR, else conformance-report. */
   outputDir?: string;
-  /** Kept for configs that pass it; the profile is read from OMS_PROFILE like every other setting. */
+  /** Kept for configs that pass it; the profile is read from OMS_PROFILE like every other setting (config/settings.ts). */
   profile?: 'core' | 'strict';
   /** Set by `oms-conformance merge`: what the shards ran (they agree on it), instead of this process's settings. */
   mergedRun?: RunInfo;
@@ -81,8 +81,8 @@ export default class ConformanceReporter implements Reporter {
   private readonly embedded = !readSettings().baseUrl;
 
   constructor(private readonly options: Options = {}) {
-    const settings = readReportSettings();
-    this.outputDir = resolve(options.outputDir ?? settings.outputDir);
+    const settings = readSettings();
+    this.outputDir = resolve(options.outputDir ?? settings.reportDir);
     this.har = settings.har;
     try {
       if (settings.expectationsFile) {
@@ -90,12 +90,10 @@ export default class ConformanceReporter implements Reporter {
       }
       if (settings.signingKeyFile) this.signingKey = loadPrivateKey(settings.signingKeyFile);
     } catch (error) {
-      if (!(error instanceof ExpectationsError || error instanceof KeyError)) throw error;
-      console.error(`\noms-conformance: ${error.message}\n`);
-      process.exit(2);
+      exitOnConfigurationError(error);
     }
     // Fixed before the workers start, so every worker writes the same ledger.
-    process.env.OMS_RUN_ID ||= newRunId();
+    if (!settings.runId) writeSettings({ runId: newRunId() });
     for (const r of catalogue().values()) {
       this.results.set(r.id, {
         id: r.id,
@@ -116,7 +114,8 @@ export default class ConformanceReporter implements Reporter {
   }
 
   onBegin(config: FullConfig, suite: Suite): void {
-    this.run = this.options.mergedRun ?? runInfoAtStart(config, readSettings(), process.env.OMS_RUN_ID as string);
+    const settings = readSettings();
+    this.run = this.options.mergedRun ?? runInfoAtStart(config, settings, settings.runId as string);
     clearReport(this.outputDir);
     if (!this.options.mergedRun) console.log(`oms-conformance: ${suite.allTests().length} tests, profile ${this.run.profile}, effort ${this.run.effort}`);
   }
@@ -195,7 +194,7 @@ export default class ConformanceReporter implements Reporter {
       : { baseUrl: settings.baseUrl ?? null, embedded: this.embedded, ...(settings.tokenAuth && { tokenAuth: settings.tokenAuth }) };
     const interrupted = result.status === 'interrupted' || result.status === 'timedout';
     // A server that went silent stopped the run: the rest was skipped, so the verdict cannot be CONFORMANT.
-    const silence = serverWentSilent(process.env.OMS_RUN_ID as string);
+    const silence = serverWentSilent(settings.runId as string);
     const report = redactStrings(
       buildReport(
         {
@@ -243,7 +242,7 @@ export default class ConformanceReporter implements Reporter {
 
   private leftoverOrders(runId: string): number {
     if (this.options.mergedRun) return 0;
-    const file = ledgerFile(ledgerDirectory(), runId);
+    const file = ledgerFile(readSetting('ledgerDir'), runId);
     return existsSync(file) ? leftovers(readLedger(file)).length : 0;
   }
 }

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
+import { ConfigurationError } from '../config/exit-codes';
 import { catalogue } from '../requirements/catalogue';
 
 /**
@@ -26,7 +27,7 @@ export interface ExpiredExpectation {
 }
 
 /** A problem with the expectations file; the message names the file and the entry. */
-export class ExpectationsError extends Error {}
+export class ExpectationsError extends ConfigurationError {}
 
 /** The file's entries as they stand on `today` (UTC): the ones still in force, and the expired ones apart. */
 export function loadExpectations(path: string, today: Date = new Date()): Expectations {

@@ -1,11 +1,12 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { ConfigurationError } from '../config/exit-codes';
 import type { ConformanceReport, Integrity, Signature } from './report';
 import { sha256, sha256File } from './run-info';
 
-/** A key that cannot sign or verify reports; the message names the file. */
-export class KeyError extends Error {}
+/** A key that cannot sign or verify reports; the message names the file (exit code 2). */
+export class KeyError extends ConfigurationError {}
 
 /** JSON with object keys sorted at every depth: the bytes that are signed, whatever order the file has. */
 export function canonicalJson(value: unknown): string {

@@ -4,7 +4,7 @@ import { join, relative } from 'node:path';
 import type { FullConfig } from '@playwright/test/reporter';
 import { OPENAPI_PATH } from '../contract/openapi';
 import { CATALOGUE_PATH } from '../requirements/catalogue';
-import type { Settings } from '../harness/settings';
+import type { Settings } from '../config/settings';
 import type { TokenAuth } from '../harness/http/token';
 
 export const PACKAGE_ROOT = join(__dirname, '..');

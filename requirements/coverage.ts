@@ -75,7 +75,8 @@ export function computeMatrix(): Matrix {
   spawnSync(process.execPath, [require.resolve('@playwright/test/cli'), 'test', '--reporter=json', '--config', join(root, 'playwright.config.ts'), '--output', join(directory, 'output')], {
     cwd: root,
     encoding: 'utf8',
-    env: { ...process.env, OMS_BASE_URL: '', OMS_FAULT: '', OMS_VARIANT: '', OMS_WORKERS: process.env.OMS_WORKERS ?? '1', OMS_REPORT_DIR: join(directory, 'report'), PLAYWRIGHT_JSON_OUTPUT_NAME: file },
+    // One worker unless the caller's environment says otherwise; always the clean embedded server.
+    env: { OMS_WORKERS: '1', ...process.env, OMS_BASE_URL: '', OMS_FAULT: '', OMS_VARIANT: '', OMS_REPORT_DIR: join(directory, 'report'), PLAYWRIGHT_JSON_OUTPUT_NAME: file },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const run = JSON.parse(readFileSync(file, 'utf8')) as { suites: RunSuite[] };

@@ -13,7 +13,7 @@ test('npm pack ships what the command needs, and the installed package runs the 
   const [tarball] = readdirSync(work).filter((name) => name.endsWith('.tgz'));
   const { stdout: listing } = await exec('tar', ['-tzf', join(work, tarball)]);
   const files = listing.split('\n').map((line) => line.replace(/^package\//, ''));
-  for (const needed of ['cli/oms-conformance.js', 'cli/merge.config.ts', 'reporter/report.schema.json', 'reporter/README.md', 'playwright.config.ts', 'openapi.yaml', 'requirements/catalogue.yaml', 'harness/http/ledger.ts', 'docs/certify.md']) {
+  for (const needed of ['cli/oms-conformance.js', 'cli/merge.config.ts', 'reporter/report.schema.json', 'reporter/README.md', 'playwright.config.ts', 'openapi.yaml', 'requirements/catalogue.yaml', 'harness/http/ledger.ts', 'config/settings-table.ts', 'docs/certify.md']) {
     expect(files, needed).toContain(needed);
   }
   expect(files.some((file) => file.startsWith('tests/') && file.endsWith('.spec.ts'))).toBe(true);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { catalogue, requirement } from '../requirements/catalogue';
-import { readSettings } from '../harness/settings';
+import { readSettings } from '../config/settings';
 import { FAULTS } from '../reference/faults';
 import { GENERATED_FAULTS, type GeneratedFault } from '../reference/faults/generated';
 import { failedRequirements, PROJECT_ROOT, runSuite } from './support/run-suite';

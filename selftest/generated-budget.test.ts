@@ -4,7 +4,7 @@ import { EFFORT, forAll, type Trail } from '../harness/property';
 import type { Exchange } from '../harness/http/exchange';
 import { FINDING_ATTACHMENT, type Finding } from '../harness/findings';
 import { forgetRun, recordViolated } from '../harness/run-knowledge';
-import { readSettings } from '../harness/settings';
+import { readSettings } from '../config/settings';
 
 /**
  * Issue 15: a generated test that fails stops at its budget and reports the counterexample it has, and a

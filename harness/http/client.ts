@@ -1,7 +1,8 @@
 import type { OperationId } from '../../contract/openapi';
 import type { Exchange } from './exchange';
 import { redact } from './redaction';
-import { currentRunId, INCONCLUSIVE, noteAnswer, noteTimeout, serverWentSilent } from './silence';
+import { currentRunId } from '../../config/settings';
+import { INCONCLUSIVE, noteAnswer, noteTimeout, serverWentSilent } from './silence';
 import { HttpTransport, TransportError } from './transport';
 
 export interface RequestSpec {

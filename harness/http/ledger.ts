@@ -2,14 +2,15 @@ import { randomBytes } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { AccountName } from '../api';
+import { currentRunId, readSetting } from '../../config/settings';
+import { RUN_ID_PATTERN } from '../../config/values';
 import { redact } from './redaction';
-import { readSettings } from '../settings';
 
 /**
  * The ledger of a run: every order it created (run id, order id, account, time, base URL), appended the
  * moment the create response arrives, and every order it deleted. `oms-conformance cleanup --run-id ID`
  * deletes what a crashed run left behind, and nothing else. One JSON Lines file per run:
- * <OMS_LEDGER_DIR, default .oms-ledger>/<run id>.jsonl.
+ * <OMS_LEDGER_DIR>/<run id>.jsonl.
  */
 export interface LedgerEntry {
   event: 'created' | 'deleted';
@@ -21,15 +22,8 @@ export interface LedgerEntry {
   baseUrl: string;
 }
 
-export const DEFAULT_LEDGER_DIR = '.oms-ledger';
-export const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
-
-export function ledgerDirectory(env: NodeJS.ProcessEnv = process.env): string {
-  return env.OMS_LEDGER_DIR?.trim() || DEFAULT_LEDGER_DIR;
-}
-
 export function ledgerFile(directory: string, runId: string): string {
-  if (!RUN_ID.test(runId)) throw new Error(`Run id ${JSON.stringify(runId)} may hold only letters, digits, ".", "_" and "-"`);
+  if (!RUN_ID_PATTERN.test(runId)) throw new Error(`Run id ${JSON.stringify(runId)} may hold only letters, digits, ".", "_" and "-"`);
   return join(directory, `${runId}.jsonl`);
 }
 
@@ -64,14 +58,11 @@ export class Ledger {
 
 let current: Ledger | undefined;
 
-/**
- * This process's ledger. The run id comes from OMS_RUN_ID, which the conformance reporter sets before
- * the workers start (so all workers of a run share it); the runner's pid stands in without the reporter.
- */
+/** This process's ledger, under the run id all workers of a run share (config/settings.ts, currentRunId). */
 export function runLedger(env: NodeJS.ProcessEnv = process.env): Ledger {
   if (current) return current;
-  const runId = env.OMS_RUN_ID?.trim() || `pid-${process.ppid}`;
-  current = new Ledger(ledgerFile(ledgerDirectory(env), runId), runId, readSettings(env).baseUrl ?? '');
+  const runId = currentRunId(env);
+  current = new Ledger(ledgerFile(readSetting('ledgerDir', env), runId), runId, readSetting('baseUrl', env) ?? '');
   return current;
 }
 
@@ -106,6 +97,6 @@ export function ledgerRuns(directory: string): string[] {
   return readdirSync(directory)
     .filter((name) => name.endsWith('.jsonl'))
     .map((name) => name.slice(0, -'.jsonl'.length))
-    .filter((runId) => RUN_ID.test(runId))
+    .filter((runId) => RUN_ID_PATTERN.test(runId))
     .sort();
 }

@@ -33,14 +33,6 @@ export function redact(text: string): string {
   return out;
 }
 
-/** Registers every secret of the configuration contract (tokens, client secret) under its variable's name. */
-export function registerSettingsSecrets(settings: { token?: string; tokenB?: string; clientSecret?: string; clientSecretB?: string }): void {
-  registerSecret(settings.token, '$OMS_TOKEN');
-  registerSecret(settings.tokenB, '$OMS_TOKEN_B');
-  registerSecret(settings.clientSecret, '$OMS_CLIENT_SECRET');
-  registerSecret(settings.clientSecretB, '$OMS_CLIENT_SECRET_B');
-}
-
 /** One pattern: each character as itself, as \uXXXX, as its UTF-8 %XX bytes, or (a space) as "+". */
 function escapedForms(value: string): RegExp {
   const parts = [...value].map((char) => {

@@ -19,11 +19,6 @@ function files(runId: string): { tally: string; stopped: string } {
   return { tally: `${base}.tally`, stopped: `${base}.stopped` };
 }
 
-/** This process's run id, as the ledger and the read lock use it. */
-export function currentRunId(env: NodeJS.ProcessEnv = process.env): string {
-  return env.OMS_RUN_ID?.trim() || `pid-${process.ppid}`;
-}
-
 /** A request got no complete answer within the timeout. */
 export function noteTimeout(runId: string, timeoutMs: number): void {
   const { tally, stopped } = files(runId);

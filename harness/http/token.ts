@@ -1,6 +1,6 @@
 import { redact, registerSecret } from './redaction';
 import { HttpTransport } from './transport';
-import type { Settings } from '../settings';
+import type { Settings } from '../../config/settings';
 
 /**
  * How client credentials go to POST /token. The document does not show the request format (5.3), so

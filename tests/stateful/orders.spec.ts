@@ -3,7 +3,7 @@ import { emptyModel, orderCommands } from '../../generators/commands';
 import type { AccountName, OmsApi } from '../../harness/api';
 import { EFFORT, forAll, readReplay } from '../../harness/property';
 import { test } from '../../harness/fixtures';
-import type { Settings } from '../../harness/settings';
+import type { Settings } from '../../config/settings';
 import { verifies } from '../../harness/verifies';
 
 // Random sequences of requests, each answer compared with a model of the orders the run created.

@@ -1,0 +1,232 @@
+import type { Command } from '../cli/options';
+import { TOKEN_AUTH_METHODS } from '../harness/http/token';
+import type { RunInfo } from '../reporter/run-info';
+import { choice, credential, httpUrl, integer, json, onOff, path, positiveInteger, runId, text, type ValueKind } from './values';
+
+/**
+ * One setting of the suite: the one place its variable, option, default, check and meaning are written.
+ * The settings reader (config/settings.ts), the command's options and --help (cli/options.ts) and the
+ * README's Configuration table (config/docs.ts, checked by selftest/settings.test.ts) all come from here.
+ */
+export interface SettingSpec<T, D extends T | undefined = T | undefined> {
+  /** The environment variable: a public name, other tools drive the suite through it. */
+  variable: `OMS_${string}`;
+  /** How its text is checked and read. */
+  value: ValueKind<T>;
+  /** The value when the variable is unset or blank. */
+  default: D;
+  /** What the default means where the value alone does not say it ("the embedded reference server"). */
+  defaultNote?: string;
+  /** The command-line option that sets the variable, the commands that take it, and its --help line. */
+  flag?: { name: string; commands: readonly Command[]; help: string };
+  /** A token or secret: shown as $VARIABLE wherever output would hold it; the command also reads it from a file (--<flag>-file). */
+  secret?: true;
+  /** Set together with this setting or not at all (a client id and its secret). */
+  goesWith?: string;
+  /** What it does, for the README's Configuration table (Markdown). */
+  meaning: string;
+  /** Set by the suite for its own processes, never by a user: not in the README. */
+  internal?: true;
+}
+
+/** A setting whose default is a value: never undefined once read. */
+function setting<T>(spec: SettingSpec<T, NoInfer<T>>): SettingSpec<T, T>;
+/** A setting that may stay unset. */
+function setting<T>(spec: SettingSpec<T, undefined>): SettingSpec<T, undefined>;
+function setting<T>(spec: SettingSpec<T>): SettingSpec<T> {
+  return spec;
+}
+
+/** The commands that talk to a server. */
+const TARGET: Command[] = ['run', 'cleanup', 'replay'];
+
+/** Every setting, in the README's order. */
+export const SETTINGS = {
+  baseUrl: setting({
+    variable: 'OMS_BASE_URL',
+    value: httpUrl,
+    default: undefined,
+    defaultNote: 'the embedded reference server',
+    flag: { name: 'base-url', commands: TARGET, help: 'server under test' },
+    meaning: 'Base URL of the server under test, with any path prefix.',
+  }),
+  token: setting({
+    variable: 'OMS_TOKEN',
+    value: credential('TOKEN'),
+    default: undefined,
+    secret: true,
+    flag: { name: 'token', commands: TARGET, help: 'bearer token of account A' },
+    meaning: 'Bearer token of account A (the account the suite works in); required with `OMS_BASE_URL`, unless `OMS_CLIENT_ID` and `OMS_CLIENT_SECRET` are set.',
+  }),
+  clientId: setting({
+    variable: 'OMS_CLIENT_ID',
+    value: credential('ID'),
+    default: undefined,
+    goesWith: 'clientSecret',
+    flag: { name: 'client-id', commands: TARGET, help: 'obtain the token from POST /token with this client id ...' },
+    meaning:
+      "Obtain account A's token from `POST /token` instead (OAuth 2.0 client credentials), with `OMS_CLIENT_SECRET`. A new token is fetched shortly before `expires_in` runs out, and once for a request answered 401.",
+  }),
+  clientSecret: setting({
+    variable: 'OMS_CLIENT_SECRET',
+    value: credential('SECRET'),
+    default: undefined,
+    secret: true,
+    flag: { name: 'client-secret', commands: TARGET, help: '... and this client secret' },
+    meaning: 'The client secret that goes with `OMS_CLIENT_ID`: set both, or neither.',
+  }),
+  tokenB: setting({
+    variable: 'OMS_TOKEN_B',
+    value: credential('TOKEN'),
+    default: undefined,
+    secret: true,
+    flag: { name: 'token-b', commands: TARGET, help: 'bearer token of a second account B (isolation checks)' },
+    meaning: 'Optional second account, for the isolation checks (ORD-ISO-*). Without it (or `OMS_CLIENT_ID_B` and `OMS_CLIENT_SECRET_B`) they are reported as skipped, with that reason.',
+  }),
+  clientIdB: setting({
+    variable: 'OMS_CLIENT_ID_B',
+    value: credential('ID'),
+    default: undefined,
+    goesWith: 'clientSecretB',
+    flag: { name: 'client-id-b', commands: TARGET, help: "obtain account B's token from POST /token with this client id ..." },
+    meaning: "Obtain account B's token from `POST /token`, as for account A, with `OMS_CLIENT_SECRET_B`.",
+  }),
+  clientSecretB: setting({
+    variable: 'OMS_CLIENT_SECRET_B',
+    value: credential('SECRET'),
+    default: undefined,
+    secret: true,
+    flag: { name: 'client-secret-b', commands: TARGET, help: '... and this client secret' },
+    meaning: 'The client secret that goes with `OMS_CLIENT_ID_B`: set both, or neither.',
+  }),
+  tokenAuth: setting({
+    variable: 'OMS_TOKEN_AUTH',
+    value: choice(TOKEN_AUTH_METHODS),
+    default: undefined,
+    defaultNote: 'each tried, in that order',
+    flag: { name: 'token-auth', commands: TARGET, help: 'how POST /token gets the client credentials' },
+    meaning:
+      'How `POST /token` gets the client credentials: `form` (RFC 6749 §4.4), `json`, or `basic` (HTTP Basic, RFC 6749 §2.3.1). The run prints which worked and `report.json` records it (`target.tokenAuth`).',
+  }),
+  profile: setting({
+    variable: 'OMS_PROFILE',
+    value: choice(['core', 'strict']),
+    default: 'core',
+    flag: { name: 'profile', commands: ['run'], help: 'core: MUST requirements gate; strict: MUST and SHOULD' },
+    meaning: '`core`: only MUST requirements fail the run. `strict`: SHOULD requirements fail it too.',
+  }),
+  effort: setting({
+    variable: 'OMS_EFFORT',
+    value: choice(['quick', 'thorough']),
+    default: 'quick',
+    flag: { name: 'effort', commands: ['run'], help: 'how many generated cases the property tests run' },
+    meaning: '`quick` (CI gating) or `thorough` (certification): how many generated cases the property tests run.',
+  }),
+  seed: setting({
+    variable: 'OMS_SEED',
+    value: integer('N'),
+    default: undefined,
+    defaultNote: 'random',
+    flag: { name: 'seed', commands: ['run'], help: 'seed of the generated tests; a run is replayed by its seed' },
+    meaning: 'Replays generated tests exactly (every failure prints its seed).',
+  }),
+  readOnly: setting({
+    variable: 'OMS_READ_ONLY',
+    value: onOff,
+    default: false,
+    flag: { name: 'read-only', commands: ['run'], help: 'send only requests that change nothing; checks that need writes are skipped' },
+    meaning: '`1`: only requests that change nothing; checks that need writes are skipped with that reason.',
+  }),
+  requestTimeoutMs: setting({
+    variable: 'OMS_REQUEST_TIMEOUT_MS',
+    value: integer('MS'),
+    default: 15_000,
+    flag: { name: 'request-timeout', commands: TARGET, help: 'total deadline of one response, body included' },
+    meaning:
+      'Total deadline of one response: connect, headers and the whole body (one byte a second does not keep a request alive). After 3 timeouts in a row the run stops, skips the rest with that reason, and is not conformant.',
+  }),
+  maxResponseBytes: setting({
+    variable: 'OMS_MAX_RESPONSE_BYTES',
+    value: integer('N'),
+    default: 10 * 1024 * 1024,
+    defaultNote: '10 MiB',
+    flag: { name: 'max-response-bytes', commands: TARGET, help: 'largest response body read, after decoding' },
+    meaning: 'Largest response body read, after gzip/deflate/br decoding; a larger one ends its request with an error.',
+  }),
+  maxRps: setting({
+    variable: 'OMS_MAX_RPS',
+    value: integer('N'),
+    default: undefined,
+    defaultNote: 'no cap',
+    flag: { name: 'max-rps', commands: ['run'], help: 'at most N requests per second, across all workers' },
+    meaning: 'Cap on requests per second, shared by all workers.',
+  }),
+  workers: setting({
+    variable: 'OMS_WORKERS',
+    value: positiveInteger('N'),
+    default: 2,
+    flag: { name: 'workers', commands: ['run', 'replay'], help: 'parallel workers' },
+    meaning: 'Parallel Playwright workers.',
+  }),
+  reportDir: setting({
+    variable: 'OMS_REPORT_DIR',
+    value: path('DIR'),
+    default: 'conformance-report',
+    flag: { name: 'out', commands: ['run', 'merge'], help: 'report directory' },
+    meaning: 'Where the conformance report is written.',
+  }),
+  replayPath: setting({
+    variable: 'OMS_PATH',
+    value: text('PATH'),
+    default: undefined,
+    meaning: 'With `OMS_SEED`, replays one shrunk counterexample exactly as a failure printed it.',
+  }),
+  expectationsFile: setting({
+    variable: 'OMS_EXPECT',
+    value: path('FILE'),
+    default: undefined,
+    flag: { name: 'expect', commands: ['run', 'merge', 'expectations'], help: 'expectations file: requirement ids the server is known to fail, with reasons (and until dates)' },
+    meaning: 'Expectations file: requirement ids the server is known to fail, with reasons (a regression gate).',
+  }),
+  signingKeyFile: setting({
+    variable: 'OMS_SIGN_KEY',
+    value: path('KEY.pem'),
+    default: undefined,
+    flag: { name: 'sign-key', commands: ['run', 'merge'], help: 'sign report.json with this Ed25519 private key (see keygen)' },
+    meaning: 'Ed25519 private key (PEM) that signs `report.json`.',
+  }),
+  har: setting({
+    variable: 'OMS_HAR',
+    value: onOff,
+    default: false,
+    flag: { name: 'har', commands: ['run', 'merge'], help: 'also write the exchanges of the failures as HAR 1.2 (failures.har), secrets redacted' },
+    meaning: '`1`: also write `failures.har`, the exchanges of the failures as HAR 1.2, secrets redacted.',
+  }),
+  ledgerDir: setting({
+    variable: 'OMS_LEDGER_DIR',
+    value: path('DIR'),
+    default: '.oms-ledger',
+    flag: { name: 'ledger', commands: ['run', 'cleanup'], help: 'where the ledgers of created orders are kept' },
+    meaning: 'Where each run records the orders it created, for `oms-conformance cleanup`.',
+  }),
+  runId: setting({
+    variable: 'OMS_RUN_ID',
+    value: runId,
+    default: undefined,
+    defaultNote: 'a new one per run',
+    flag: { name: 'run-id', commands: ['run', 'cleanup'], help: 'run id; cleanup: the run whose orders to delete' },
+    meaning: 'Names the run in its report and its ledger (`oms-conformance cleanup --run-id`): letters, digits, `.`, `_` and `-`.',
+  }),
+  mergedRun: setting({
+    variable: 'OMS_MERGED_RUN',
+    value: json<RunInfo>(),
+    default: undefined,
+    internal: true,
+    meaning: 'What the shards ran, checked to agree: `oms-conformance merge` hands it to the reporter of the merged run.',
+  }),
+};
+
+export type SettingName = keyof typeof SETTINGS;
+
+/** The setting names, in the table's order. */
+export const SETTING_NAMES = Object.keys(SETTINGS) as SettingName[];

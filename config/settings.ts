@@ -1,0 +1,79 @@
+import { registerSecret } from '../harness/http/redaction';
+import { ConfigurationError } from './exit-codes';
+import { SETTING_NAMES, SETTINGS, type SettingName, type SettingSpec } from './settings-table';
+import { InvalidValue } from './values';
+
+type Table = typeof SETTINGS;
+
+/** The suite's settings, typed from the table (config/settings-table.ts): read here, passed down everywhere else. */
+export type Settings = { [K in SettingName]: ReturnType<Table[K]['value']['parse']> | Table[K]['default'] };
+
+/** A setting whose value is wrong: the message names its variable; `setting` and `problem` let the command line name its option instead. */
+export class SettingError extends ConfigurationError {
+  constructor(
+    readonly setting: SettingName,
+    readonly problem: string,
+  ) {
+    super(`${SETTINGS[setting].variable} ${problem}`);
+  }
+}
+
+/** One setting, checked: its default when the variable is unset or blank. */
+export function readSetting<K extends SettingName>(name: K, env: NodeJS.ProcessEnv = process.env): Settings[K] {
+  const spec = SETTINGS[name] as SettingSpec<Settings[K]>;
+  const raw = env[spec.variable] ?? '';
+  if (!raw.trim()) return spec.default as Settings[K];
+  try {
+    return spec.value.parse(spec.value.verbatim ? raw : raw.trim());
+  } catch (error) {
+    if (error instanceof InvalidValue) throw new SettingError(name, error.message);
+    throw error;
+  }
+}
+
+/** Every setting, checked one by one and then together (a client id needs its secret). */
+export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
+  const settings = Object.fromEntries(SETTING_NAMES.map((name) => [name, readSetting(name, env)])) as Settings;
+  for (const name of SETTING_NAMES) {
+    const partner = SETTINGS[name].goesWith as SettingName | undefined;
+    if (partner && (settings[name] === undefined) !== (settings[partner] === undefined)) {
+      throw new SettingError(name, `and ${SETTINGS[partner].variable} go together: set both, or neither`);
+    }
+  }
+  return settings;
+}
+
+/**
+ * Writes settings into an environment (this process's by default, which Playwright's workers inherit), as
+ * the variables a user would set: how the runner hands on what it resolved, and the command its options.
+ */
+export function writeSettings(values: Partial<Settings>, env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  for (const [name, value] of Object.entries(values) as Array<[SettingName, unknown]>) {
+    const spec = SETTINGS[name] as SettingSpec<unknown>;
+    if (value === undefined) delete env[spec.variable];
+    else env[spec.variable] = spec.value.format(value);
+  }
+  return env;
+}
+
+/**
+ * A worker's run id: OMS_RUN_ID, which the conformance reporter sets before the workers start, or without
+ * that reporter the runner's pid (the worker's parent). The ledger and the run's shared files are keyed by it.
+ */
+export function currentRunId(env: NodeJS.ProcessEnv = process.env): string {
+  return readSetting('runId', env) ?? `pid-${process.ppid}`;
+}
+
+/** Registers the value of every secret setting for redaction, shown as its variable ($OMS_TOKEN …). */
+export function registerSettingsSecrets(settings: Partial<Settings>): void {
+  for (const name of SETTING_NAMES) {
+    if (SETTINGS[name].secret) registerSecret(settings[name] as string | undefined, `$${SETTINGS[name].variable}`);
+  }
+}
+
+/** Against the user's own server, account A needs a token, or client credentials to obtain one. */
+export function checkAccountA(settings: Settings): void {
+  if (!settings.baseUrl || settings.token || settings.clientId) return;
+  const { clientId, clientSecret } = SETTINGS;
+  throw new SettingError('token', `is not set: give the bearer token of account A (or ${clientId.variable} and ${clientSecret.variable} to obtain one from POST /token).`);
+}

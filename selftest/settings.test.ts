@@ -1,0 +1,84 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { optionHelp } from '../cli/options';
+import { currentReadmeTable, README, readmeSettingsTable } from '../config/docs';
+import { ConfigurationError, configurationMessage } from '../config/exit-codes';
+import { readSettings, SettingError, writeSettings, type Settings } from '../config/settings';
+import { SETTING_NAMES, SETTINGS } from '../config/settings-table';
+
+const ROOT = join(__dirname, '..');
+
+test("README.md's Configuration table is the one config/settings-table.ts gives", () => {
+  expect(currentReadmeTable(readFileSync(README, 'utf8')), 'README.md differs from config/settings-table.ts: run `npm run docs:settings` to rewrite its table').toBe(
+    readmeSettingsTable(),
+  );
+});
+
+test('--help shows every option of a setting with its variable', () => {
+  const help = (['run', 'merge', 'cleanup', 'replay', 'expectations'] as const).map(optionHelp).join('\n');
+  for (const name of SETTING_NAMES) {
+    const { flag, variable } = SETTINGS[name];
+    if (flag) expect(help, variable).toMatch(new RegExp(`--${flag.name} .*\\[${variable}\\]`));
+  }
+});
+
+test('nothing set: every setting has its default', () => {
+  const settings = readSettings({});
+  for (const name of SETTING_NAMES) expect(settings[name], name).toBe(SETTINGS[name].default);
+});
+
+test('a value written for another process reads back the same', () => {
+  const values: Partial<Settings> = { baseUrl: 'https://oms.example.com/api', profile: 'strict', seed: -42, readOnly: true, workers: 3, runId: 'run-1.a_b' };
+  expect(readSettings(writeSettings(values, {}))).toMatchObject(values);
+});
+
+test('a wrong value is one configuration error that names the variable and says what is wrong', () => {
+  const wrong: Array<[NodeJS.ProcessEnv, string]> = [
+    [{ OMS_PROFILE: 'gold' }, 'OMS_PROFILE must be one of core, strict, got "gold"'],
+    [{ OMS_SEED: '1.5' }, 'OMS_SEED must be an integer, got "1.5"'],
+    [{ OMS_WORKERS: '0' }, 'OMS_WORKERS must be a positive integer, got "0"'],
+    [{ OMS_BASE_URL: 'oms.example.com' }, 'OMS_BASE_URL is not a URL: "oms.example.com"'],
+    [{ OMS_BASE_URL: 'ftp://oms.example.com' }, 'OMS_BASE_URL must start with http:// or https://'],
+    [{ OMS_READ_ONLY: 'ture' }, 'OMS_READ_ONLY must be 1 to switch it on'],
+    [{ OMS_RUN_ID: '../x' }, 'OMS_RUN_ID may hold only letters, digits'],
+    [{ OMS_CLIENT_SECRET_B: 'only-the-secret' }, 'OMS_CLIENT_ID_B and OMS_CLIENT_SECRET_B go together'],
+  ];
+  for (const [env, message] of wrong) {
+    const error = (() => {
+      try {
+        readSettings(env);
+      } catch (thrown) {
+        return thrown;
+      }
+    })();
+    expect(error, message).toBeInstanceOf(SettingError);
+    expect((error as SettingError).message).toContain(message);
+  }
+});
+
+test('blank means unset; tokens and secrets are taken as given, other text trimmed', () => {
+  const settings = readSettings({ OMS_PROFILE: '  ', OMS_BASE_URL: ' https://oms.example.com/api/ ', OMS_TOKEN: ' tok en ' });
+  expect([settings.profile, settings.baseUrl, settings.token]).toEqual(['core', 'https://oms.example.com/api', ' tok en ']);
+});
+
+test('only a configuration error is shown as the one line of exit code 2', () => {
+  expect(configurationMessage(new ConfigurationError('OMS_TOKEN is not set'))).toBe('oms-conformance: OMS_TOKEN is not set');
+  expect(configurationMessage(new Error('a bug'))).toBeUndefined();
+});
+
+test('OMS_* variables are read only in config/ (the reference server and the self-tests configure themselves)', () => {
+  const readers = sourceFiles(ROOT)
+    .filter((file) => !/^(config|reference|selftest)\//.test(file))
+    .filter((file) => /\benv\.OMS_|\benv\[\s*['"`]OMS_/.test(readFileSync(join(ROOT, file), 'utf8')));
+  expect(readers, 'read settings through config/settings.ts (readSettings, readSetting), not from the environment').toEqual([]);
+});
+
+function sourceFiles(directory: string): string[] {
+  return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
+    if (entry.name.startsWith('.') || ['node_modules', 'test-results', 'conformance-report'].includes(entry.name)) return [];
+    const path = join(directory, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return /\.(ts|js)$/.test(entry.name) ? [relative(ROOT, path)] : [];
+  });
+}
