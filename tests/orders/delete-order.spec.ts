@@ -21,7 +21,7 @@ test.describe('DELETE /orders/{order_id} (4.5)', () => {
     observe('ORD-OBS-003', `delete answers ${shape ? named[shape] : 'neither documented shape'}`);
   });
 
-  test('takes effect: a later get answers 404/410 or the order with deleted_at set', verifies('ORD-DELETE-002', 'ORD-OBS-004'), async ({ api }) => {
+  test('takes effect: a later get answers 404/410 or the order with deleted_at set', verifies('ORD-DELETE-002', 'ORD-OBS-004', 'ORD-OBS-025'), async ({ api }) => {
     const created = await createOrder(api, minimalOrder());
     ensure(is2xx('ORD-DELETE-001')(await api.delete(created.id)));
     const after = await api.get(created.id);
