@@ -4,7 +4,7 @@ import { catalogue } from '../requirements/catalogue';
 import { behavioursFromEnvironment } from '../reference/behaviours';
 import { VARIANTS } from '../reference/variants';
 import { KNOBS, knobsText, WITHOUT_KNOB, type Knob } from '../reference/variants/knobs';
-import { failedRequirements, runSuite, type SuiteRun } from './support/run-suite';
+import { failedRequirements, ordersLeftBehind, runSuite, type SuiteRun } from './support/run-suite';
 
 /**
  * The space of conformant servers (reference/variants/knobs.ts): every point must pass the whole suite
@@ -58,12 +58,16 @@ function falseAlarm(setting: Setting, run: SuiteRun): string | undefined {
   // Strict gates on MUST and SHOULD, core on MUST only: one strict run judges both profiles.
   const failed = failedRequirements(run.report).filter((r) => r.level === 'MUST' || r.level === 'SHOULD');
   const unattributed = run.report.unattributedFailures;
-  if (failed.length === 0 && unattributed.length === 0 && run.exitCode === 0) return undefined;
+  const leftBehind = ordersLeftBehind(run);
+  if (failed.length === 0 && unattributed.length === 0 && run.exitCode === 0 && leftBehind === 0) return undefined;
   const core = failed.some((r) => r.level === 'MUST') ? 'core fails' : 'core passes';
   return [
-    `${label}: a conformant server was rejected (${core}, strict fails; exit code ${run.exitCode})`,
+    failed.length || unattributed.length || run.exitCode !== 0
+      ? `${label}: a conformant server was rejected (${core}, strict fails; exit code ${run.exitCode})`
+      : `${label}: the run passed but did not clean up after itself`,
     ...failed.map((r) => `  ${r.id} (${r.level}) failed`),
     ...unattributed.map((text) => `  a failure attributed to no requirement: ${text}`),
+    ...(leftBehind ? [`  ${leftBehind} order(s) the run created were left behind (the cleanup could not delete them)`] : []),
     run.output.slice(-3000),
   ].join('\n');
 }

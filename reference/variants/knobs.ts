@@ -68,7 +68,11 @@ export const KNOBS: readonly Knob[] = [
   toggle('create-status', 'ORD-OBS-001', '201', 'create-200'),
   toggle('error-status', 'ORD-OBS-002', '400', 'status-422'),
   toggle('delete-shape', 'ORD-OBS-003', 'message', 'delete-envelope'),
-  choice('delete-effect', 'ORD-OBS-004', 'hard', { 'soft-delete': () => variantHooks('soft-delete'), 'soft-delete-listed': () => variantHooks('soft-delete-listed') }),
+  choice('delete-effect', 'ORD-OBS-004', 'hard', {
+    'soft-delete': () => variantHooks('soft-delete'),
+    'soft-delete-listed': () => variantHooks('soft-delete-listed'),
+    'soft-delete-conflict': () => variantHooks('soft-delete-conflict'),
+  }),
   toggle('update-omitted', 'ORD-OBS-005', 'keep', 'update-replace'),
   toggle('id-format', 'ORD-OBS-007', 'uuid', 'prefixed-ids'),
   toggle('list-order', 'ORD-OBS-008', 'newest-first', 'oldest-first'),

@@ -21,6 +21,12 @@ export const STORAGE_VARIANTS: VariantDefinition[] = [
     hooks: () => softDelete({ listed: true }),
   }),
   variant({
+    name: 'soft-delete-conflict',
+    description: 'As soft-delete, but a later update or delete of a deleted order answers 409 (a conflict with its state), not 410.',
+    basis: '4.5: the effect of deletion is not shown; error status codes per condition are not shown either (7).',
+    hooks: () => softDelete({ listed: false, refusal: 409 }),
+  }),
+  variant({
     name: 'update-replace',
     description: 'An update replaces rather than merges: an optional field the update omits (note) is cleared.',
     basis: '4.4: "Whether omitted fields are kept or cleared ... not shown." (ORD-OBS-005)',
@@ -106,7 +112,7 @@ export const STORAGE_VARIANTS: VariantDefinition[] = [
   }),
 ];
 
-function softDelete({ listed }: { listed: boolean }): Hooks {
+function softDelete({ listed, refusal = 410 }: { listed: boolean; refusal?: 409 | 410 }): Hooks {
   const deleted = new Set<string>();
   return {
     wrapServices: (services) => {
@@ -132,7 +138,7 @@ function softDelete({ listed }: { listed: boolean }): Hooks {
     intercept: (request, { accounts }) => {
       const { orderId } = operationOf(request);
       const gone = is(request, 'update', 'delete') && orderId !== undefined && deleted.has(orderId) && callerOf(request, accounts);
-      return gone ? errorReply(new ApiError(410, 'gone', `Order ${orderId} was deleted`)) : undefined;
+      return gone ? errorReply(new ApiError(refusal, refusal === 410 ? 'gone' : 'order_deleted', `Order ${orderId} was deleted`)) : undefined;
     },
   };
 }

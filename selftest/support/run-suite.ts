@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { leftovers, readLedger } from '../../harness/http/ledger';
 import type { RequirementResult } from '../../reporter/conformance-reporter';
 import type { ConformanceReport } from '../../reporter/report';
 
@@ -45,6 +46,13 @@ export function runSuite(env: Record<string, string | undefined>, args: string[]
       resolve({ exitCode: code ?? -1, output, reportDir, report });
     });
   });
+}
+
+/** Orders the run created and did not delete, as its ledger records them (a run on a conformant server leaves none). */
+export function ordersLeftBehind(run: SuiteRun): number {
+  const ledger = join(run.reportDir, 'ledger');
+  if (!existsSync(ledger)) return 0;
+  return readdirSync(ledger).reduce((sum, file) => sum + leftovers(readLedger(join(ledger, file))).length, 0);
 }
 
 /** Ids of the requirements a run failed, with their levels. */
