@@ -276,25 +276,25 @@ test.describe('near-miss tokens (5.1)', () => {
   // What a server that strips its prefix and decodes the rest reads; another prefix is another token.
   const decoded = (token: string, prefix: string, encoding: BufferEncoding) => (token.startsWith(prefix) ? Buffer.from(token.slice(prefix.length), encoding) : Buffer.from(`not ${token}`));
 
-  test('every near miss differs from the token as text and as the bytes a lenient decoder reads', () => {
+  test('every near miss differs from the token as text and (its case aside) as the bytes a lenient decoder reads', () => {
     fc.assert(
       fc.property(issuedToken, ({ token, encoding, prefix }) => {
         for (const { what, alter } of NEAR_MISSES) {
           const altered = alter(token);
           if ('skip' in altered) continue;
           expect(altered.token, `${what} of ${token}`).not.toBe(token);
-          expect(decoded(altered.token, prefix, encoding).equals(decoded(token, prefix, encoding)), `${what} of ${token} decodes (${encoding}) to the same bytes`).toBe(false);
+          if (what !== 'its case changed') expect(decoded(altered.token, prefix, encoding).equals(decoded(token, prefix, encoding)), `${what} of ${token} decodes (${encoding}) to the same bytes`).toBe(false);
         }
       }),
       { seed: 4242, numRuns: 300 },
     );
   });
 
-  test('a near miss is skipped only where it cannot differ: base64 padding, a hex token, a token without letters', () => {
+  test('a near miss is skipped only where it cannot differ: after base64 padding, or a case change of a token without letters', () => {
     const skipped = (token: string) => NEAR_MISSES.filter(({ alter }) => 'skip' in alter(token)).map(({ what }) => what);
     expect(skipped('oms_AbC-dEf_0123456789abcdefghijKL')).toEqual([]);
     expect(skipped('QUJDRA==')).toEqual(['two characters appended']);
-    expect(skipped('0f3a9c2d7e')).toEqual(['its case changed']);
-    expect(skipped('tok-0f3a9c2d7e')).toEqual(['its case changed']);
+    expect(skipped('0f3a9c2d7e')).toEqual([]);
+    expect(skipped('0123456789')).toEqual(['its case changed']);
   });
 });

@@ -4,7 +4,7 @@ import { contract, type JsonSchema } from '../../contract/openapi';
 import { ApiError, errorReply, type ApiReply, type ApiRequest } from '../http';
 import type { StoredOrder } from '../store';
 import type { HookContext } from '../app';
-import { callerOf, is, isSuccess, mapStrings, onFullForm, onSummaries, operationOf, withJsonBody, withReplyBody, withStore, type Hooks, type Json } from '../faults/kit';
+import { callerOf, is, isSuccess, mapStrings, onFullForm, onSummaries, operationOf, withJsonBody, withStore, type Hooks, type Json } from '../faults/kit';
 
 /**
  * The behaviours of the freedoms of issue 11 (what an independent, correct server does where the
@@ -267,24 +267,16 @@ export function textInNfd(request: ApiRequest): ApiRequest {
 /** The fields that "appear in some responses" (2.2, 2.6), added to every full form where they are missing. */
 /**
  * A server that stores the bytes of its tokens and decodes what a client sends before the lookup, as
- * Node's decoders do it: leniently (trailing bits, a lone trailing character and hex case ignored). With
- * hex, the token it issues is the hex of the clean server's token; with base64url, the clean token itself.
+ * Node's base64url decoder does it: leniently (trailing bits and a lone trailing character ignored).
  */
-export function tokensDecodedBeforeLookup(encoding: 'base64url' | 'hex'): Hooks {
-  const decoded = (token: string) => Buffer.from(token, encoding);
+export function tokensDecodedBeforeLookup(): Hooks {
+  const decoded = (token: string) => Buffer.from(token, 'base64url');
   return {
-    rewriteReply: (request, reply) =>
-      encoding === 'hex' && is(request, 'token') && isSuccess(reply)
-        ? withReplyBody(reply, (body) => ({ ...body, access_token: Buffer.from(String(body.access_token)).toString('hex') }))
-        : reply,
     rewriteRequest: (request, { accounts }) => {
       const sent = /^Bearer (\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
       if (!sent || accounts.accountFor(sent)) return request;
-      const valid =
-        encoding === 'hex'
-          ? decoded(sent).toString('utf8')
-          : accounts.validTokens().find(([token]) => decoded(token).equals(decoded(sent)))?.[0];
-      return valid && accounts.accountFor(valid) ? { ...request, headers: { ...request.headers, authorization: `Bearer ${valid}` } } : request;
+      const valid = accounts.validTokens().find(([token]) => decoded(token).equals(decoded(sent)))?.[0];
+      return valid ? { ...request, headers: { ...request.headers, authorization: `Bearer ${valid}` } } : request;
     },
   };
 }

@@ -104,8 +104,7 @@ export const KNOBS: readonly Knob[] = [
   toggle('keep-alive', 'ORD-OBS-020', 'node-default', 'keep-alive-500ms'),
   toggle('token-endpoint', 'ORD-DOC-003', 'any-form', 'oauth-form-3s-tokens'),
   choice('token-lookup', 'ORD-DOC-003', 'exact-text', {
-    'decoded-base64url': () => tokensDecodedBeforeLookup('base64url'),
-    'decoded-hex': () => tokensDecodedBeforeLookup('hex'),
+    'decoded-base64url': () => tokensDecodedBeforeLookup(),
   }),
   choice('unicode-form', 'ORD-OBS-023', 'as-sent', { nfd: () => ({ rewriteRequest: textInNfd }) }),
   choice('some-response-fields', 'ORD-OBS-024', 'absent', {
