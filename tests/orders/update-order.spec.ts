@@ -81,9 +81,9 @@ test.describe('PUT /orders/{order_id} (4.4)', () => {
     }
   });
 
-  test('assigns ids and totals to the items of an update', verifies('ORD-CREATE-005'), async ({ api }) => {
+  test('shows the customer id, item ids and item totals after an update that sends customer and items', verifies('ORD-CREATE-005'), async ({ api }) => {
     const created = await createOrder(api, fullOrder());
-    const exchange = await api.update(created.id, { items: fullUpdate().items });
+    const exchange = await api.update(created.id, { customer: fullUpdate().customer, items: fullUpdate().items });
     ensure(is2xx('ORD-UPDATE-001')(exchange));
     const { exchange: after } = await getOrder(api, created.id);
     for (const shown of [exchange, after]) check(serviceAssignedParts(shown));
