@@ -135,6 +135,40 @@ export const LIST_FAULTS: FaultDefinition[] = [
     }),
   }),
   fault({
+    id: 'list-total-counts-every-account',
+    level: 'MUST',
+    catches: ['ORD-LIST-007'],
+    subtle: true,
+    description: "meta.total counts the orders of every account, not the caller's: right only while no other account holds orders.",
+    hooks: () => ({
+      wrapServices: (services, accounts) =>
+        withStore(services, (store) => ({
+          page: (account, offset, limit) => {
+            const page = store.page(account, offset, limit);
+            const total = accounts.accounts.reduce((sum, other) => sum + store.page(other.id, 0, 1).total, 0);
+            return { ...page, total };
+          },
+        })),
+    }),
+  }),
+  fault({
+    id: 'list-page-below-one-counts-from-the-end',
+    level: 'SHOULD',
+    catches: ['ORD-LIST-010'],
+    subtle: true,
+    description: 'page=0 or a negative page answers a page counted from the end (page 0 is the last page), like a negative list index.',
+    hooks: () => ({
+      rewriteRequest: (request, { services, accounts }) => {
+        const page = Number(request.query.get('page'));
+        const caller = callerOf(request, accounts);
+        if (!is(request, 'list') || !caller || !/^-?\d+$/.test(request.query.get('page') ?? '') || page >= 1) return request;
+        const limit = Math.min(100, Math.max(1, Number(request.query.get('limit') ?? 10) || 10));
+        const pages = Math.max(1, Math.ceil(services.store.page(caller.id, 0, 1).total / limit));
+        return withQuery(request, { page: String(Math.max(1, pages + page)) });
+      },
+    }),
+  }),
+  fault({
     id: 'list-total-counts-deleted',
     level: 'MUST',
     catches: ['ORD-LIST-007'],

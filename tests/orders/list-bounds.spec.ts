@@ -1,7 +1,7 @@
 import { contract } from '../../contract/openapi';
 import { check, unless } from '../../harness/findings';
 import { test } from '../../harness/fixtures';
-import { ensureOrders } from '../../harness/listing';
+import { ensureOrders, stableView } from '../../harness/listing';
 import { verifies } from '../../harness/verifies';
 
 const limitBounds = contract().queryParameter('listOrders', 'limit') as { minimum: number; maximum: number };
@@ -34,6 +34,23 @@ test.describe('GET /orders bounds against a full account (8)', () => {
         unless('ORD-LIST-005', exchange.status >= 300 || count <= limitBounds.maximum, () => ({
           expected: `${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]))}: at most ${limitBounds.maximum} orders (or the request refused); the account holds more than ${limitBounds.maximum}`,
           received: `${exchange.status} with ${count} orders`,
+          exchange,
+        })),
+      );
+    }
+  });
+
+  test('answers a page below 1, when it clamps rather than refuses, with the orders of page 1', verifies('ORD-LIST-010'), async ({ api }) => {
+    for (const page of OUT_OF_RANGE_PAGES) {
+      const [first] = await stableView(api, [{ page: pageBounds.minimum, limit: IN_RANGE_LIMIT }]);
+      const exchange = await api.list({ page, limit: IN_RANGE_LIMIT });
+      const [again] = await stableView(api, [{ page: pageBounds.minimum, limit: IN_RANGE_LIMIT }]);
+      if (exchange.status < 200 || exchange.status >= 300 || again.ids.join() !== first.ids.join()) continue; // refused, or the account changed meanwhile
+      const ids = (dataOf(exchange.json) ?? []).map((order) => String((order as { id?: unknown }).id));
+      check(
+        unless('ORD-LIST-010', ids.join() === first.ids.join(), () => ({
+          expected: `page=${page}&limit=${IN_RANGE_LIMIT} clamped to page ${pageBounds.minimum}: its orders ${first.ids.join(', ')} (or the request refused with a 4xx)`,
+          received: `${exchange.status} with the orders ${ids.join(', ') || '(none)'}`,
           exchange,
         })),
       );

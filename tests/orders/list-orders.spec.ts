@@ -82,8 +82,10 @@ test.describe('GET /orders (4.1, 8)', () => {
     });
   }
 
-  test('reports the total count in meta.total, also after a delete', verifies('ORD-LIST-007'), async ({ api, settings }) => {
+  test('reports the total count in meta.total, also after a delete and while another account holds orders', verifies('ORD-LIST-007'), async ({ api, accounts, settings }) => {
     if (!settings.readOnly) {
+      // "The count of orders" is the account's own: another account's order must not be counted.
+      if (accounts.B) await createOrder(accounts.B, fullOrder());
       // A count kept by hand goes wrong at the first delete: make sure one happened.
       const created = await createOrder(api, fullOrder());
       ensure(is2xx('ORD-DELETE-001')(await api.delete(created.id)));
