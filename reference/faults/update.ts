@@ -95,6 +95,24 @@ export const UPDATE_FAULTS: FaultDefinition[] = [
     }),
   }),
   fault({
+    id: 'update-drops-resent-customer-id',
+    level: 'MUST',
+    catches: ['ORD-CREATE-005'],
+    subtle: true,
+    description: 'An update that sends a customer stores and answers it without the service-assigned customer.id (an update without customer keeps it).',
+    hooks: () => ({
+      rewriteReply: (request, reply, { services }) => {
+        if (!is(request, 'update') || !isSuccess(reply) || !('customer' in (JSON.parse(request.bodyText) as Json))) return reply;
+        return onFullForm(request, reply, (order) => {
+          const { id: _id, ...customer } = (order.customer ?? {}) as Json;
+          const changed = { ...order, customer };
+          services.store.replace(changed as unknown as StoredOrder);
+          return changed;
+        });
+      },
+    }),
+  }),
+  fault({
     id: 'update-reassigns-kept-ids',
     level: 'MUST',
     catches: ['ORD-UPDATE-007'],
