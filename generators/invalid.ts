@@ -63,7 +63,10 @@ export function missingField(): fc.Arbitrary<InvalidRequest> {
 export function wrongType(operationId: OperationId, valid: fc.Arbitrary<object>, kind: 'wrong-type' | 'wrong-shape'): fc.Arbitrary<InvalidRequest> {
   const bodySchema = requestSchema(operationId);
   return fc.tuple(valid, fc.nat(), fc.nat()).map(([body, at, pick]) => {
-    const places = fieldsOf(body, bodySchema).filter((place) => (isContainer(place.schema) ? 'wrong-shape' : 'wrong-type') === kind);
+    // A value the service computes or assigns may be ignored when sent, so a server need not check its type either.
+    const places = fieldsOf(body, bodySchema).filter(
+      (place) => (isContainer(place.schema) ? 'wrong-shape' : 'wrong-type') === kind && place.schema['x-service-may-compute'] !== true && place.schema.readOnly !== true,
+    );
     const place = places[at % places.length];
     const replacements = wrongValuesFor(place.schema);
     const replacement = replacements[pick % replacements.length];

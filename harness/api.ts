@@ -85,6 +85,11 @@ export class OmsApi {
     return exchange;
   }
 
+  /** How many orders this account holds that this worker created and has not deleted. */
+  ownOrderCount(): number {
+    return this.created.remaining().filter(([, owner]) => owner === this.account).length;
+  }
+
   /** An id no order has, remembered so update and delete may be sent to it. */
   unknownId(): string {
     const id = `oms-conformance-missing-${randomUUID()}`;
