@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { test } from '@playwright/test';
 import type { OperationId } from '../contract/openapi';
 import { recordCheckedOn } from './checked-on';
-import { idIsOnePathSegment, responseChecks } from './checks';
+import { idIsOnePathSegment, responseChecks } from '../checks/body';
 import { InconclusiveError, RateLimitedError, type OmsClient, type RequestSpec } from './http/client';
 import type { Exchange } from './http/exchange';
 import { INCONCLUSIVE } from './http/silence';

@@ -1,6 +1,6 @@
 import { test } from '@playwright/test';
 import type { OmsApi } from './api';
-import { is2xx } from './checks';
+import { is2xx } from '../checks/body';
 import type { Exchange } from './http/exchange';
 import { ensure, reached, unless, type Finding } from './findings';
 import { minimalOrder } from '../generators/examples';
@@ -8,7 +8,7 @@ import { whileReading } from './quiet';
 import { contract } from '../contract/openapi';
 import { bounds, isValidQuery, type ListQuery } from '../generators/query';
 import { project } from '../contract/projection';
-import { changesBetween, formatDifferences } from './roundtrip';
+import { changesBetween, formatDifferences } from '../checks/roundtrip';
 
 export interface ListPage {
   query: Record<string, string | number>;

@@ -1,6 +1,6 @@
 import type { OperationId } from '../contract/openapi';
 import { orderPath, type OmsApi } from './api';
-import { isRefused } from './checks';
+import { isRefused } from '../checks/body';
 import type { Exchange } from './http/exchange';
 import { check, unless } from './findings';
 import type { RequestSpec } from './http/client';

@@ -1,11 +1,11 @@
 import { instantOf } from '../contract/datetime';
 import { excerpt } from '../contract/openapi';
 import type { OmsApi } from './api';
-import { is2xx } from './checks';
+import { is2xx } from '../checks/body';
 import type { Exchange } from './http/exchange';
 import { ensure, unless, type Finding } from './findings';
 import { minimalOrder } from '../generators/examples';
-import { differences, formatDifferences } from './roundtrip';
+import { differences, formatDifferences } from '../checks/roundtrip';
 
 export type Json = Record<string, unknown>;
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { excerpt } from '../../contract/openapi';
 import type { AccountName } from '../../harness/api';
-import { is2xx } from '../../harness/checks';
+import { is2xx } from '../../checks/body';
 import { stopOn } from '../../harness/property';
 import type { Exchange } from '../../harness/http/exchange';
 import { unless, type Finding } from '../../harness/findings';

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { is2xx } from '../../harness/checks';
+import { is2xx } from '../../checks/body';
 import { stopOn } from '../../harness/property';
 import { apiOf, idOf, liveOrders, OrderCommand, type OrdersModel, type OrdersReal } from './model';
 

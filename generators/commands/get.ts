@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { excerpt } from '../../contract/openapi';
 import { showsDeleted } from '../../checks/deletion';
-import { is2xx } from '../../harness/checks';
+import { is2xx } from '../../checks/body';
 import { stopOn } from '../../harness/property';
 import { unless } from '../../harness/findings';
 import { carriesWhatWasSent } from '../../harness/orders';

@@ -2,11 +2,11 @@ import fc from 'fast-check';
 import { contract, excerpt } from '../../contract/openapi';
 import { project } from '../../contract/projection';
 import type { AccountName } from '../../harness/api';
-import { is2xx } from '../../harness/checks';
+import { is2xx } from '../../checks/body';
 import { stopOn } from '../../harness/property';
 import { unless } from '../../harness/findings';
 import { readPage } from '../../harness/listing';
-import { differences, formatDifferences } from '../../harness/roundtrip';
+import { differences, formatDifferences } from '../../checks/roundtrip';
 import { apiOf, idOf, liveOrders, OrderCommand, otherAccount, type OrdersModel, type OrdersReal } from './model';
 
 /**

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { excerpt } from '../../contract/openapi';
-import { is2xx } from '../../harness/checks';
+import { is2xx } from '../../checks/body';
 import { stopOn } from '../../harness/property';
 import { unless } from '../../harness/findings';
 import { carriesWhatWasSent } from '../../harness/orders';
-import { differences } from '../../harness/roundtrip';
+import { differences } from '../../checks/roundtrip';
 import type { Payload } from '../schema';
 import { holdsExoticValue } from '../exotic';
 import { apiOf, bodyText, idOf, liveOrders, OrderCommand, type OrdersModel, type OrdersReal } from './model';

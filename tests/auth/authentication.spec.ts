@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { is2xx } from '../../harness/checks';
+import { is2xx } from '../../checks/body';
 import { check, ensure } from '../../harness/findings';
 import { test } from '../../harness/fixtures';
 import { createOrder } from '../../harness/orders';

@@ -1,12 +1,12 @@
 import { excerpt } from '../../contract/openapi';
 import { showsDeleted } from '../../checks/deletion';
-import { is2xx, isRefused } from '../../harness/checks';
+import { is2xx, isRefused } from '../../checks/body';
 import { check, unless } from '../../harness/findings';
 import { test } from '../../harness/fixtures';
 import { findInList } from '../../harness/listing';
 import { createOrder, getOrder } from '../../harness/orders';
 import { fullOrder } from '../../generators/examples';
-import { changesBetween, formatDifferences } from '../../harness/roundtrip';
+import { changesBetween, formatDifferences } from '../../checks/roundtrip';
 import { verifies } from '../../harness/verifies';
 
 test.describe('Isolation between accounts (1)', () => {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { clientValue, pathName, serviceAssignedFields, valuesAt, withValueAt, type AssignedField } from '../../contract/assigned';
 import { instantOf } from '../../contract/datetime';
 import { contract, excerpt } from '../../contract/openapi';
-import { is2xx } from '../../harness/checks';
+import { is2xx } from '../../checks/body';
 import type { Exchange } from '../../harness/http/exchange';
 import { check, ensure, unless, type Finding } from '../../harness/findings';
 import { test } from '../../harness/fixtures';

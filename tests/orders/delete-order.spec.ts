@@ -1,5 +1,5 @@
 import { contract, excerpt } from '../../contract/openapi';
-import { is2xx, isUnknownAnswer } from '../../harness/checks';
+import { is2xx, isUnknownAnswer } from '../../checks/body';
 import { showsDeleted } from '../../checks/deletion';
 import { check, ensure, unless } from '../../harness/findings';
 import { test } from '../../harness/fixtures';
@@ -7,7 +7,7 @@ import { findInList } from '../../harness/listing';
 import { observe } from '../../harness/observe';
 import { createOrder, getOrder, unknownIds, type Json } from '../../harness/orders';
 import { fullOrder, minimalOrder } from '../../generators/examples';
-import { changesBetween, formatDifferences } from '../../harness/roundtrip';
+import { changesBetween, formatDifferences } from '../../checks/roundtrip';
 import { verifies } from '../../harness/verifies';
 
 test.describe('DELETE /orders/{order_id} (4.5)', () => {

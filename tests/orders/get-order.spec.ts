@@ -1,5 +1,5 @@
 import { excerpt } from '../../contract/openapi';
-import { idIsOnePathSegment, isUnknownAnswer } from '../../harness/checks';
+import { idIsOnePathSegment, isUnknownAnswer } from '../../checks/body';
 import { check, unless } from '../../harness/findings';
 import { test } from '../../harness/fixtures';
 import { carriesWhatWasSent, createOrder, getOrder, keepsAssignedValues, unknownIds } from '../../harness/orders';

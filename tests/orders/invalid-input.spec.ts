@@ -1,6 +1,6 @@
 import { contract, excerpt, type JsonSchema } from '../../contract/openapi';
 import { orderPath } from '../../harness/api';
-import { is4xx } from '../../harness/checks';
+import { is4xx } from '../../checks/body';
 import { check, unless } from '../../harness/findings';
 import { test } from '../../harness/fixtures';
 import { observe } from '../../harness/observe';

@@ -1,4 +1,4 @@
-import { is2xx } from '../../harness/checks';
+import { is2xx } from '../../checks/body';
 import { ensure } from '../../harness/findings';
 import { test } from '../../harness/fixtures';
 import { fullOrder } from '../../generators/examples';

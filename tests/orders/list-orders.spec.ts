@@ -1,5 +1,5 @@
 import { contract, excerpt } from '../../contract/openapi';
-import { is2xx } from '../../harness/checks';
+import { is2xx } from '../../checks/body';
 import { check, ensure, unless } from '../../harness/findings';
 import { test } from '../../harness/fixtures';
 import { ensureOrders, isPastLastPage, listPage, pageHolds, pagesContinue, stableView, summaryMatchesFullForm, type ListPage } from '../../harness/listing';

@@ -1,12 +1,12 @@
 import { contract, excerpt } from '../../contract/openapi';
 import { instantOf } from '../../contract/datetime';
-import { is2xx, isUnknownAnswer } from '../../harness/checks';
+import { is2xx, isUnknownAnswer } from '../../checks/body';
 import { check, ensure, unless } from '../../harness/findings';
 import { test } from '../../harness/fixtures';
 import { observe } from '../../harness/observe';
 import { carriesWhatWasSent, createOrder, getOrder, keepsAssignedValues, pastPrecisionOf, serviceAssignedParts, unknownIds, type Json } from '../../harness/orders';
 import { fullOrder, item, updateAddress } from '../../generators/examples';
-import { differences } from '../../harness/roundtrip';
+import { differences } from '../../checks/roundtrip';
 import { verifies } from '../../harness/verifies';
 
 /** A value for every field the update request declares (4.4), each different from fullOrder()'s. */

@@ -1,7 +1,7 @@
 import { orderCoverage, queryCoverage } from '../../generators/coverage';
 import { acceptanceRequirement } from '../../generators/order';
 import { holdsExoticValue } from '../../generators/exotic';
-import { is2xx } from '../../harness/checks';
+import { is2xx } from '../../checks/body';
 import { check } from '../../harness/findings';
 import { test } from '../../harness/fixtures';
 import { listAnswerHolds } from '../../harness/listing';

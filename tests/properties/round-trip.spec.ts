@@ -4,7 +4,7 @@ import { acceptanceRequirement, anyOrder } from '../../generators/order';
 import { holdsExoticValue } from '../../generators/exotic';
 import { anyOrderUpdate } from '../../generators/update';
 import type { OmsApi } from '../../harness/api';
-import { is2xx } from '../../harness/checks';
+import { is2xx } from '../../checks/body';
 import { forAll, stopOn } from '../../harness/property';
 import type { Exchange } from '../../harness/http/exchange';
 import type { Finding } from '../../harness/findings';

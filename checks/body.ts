@@ -1,7 +1,7 @@
 import { contract, excerpt, formatProblems, type OperationId } from '../contract/openapi';
-import { contentType, type Exchange } from './http/exchange';
-import { unless, type Finding } from './findings';
-import { notOnePathSegment } from './http/order-path';
+import { contentType, type Exchange } from '../harness/http/exchange';
+import { unless, type Finding } from '../harness/findings';
+import { notOnePathSegment } from '../harness/http/order-path';
 
 /**
  * Small named checks with one signature: (exchange) => Finding | undefined.
