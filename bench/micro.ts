@@ -3,7 +3,7 @@ import { contract, type OperationId } from '../contract/openapi';
 import { anyOrder } from '../generators/order';
 import { invalidOrder } from '../generators/invalid';
 import { anyOrderUpdate } from '../generators/update';
-import { responseChecks } from '../harness/checks';
+import { responseChecks } from '../checks/body';
 import type { Exchange } from '../harness/http/exchange';
 import { fullOrder, minimalOrder } from '../generators/examples';
 import type { OrderStore } from '../reference/store';
@@ -31,7 +31,7 @@ export interface ValidationCost {
   responses: number;
   /** ajv alone: the compiled validator of the operation and status (contract().response(…).problems). */
   ajvMicroseconds: number;
-  /** What the suite runs on every response (harness/checks responseChecks: JSON, meta.status, schema, list summaries). */
+  /** What the suite runs on every response (checks/body.ts responseChecks: JSON, meta.status, schema, list summaries). */
   responseChecksMicroseconds: number;
   /** ajv alone, per operation (a list of 100 summaries costs more than a get). */
   byOperation: Record<string, { responses: number; ajvMicroseconds: number }>;

@@ -1,4 +1,14 @@
 import { instantOf } from '../contract/datetime';
+import { excerpt } from '../contract/openapi';
+import { unless, type Finding } from '../harness/findings';
+import type { Exchange } from '../harness/http/exchange';
+import type { Json } from '../harness/orders';
+import type { Check } from './check';
+import type { Listed } from './listing';
+import { untouched } from './orders';
+import { accepted, isNotFound, isSuccess, unknownIdAnswer } from './status';
+
+/** Judgements of delete (4.5); the shape of its body is judged with every response (body.ts). */
 
 /**
  * What deleted_at holds while an order is live is not shown (2.1: "Present in the full form"; ORD-OBS-025):
@@ -10,3 +20,32 @@ export function showsDeleted(liveDeletedAt: unknown, body: unknown): boolean {
   if (typeof deletedAt !== 'string' || Number.isNaN(instantOf(deletedAt))) return false;
   return typeof liveDeletedAt !== 'string' || instantOf(liveDeletedAt) !== instantOf(deletedAt);
 }
+
+export const deleteAccepted: Check = (exchange) => unless('ORD-DELETE-001', ...accepted(exchange));
+
+/** A get after the delete answers 404 or 410, or (a soft delete) the order with deleted_at set (`liveDeletedAt`: what it held while live). */
+export const deletedOnGet = (what: string, liveDeletedAt: unknown, exchange: Exchange): Finding | undefined => {
+  const soft = isSuccess(exchange.status);
+  return unless('ORD-DELETE-002', isNotFound(exchange.status) || (soft && showsDeleted(liveDeletedAt, exchange.json)), () => ({
+    expected: `${what}: 404 or 410, or the order with deleted_at set to a date-time (it was ${excerpt(liveDeletedAt)} while live)`,
+    received: soft ? `${exchange.status} with deleted_at ${excerpt((exchange.json as Json | undefined)?.deleted_at)}` : `${exchange.status}`,
+    exchange,
+  }));
+};
+
+/** An order get no longer finds is gone from the list too. */
+export const goneFromList = (id: string, listed: Listed | undefined): Finding | undefined =>
+  unless('ORD-DELETE-002', listed === undefined, () => ({
+    expected: `order ${id}, which get no longer finds, absent from the list`,
+    received: `still listed at position ${(listed?.position ?? 0) + 1}`,
+    exchange: listed?.exchange,
+  }));
+
+export const deleteUnknownIdAnswer =
+  (ownForm: boolean): Check =>
+  (exchange) =>
+    unless('ORD-DELETE-003', ...unknownIdAnswer(exchange, ownForm));
+
+/** Another order of the account, got again after the delete, is as it was before. */
+export const othersUntouched = (id: string, deleted: string, before: Json | undefined, after: Exchange): Finding | undefined =>
+  unless('ORD-DELETE-004', ...untouched(after, before, `order ${id} untouched by the delete of ${deleted}`));

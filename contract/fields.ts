@@ -1,6 +1,6 @@
 import { contract, type JsonSchema } from './openapi';
 
-/** What openapi.yaml says of one field of the full form, for comparing values (harness/roundtrip.ts). */
+/** What openapi.yaml says of one field of the full form, for comparing values (checks/roundtrip.ts). */
 export interface FieldRule {
   /** x-amount: an amount of money, which a server may store to the cent. */
   amount: boolean;

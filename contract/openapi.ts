@@ -17,7 +17,7 @@ const RESPONSE_BASE = 'https://oms-conformance.local/openapi-responses.json';
  * The contract's own keywords (declared so ajv's strict mode stays on for everything else):
  * x-format-of-sent-value - the format or pattern holds for a value the client sent; responses are held
  *   to the type only, and the sent value is checked by round trip (an unsent one may be empty).
- * x-amount - an amount of money: a server may store it to the cent (harness/roundtrip.ts).
+ * x-amount - an amount of money: a server may store it to the cent (checks/roundtrip.ts).
  * x-service-may-compute - the service may compute it from other fields: not compared by round trip.
  */
 export const CONTRACT_KEYWORDS = ['x-format-of-sent-value', 'x-amount', 'x-service-may-compute'] as const;

@@ -7,7 +7,7 @@ import { amount } from './numbers';
 import { payment } from './payment';
 import { schemaRecord, type FieldArbitraries, type Presence } from './record';
 import { salesChannel } from './sales-channel';
-import { requiredFields, type Payload } from './schema';
+import type { Payload } from './schema';
 import { text } from './text';
 import { dateTime } from './timestamp';
 
@@ -57,10 +57,4 @@ export function anyOrder(constraints: Omit<OrderConstraints, 'fields'> = {}): fc
     { arbitrary: order({ ...constraints, fields: 'all' }), weight: 1 },
     { arbitrary: order({ ...constraints, fields: 'any' }), weight: 2 },
   );
-}
-
-/** The requirement accepting a create body answers to: ORD-CREATE-002 with the required fields only, else ORD-CREATE-001. */
-export function acceptanceRequirement(body: object): 'ORD-CREATE-001' | 'ORD-CREATE-002' {
-  const required: string[] = requiredFields('OrderCreate');
-  return Object.keys(body).every((field) => required.includes(field)) ? 'ORD-CREATE-002' : 'ORD-CREATE-001';
 }

@@ -1,5 +1,5 @@
 import { test } from '@playwright/test';
-import { responseRequirements } from './checks';
+import { responseRequirements } from '../checks/body';
 import type { Exchange } from './http/exchange';
 import { REQUIREMENT_ANNOTATION } from './verifies';
 

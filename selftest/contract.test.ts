@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { contract, formatProblems } from '../contract/openapi';
 import { instantOf, isIso8601DateTime } from '../contract/datetime';
-import { changesBetween, differences } from '../harness/roundtrip';
+import { changesBetween, differences } from '../checks/roundtrip';
 
 const validOrder = {
   id: 'o-1',

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { request, test, type APIRequestContext } from '@playwright/test';
 import { OmsApi } from '../../harness/api';
 import { OmsClient } from '../../harness/http/client';
-import { responseChecks } from '../../harness/checks';
+import { responseChecks } from '../../checks/body';
 import { CreatedOrders } from '../../harness/created-orders';
 import { check } from '../../harness/findings';
 import { nowMs } from '../stats';

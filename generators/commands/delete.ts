@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { is2xx } from '../../harness/checks';
+import { deleteAccepted } from '../../checks/deletion';
 import { stopOn } from '../../harness/property';
 import { apiOf, idOf, liveOrders, OrderCommand, type OrdersModel, type OrdersReal } from './model';
 
@@ -15,7 +15,7 @@ export class DeleteOrder extends OrderCommand {
 
   async run(model: OrdersModel, real: OrdersReal): Promise<void> {
     const order = (this.target = OrderCommand.pickFrom(liveOrders(model), this.pick)!);
-    stopOn(is2xx('ORD-DELETE-001')(await apiOf(real, order.account).delete(idOf(real, order))));
+    stopOn(deleteAccepted(await apiOf(real, order.account).delete(idOf(real, order))));
     order.deleted = true;
   }
 

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import type { Exchange } from '../../harness/http/exchange';
 import { stopOn } from '../../harness/property';
-import { unless, type Finding } from '../../harness/findings';
+import type { Finding } from '../../harness/findings';
+import { otherAccountCannotDelete, otherAccountCannotRead, otherAccountCannotUpdate } from '../../checks/isolation';
 import type { Payload } from '../schema';
 import { apiOf, bodyText, idOf, liveOrders, OrderCommand, otherAccount, type OrdersModel, type OrdersReal, type OwnOrder } from './model';
 
@@ -32,13 +33,9 @@ abstract class ForeignCommand extends OrderCommand {
   protected abstract send(real: OrdersReal, order: OwnOrder): Promise<Exchange>;
   protected abstract refused(order: OwnOrder, exchange: Exchange): Finding | undefined;
 
-  /** An update or delete by the other account must be refused (any non-2xx). */
-  protected static refusedChange(requirementId: string, verb: string, order: OwnOrder, exchange: Exchange): Finding | undefined {
-    return unless(requirementId, exchange.status < 200 || exchange.status >= 300, () => ({
-      expected: `account ${otherAccount(order.account)} cannot ${verb} order #${order.handle} of account ${order.account}: refused`,
-      received: `${exchange.status}: it was accepted`,
-      exchange,
-    }));
+  /** What the other account reaches for, in words: "account B's update of account A's order #2". */
+  protected static reach(verb: string, order: OwnOrder): string {
+    return `account ${otherAccount(order.account)}'s ${verb} of account ${order.account}'s order #${order.handle}`;
   }
 
   protected get intruder(): string {
@@ -52,11 +49,7 @@ export class ForeignGet extends ForeignCommand {
   }
 
   protected refused(order: OwnOrder, exchange: Exchange): Finding | undefined {
-    return unless('ORD-ISO-001', [403, 404, 410].includes(exchange.status), () => ({
-      expected: `account ${otherAccount(order.account)} cannot read order #${order.handle} of account ${order.account}: 404, 403 or 410`,
-      received: `${exchange.status}`,
-      exchange,
-    }));
+    return otherAccountCannotRead(ForeignCommand.reach('get', order))(exchange);
   }
 
   toString(): string {
@@ -81,7 +74,7 @@ export class ForeignUpdate extends ForeignCommand {
   }
 
   protected refused(order: OwnOrder, exchange: Exchange): Finding | undefined {
-    return ForeignCommand.refusedChange('ORD-ISO-002', 'change', order, exchange);
+    return otherAccountCannotUpdate(ForeignCommand.reach('update', order))(exchange);
   }
 
   toString(): string {
@@ -99,7 +92,7 @@ export class ForeignDelete extends ForeignCommand {
   }
 
   protected refused(order: OwnOrder, exchange: Exchange): Finding | undefined {
-    return ForeignCommand.refusedChange('ORD-ISO-003', 'delete', order, exchange);
+    return otherAccountCannotDelete(ForeignCommand.reach('delete', order))(exchange);
   }
 
   toString(): string {

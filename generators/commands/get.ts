@@ -1,10 +1,7 @@
 import fc from 'fast-check';
-import { excerpt } from '../../contract/openapi';
-import { showsDeleted } from '../../checks/deletion';
-import { is2xx } from '../../harness/checks';
+import { deletedOnGet } from '../../checks/deletion';
+import { getAccepted, storedAsSent, updateVisibleOnGet } from '../../checks/orders';
 import { stopOn } from '../../harness/property';
-import { unless } from '../../harness/findings';
-import { carriesWhatWasSent } from '../../harness/orders';
 import { apiOf, idOf, OrderCommand, type OrdersModel, type OrdersReal } from './model';
 
 /**
@@ -24,19 +21,11 @@ export class GetOrder extends OrderCommand {
     const order = (this.target = OrderCommand.pickFrom(model.orders, this.pick)!);
     const exchange = await apiOf(real, order.account).get(idOf(real, order));
     if (order.deleted) {
-      const deletedAt = (exchange.json as { deleted_at?: unknown } | undefined)?.deleted_at;
-      const success = exchange.status >= 200 && exchange.status < 300;
-      stopOn(
-        unless('ORD-DELETE-002', exchange.status === 404 || exchange.status === 410 || (success && showsDeleted(order.liveDeletedAt, exchange.json)), () => ({
-          expected: `order #${order.handle}, deleted: 404 or 410, or the order with deleted_at set`,
-          received: success ? `${exchange.status} with deleted_at ${excerpt(deletedAt)}` : `${exchange.status}`,
-          exchange,
-        })),
-      );
+      stopOn(deletedOnGet(`order #${order.handle}, deleted`, order.liveDeletedAt, exchange));
       return;
     }
-    stopOn(is2xx('ORD-GET-001')(exchange));
-    stopOn(carriesWhatWasSent(order.updated ? 'ORD-UPDATE-003' : 'ORD-GET-002', order.expected, exchange, `order #${order.handle}`));
+    stopOn(getAccepted(exchange));
+    stopOn((order.updated ? updateVisibleOnGet : storedAsSent)(order.expected, exchange, `order #${order.handle}`));
   }
 
   toString(): string {

@@ -1,4 +1,4 @@
-import { anyResponseChecks } from '../../harness/checks';
+import { anyResponseChecks } from '../../checks/body';
 import type { RequestSpec } from '../../harness/http/client';
 import { check } from '../../harness/findings';
 import { test } from '../../harness/fixtures';
@@ -10,7 +10,7 @@ import { orderPath } from '../../harness/api';
 
 /**
  * Section 1 ("Bodies are JSON") and section 7 (the envelope's fields) on the error answers of every
- * operation. The api checks every response it receives (harness/checks.ts responseChecks): these
+ * operation. The api checks every response it receives (checks/body.ts responseChecks): these
  * tests make each operation answer its errors, so that no operation's 401, 404 or 4xx goes unseen.
  */
 const ERRORS_BY_OPERATION: Record<string, (id: string, unknownId: string) => Array<[string, Partial<RequestSpec>]>> = {

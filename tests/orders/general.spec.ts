@@ -1,4 +1,4 @@
-import { contentTypeIsJson, metaStatusMatches } from '../../harness/checks';
+import { contentTypeIsJson, metaStatusMatches } from '../../checks/body';
 import { check } from '../../harness/findings';
 import { test } from '../../harness/fixtures';
 import { createOrder } from '../../harness/orders';

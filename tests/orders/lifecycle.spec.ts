@@ -1,4 +1,6 @@
-import { is2xx } from '../../harness/checks';
+import { deleteAccepted } from '../../checks/deletion';
+import { listAccepted } from '../../checks/listing';
+import { createAccepted, getAccepted, updateAccepted } from '../../checks/orders';
 import { ensure } from '../../harness/findings';
 import { test } from '../../harness/fixtures';
 import { fullOrder } from '../../generators/examples';
@@ -10,12 +12,12 @@ test(
   verifies('ORD-CREATE-001', 'ORD-GET-001', 'ORD-LIST-001', 'ORD-UPDATE-001', 'ORD-DELETE-001'),
   async ({ api }) => {
     const created = await api.create(fullOrder());
-    ensure(is2xx('ORD-CREATE-001')(created));
+    ensure(createAccepted(created));
     const id = String((created.json as { id: string }).id);
 
-    ensure(is2xx('ORD-GET-001')(await api.get(id)));
-    ensure(is2xx('ORD-LIST-001')(await api.list({ limit: 5 })));
-    ensure(is2xx('ORD-UPDATE-001')(await api.update(id, { note: 'updated by the lifecycle test' })));
-    ensure(is2xx('ORD-DELETE-001')(await api.delete(id)));
+    ensure(getAccepted(await api.get(id)));
+    ensure(listAccepted(await api.list({ limit: 5 })));
+    ensure(updateAccepted(await api.update(id, { note: 'updated by the lifecycle test' })));
+    ensure(deleteAccepted(await api.delete(id)));
   },
 );

@@ -1,11 +1,13 @@
 import { precisionOf } from '../../contract/datetime';
 import { excerpt } from '../../contract/openapi';
 import { holdsExoticValue } from '../../generators/exotic';
+import { createAnswersWhatWasSent } from '../../checks/orders';
+import { isSuccess } from '../../checks/status';
 import { check } from '../../harness/findings';
 import { test } from '../../harness/fixtures';
 import { listPage } from '../../harness/listing';
 import { observe } from '../../harness/observe';
-import { carriesWhatWasSent, createOrder, type Json } from '../../harness/orders';
+import { createOrder, type Json } from '../../harness/orders';
 import { fullOrder, minimalOrder } from '../../generators/examples';
 import { verifies } from '../../harness/verifies';
 
@@ -33,7 +35,7 @@ test.describe('What the document leaves open (2, 4, 7)', () => {
   test('observes the precision an amount is stored at', verifies('ORD-OBS-015'), async ({ api }) => {
     // Three decimals: a server may refuse them (ORD-OBS-017), and that is what there is to observe then.
     const exchange = await api.create(minimalOrder({ price: 25.125 }));
-    if (exchange.status < 200 || exchange.status >= 300) return observe('ORD-OBS-015', `price 25.125 refused (${exchange.status})`);
+    if (!isSuccess(exchange.status)) return observe('ORD-OBS-015', `price 25.125 refused (${exchange.status})`);
     const got = (exchange.json as Json | undefined)?.price;
     observe('ORD-OBS-015', `price 25.125 came back as ${excerpt(got)}${got === 25.125 ? ' (as sent)' : ' (rounded)'}`);
   });
@@ -56,9 +58,9 @@ test.describe('What the document leaves open (2, 4, 7)', () => {
     for (const [what, body] of exotic) {
       if (!holdsExoticValue(body)) throw new Error(`open-points: ${what} is not exotic by holdsExoticValue; fix the sample`);
       const exchange = await api.create(body);
-      const accepted = exchange.status >= 200 && exchange.status < 300;
+      const accepted = isSuccess(exchange.status);
       // Refused is in range (inconclusive); accepted means stored, so it must come back exactly.
-      if (accepted) check(carriesWhatWasSent('ORD-CREATE-004', body, exchange, `the create response for ${what}`));
+      if (accepted) check(createAnswersWhatWasSent(body, exchange, `the create response for ${what}`));
       seen.push(`${what}: ${accepted ? 'accepted' : 'refused'} (${exchange.status})`);
     }
     observe('ORD-OBS-017', seen.join('; '));

@@ -1,0 +1,47 @@
+import { unless, type Finding } from '../harness/findings';
+import type { Check, Verdict } from './check';
+import { accepted, isSuccess, refused, unauthorized } from './status';
+
+/** Judgements of authentication (5): which credentials the order operations accept, and how they refuse the rest. */
+
+/** The note an update without valid credentials carries: finding it stored shows the refusal did not happen. */
+export const REFUSED_NOTE = 'must not be stored';
+
+/** What is wrong with the credentials of a request, named by the requirement it breaks. */
+export type BadCredentials = 'ORD-AUTH-001' | 'ORD-AUTH-003' | 'ORD-AUTH-004';
+
+export const validTokenAccepted: Check = (exchange) => unless('ORD-AUTH-002', ...accepted(exchange));
+
+/** A request with bad credentials is refused (any non-2xx; the 401 is ORD-AUTH-006's). */
+export const refusedWithBadCredentials =
+  (requirementId: BadCredentials): Check =>
+  (exchange) =>
+    withBadCredentials(requirementId, refused(exchange));
+
+/** An update or delete sent with bad credentials left the order as it was (`after`: the order got again with valid ones). */
+export const untouchedByBadCredentials =
+  (requirementId: BadCredentials, operation: string, id: string): Check =>
+  (after) =>
+    withBadCredentials(requirementId, [
+      isSuccess(after.status) && (after.json as { note?: unknown } | undefined)?.note !== REFUSED_NOTE,
+      () => ({
+        expected: `order ${id} untouched by the refused ${operation}`,
+        received: after.status >= 300 ? `it is gone (get answers ${after.status})` : 'the note sent without credentials was stored',
+        exchange: after,
+      }),
+    ]);
+
+/** A verdict about a request with bad credentials, bound to the requirement they break. */
+function withBadCredentials(requirementId: BadCredentials, verdict: Verdict): Finding | undefined {
+  if (requirementId === 'ORD-AUTH-001') return unless('ORD-AUTH-001', ...verdict);
+  if (requirementId === 'ORD-AUTH-003') return unless('ORD-AUTH-003', ...verdict);
+  return unless('ORD-AUTH-004', ...verdict);
+}
+
+/** POST /token did not answer an access token (`reason` says why). */
+export const tokenNotIssued = (reason: string): Finding | undefined =>
+  unless('ORD-AUTH-005', false, () => ({ expected: 'POST /token to answer a JSON body with access_token', received: reason }));
+
+export const issuedTokenAccepted: Check = (exchange) => unless('ORD-AUTH-005', ...accepted(exchange));
+
+export const answered401: Check = (exchange) => unless('ORD-AUTH-006', ...unauthorized(exchange));

@@ -1,0 +1,167 @@
+import { contract, excerpt, formatProblems, type OperationId } from '../contract/openapi';
+import { contentType, type Exchange } from '../harness/http/exchange';
+import { unless, type Finding } from '../harness/findings';
+import type { Check, Verdict } from './check';
+import { isClientError, isSuccess } from './status';
+
+/**
+ * What every response is judged on, whatever the test is about: JSON (section 1), meta.status (4.1),
+ * the schema of openapi.yaml for its operation and status, the error envelope (7). The api runs
+ * responseChecks on every response it gets.
+ */
+
+/** A JSON body with a JSON content type. */
+const jsonBody = (exchange: Exchange): Verdict => [
+  exchange.text === '' ? false : /^application\/([\w.+-]+\+)?json\b/i.test(contentType(exchange)) && exchange.json !== undefined,
+  () => ({
+    expected: 'a JSON body with Content-Type application/json',
+    received:
+      exchange.text === ''
+        ? `an empty body (Content-Type ${contentType(exchange) || 'absent'})`
+        : `Content-Type ${contentType(exchange) || 'absent'}${exchange.json === undefined ? ', and the body does not parse as JSON' : ''}`,
+    exchange,
+  }),
+];
+
+export const contentTypeIsJson: Check = (exchange) => unless('ORD-GEN-001', ...jsonBody(exchange));
+
+/** An error body, where there is one, is JSON with a JSON content type (section 1); an empty one is left to carriesEnvelope. */
+const errorBodyIsJson: Check = (exchange) => (exchange.text === '' ? undefined : unless('ORD-GEN-001', ...jsonBody(exchange)));
+
+/** A 5xx body, where there is one, is JSON too. */
+const serverErrorBodyIsJson: Check = (exchange) => (exchange.text === '' ? undefined : unless('ORD-GEN-003', ...jsonBody(exchange)));
+
+/** meta.status, where the body has one, is the HTTP status (4.1). */
+export const metaStatusMatches: Check = (exchange) => {
+  const meta = (exchange.json as { meta?: { status?: unknown } } | undefined)?.meta;
+  if (!meta || typeof meta !== 'object' || !('status' in meta)) return undefined;
+  return unless('ORD-GEN-002', meta.status === exchange.status, () => ({
+    expected: `meta.status ${exchange.status} (the HTTP status)`,
+    received: `meta.status ${excerpt(meta.status)}`,
+    exchange,
+  }));
+};
+
+/** The body matches openapi.yaml's schema for its operation and status; undefined where there is no schema or no JSON to judge. */
+function matchesSchema(operationId: OperationId, exchange: Exchange): Verdict | undefined {
+  const schema = contract().response(operationId, exchange.status);
+  if (!schema || exchange.json === undefined) return undefined;
+  const problems = schema.problems(exchange.json);
+  return [
+    problems.length === 0,
+    () => ({ expected: `the body to match ${schema.source} in openapi.yaml`, received: `${problems.length} difference(s):\n${formatProblems(problems.slice(0, 12))}`, exchange }),
+  ];
+}
+
+/** Create, get and update answer the full form (2.1 to 2.6). */
+const fullForm =
+  (operationId: OperationId): Check =>
+  (exchange) => {
+    const verdict = matchesSchema(operationId, exchange);
+    return verdict && unless('ORD-FORM-001', ...verdict);
+  };
+
+/** Delete answers one of its two documented shapes (4.5). */
+const deleteShape: Check = (exchange) => {
+  const verdict = matchesSchema('deleteOrder', exchange);
+  return verdict && unless('ORD-DELETE-001', ...verdict);
+};
+
+/** POST /token answers a body with access_token (5.2). */
+const tokenShape: Check = (exchange) => {
+  const verdict = matchesSchema('issueToken', exchange);
+  return verdict && unless('ORD-AUTH-005', ...verdict);
+};
+
+/** The list envelope (4.1), its data left out: each summary is listSummaries'. */
+const listEnvelope: Check = (exchange) => {
+  const body = exchange.json as { data?: unknown } | undefined;
+  if (body === undefined) return undefined;
+  const verdict = matchesSchema('listOrders', { ...exchange, json: { ...body, data: [] } });
+  return verdict && unless('ORD-LIST-001', ...verdict);
+};
+
+/** Each element of the list's data is an order summary (2.7). */
+const listSummaries: Check = (exchange) => {
+  const body = exchange.json as { data?: unknown } | undefined;
+  const data = Array.isArray(body?.data) ? body.data : [];
+  const summary = contract().component('OrderSummary');
+  const problems = data.flatMap((element, index) => summary.problems(element).map((p) => ({ ...p, pointer: `/data/${index}${p.pointer}` })));
+  return unless('ORD-FORM-002', problems.length === 0, () => ({
+    expected: 'each element of data to match components.schemas.OrderSummary in openapi.yaml',
+    received: `${problems.length} difference(s):\n${formatProblems(problems.slice(0, 12))}`,
+    exchange,
+  }));
+};
+
+/** Section 7: where an error answer carries meta, its fields have the stated types (schema ErrorEnvelope). */
+const envelopeShape: Check = (exchange) => {
+  const body = exchange.json as { meta?: unknown } | undefined;
+  if (!body || typeof body !== 'object' || Array.isArray(body) || !('meta' in body)) return undefined;
+  const problems = contract().component('ErrorEnvelope').problems(body);
+  return unless('ORD-ERR-006', problems.length === 0, () => ({
+    expected: 'the error envelope of section 7 as components.schemas.ErrorEnvelope in openapi.yaml has it: meta.status integer, meta.code and meta.message strings, details entries { field: string, error: string }',
+    received: `${problems.length} difference(s):\n${formatProblems(problems.slice(0, 12))}`,
+    exchange,
+  }));
+};
+
+/** Which error answers carry the envelope is not shown (section 7): its absence is a SHOULD. */
+const carriesEnvelope: Check = (exchange) => {
+  const body = exchange.json as { meta?: unknown } | undefined;
+  const carried = !!body && typeof body === 'object' && !Array.isArray(body) && typeof body.meta === 'object' && body.meta !== null;
+  return unless('ORD-ERR-001', carried, () => ({
+    expected: 'the error envelope of section 7 (a JSON object with meta: status, code, message, details)',
+    received: exchange.text === '' ? 'an empty body' : exchange.json === undefined ? 'a body that is not JSON' : `a body without meta: ${excerpt(exchange.json)}`,
+    exchange,
+  }));
+};
+
+/** The check a 2xx body of each operation answers to, and its requirement. */
+const SUCCESS_BODY: Record<Exclude<OperationId, 'listOrders'>, PlannedCheck> = {
+  createOrder: ['ORD-FORM-001', fullForm('createOrder')],
+  getOrder: ['ORD-FORM-001', fullForm('getOrder')],
+  updateOrder: ['ORD-FORM-001', fullForm('updateOrder')],
+  deleteOrder: ['ORD-DELETE-001', deleteShape],
+  issueToken: ['ORD-AUTH-005', tokenShape],
+};
+
+/** A check bound to the requirement it holds a response to: what coverage counts whether the check passed or not. */
+type PlannedCheck = [requirementId: string, check: Check];
+
+/**
+ * What every response of an order operation is checked for, whatever the test is about:
+ * JSON (section 1, on every status), meta.status, and the schema of its status (the summary form and
+ * the envelope told apart). The 4xx of POST /token are left alone: their body is not shown (5.3).
+ */
+function responsePlan(exchange: Exchange): PlannedCheck[] {
+  const operationId = exchange.operationId;
+  if (!operationId || exchange.status === 429 || (exchange.status >= 300 && exchange.status < 400)) return [];
+  if (operationId === 'issueToken' && isClientError(exchange.status)) return [];
+  return anyResponsePlan(exchange, operationId);
+}
+
+function anyResponsePlan(exchange: Exchange, operationId?: OperationId): PlannedCheck[] {
+  if (exchange.status >= 500) return [['ORD-GEN-003', serverErrorBodyIsJson]];
+  if (exchange.status >= 400 && exchange.status !== 429) {
+    return [['ORD-GEN-001', errorBodyIsJson], ['ORD-GEN-002', metaStatusMatches], ['ORD-ERR-006', envelopeShape], ['ORD-ERR-001', carriesEnvelope]];
+  }
+  if (!operationId || !isSuccess(exchange.status)) return [];
+  const common: PlannedCheck[] = [['ORD-GEN-001', contentTypeIsJson], ['ORD-GEN-002', metaStatusMatches]];
+  if (operationId === 'listOrders') return [...common, ['ORD-LIST-001', listEnvelope], ['ORD-FORM-002', listSummaries]];
+  return [...common, SUCCESS_BODY[operationId]];
+}
+
+export function responseChecks(exchange: Exchange): Array<Finding | undefined> {
+  return responsePlan(exchange).map(([, check]) => check(exchange));
+}
+
+/** The requirements responseChecks holds a response to (whether it met them or not): what the coverage matrix counts. */
+export function responseRequirements(exchange: Exchange): string[] {
+  return responsePlan(exchange).map(([requirementId]) => requirementId);
+}
+
+/** A response to a request that names no operation of the interface (another method, another path): what sections 1 and 7 still hold of it. */
+export function anyResponseChecks(exchange: Exchange): Array<Finding | undefined> {
+  return anyResponsePlan(exchange).map(([, check]) => check(exchange));
+}

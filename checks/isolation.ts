@@ -1,0 +1,51 @@
+import { excerpt } from '../contract/openapi';
+import { unless, type Finding } from '../harness/findings';
+import type { Exchange } from '../harness/http/exchange';
+import type { Json } from '../harness/orders';
+import type { Check } from './check';
+import { showsDeleted } from './deletion';
+import type { Listed } from './listing';
+import { untouched } from './orders';
+import { hiddenFromOtherAccount, isSuccess, refused } from './status';
+
+/** Judgements of isolation between accounts (1): another account can neither see nor change an account's orders. */
+
+/** Another account's get of an order: 404, 403 or 410. */
+export const otherAccountCannotRead =
+  (what: string): Check =>
+  (exchange) =>
+    unless('ORD-ISO-001', ...hiddenFromOtherAccount(exchange, what));
+
+/** Another account's list does not show the order (`listed`: where it showed it, if it did). */
+export const otherAccountCannotList = (what: string, reader: string, listed: Pick<Listed, 'position' | 'exchange'> | undefined): Finding | undefined =>
+  unless('ORD-ISO-001', listed === undefined, () => ({
+    expected: `${what} absent from ${reader}'s list`,
+    received: `listed at position ${(listed?.position ?? 0) + 1}`,
+    exchange: listed?.exchange,
+  }));
+
+/** Another account's update is refused (which status is not stated). */
+export const otherAccountCannotUpdate =
+  (what: string): Check =>
+  (exchange) =>
+    unless('ORD-ISO-002', ...refused(exchange, what));
+
+/** The order, got by its owner after another account's update, is as it was before. */
+export const unchangedByOtherAccount = (what: string, before: Json, after: Exchange): Finding | undefined =>
+  unless('ORD-ISO-002', ...untouched(after, before, `${what} unchanged`));
+
+/** Another account's delete is refused (which status is not stated). */
+export const otherAccountCannotDelete =
+  (what: string): Check =>
+  (exchange) =>
+    unless('ORD-ISO-003', ...refused(exchange, what));
+
+/** The order, got by its owner after another account's delete, is still there (`liveDeletedAt`: what deleted_at held before). */
+export function remainsAfterOtherAccountsDelete(what: string, liveDeletedAt: unknown, after: Exchange): Finding | undefined {
+  const deletedAt = (after.json as Json | undefined)?.deleted_at;
+  return unless('ORD-ISO-003', isSuccess(after.status) && !showsDeleted(liveDeletedAt, after.json), () => ({
+    expected: `${what} not deleted (deleted_at as it was: ${excerpt(liveDeletedAt)})`,
+    received: isSuccess(after.status) ? `deleted_at is ${excerpt(deletedAt)}` : `get answers ${after.status}`,
+    exchange: after,
+  }));
+}

@@ -1,0 +1,282 @@
+import { contract, excerpt } from '../contract/openapi';
+import { project } from '../contract/projection';
+import { unless, type Finding } from '../harness/findings';
+import type { Exchange } from '../harness/http/exchange';
+import { bounds, isValidQuery, type ListQuery } from '../generators/query';
+import type { Check, Verdict } from './check';
+import { changesBetween, differences, formatDifferences } from './roundtrip';
+import { accepted, isClientError, isSuccess } from './status';
+
+/** Judgements of the list (4.1, 8): paging invariants, meta.total, and what each summary carries. */
+
+export interface ListPage {
+  query: Record<string, string | number>;
+  exchange: Exchange;
+  ids: string[];
+  total: number | undefined;
+  data: Array<Record<string, unknown>>;
+}
+
+/** A list answer as a page: its data (an empty array where the body has none), their ids and meta.total. */
+export function readPage(query: Record<string, string | number>, exchange: Exchange): ListPage {
+  const body = exchange.json as { data?: unknown; meta?: { total?: unknown } } | undefined;
+  const data = (Array.isArray(body?.data) ? body.data : []) as Array<Record<string, unknown>>;
+  const total = body?.meta?.total;
+  return { query, exchange, data, ids: data.map((order) => String(order.id)), total: typeof total === 'number' ? total : undefined };
+}
+
+/**
+ * True when a list request was for a page past the last one meta.total implies and was answered with a
+ * 4xx: what such a page answers is not shown (ORD-LIST-009), so a 4xx there is no failure.
+ */
+export function isPastLastPage(page: ListPage, total: number | undefined): boolean {
+  if (!isClientError(page.exchange.status) || total === undefined) return false;
+  const limit = Number(page.query.limit ?? contract().queryParameter('listOrders', 'limit').default);
+  const number = Number(page.query.page ?? contract().queryParameter('listOrders', 'page').default);
+  return Number.isInteger(number) && number > Math.max(1, Math.ceil(total / limit));
+}
+
+export function describeQuery(query: ListQuery): string {
+  const parts = Object.entries(query).map(([name, value]) => `${name}=${JSON.stringify(value)}`);
+  return parts.length ? parts.join(' ') : 'no page or limit';
+}
+
+// Shared verdicts.
+
+/** A page holds `expected` orders. */
+const holds = (page: ListPage, expected: number, what: string): Verdict => [
+  page.data.length === expected,
+  () => ({
+    expected: `${what} to hold ${expected} orders (meta.total ${page.total ?? '?'}, limit ${page.query.limit ?? '(default)'})`,
+    received: `${page.data.length} orders`,
+    exchange: page.exchange,
+  }),
+];
+
+/** A full page at `limit`: fewer only where meta.total shows the account has fewer (a page read alone: an unknown total expects a full page). */
+const isFull = (page: ListPage, limit: number): Verdict =>
+  holds(page, Math.max(0, Math.min(limit, page.total ?? limit)), `a page at limit ${page.query.limit ?? '(default)'}`);
+
+/** A page answered holds at most `maximum` orders, or the request was refused. */
+const holdsAtMost = (page: ListPage, maximum: number): Verdict => [
+  !isSuccess(page.exchange.status) || page.data.length <= maximum,
+  () => ({
+    expected: `${describeQuery(page.query)}: at most ${maximum} orders (or the request refused)`,
+    received: `${page.exchange.status} with ${page.data.length} orders`,
+    exchange: page.exchange,
+  }),
+];
+
+// ORD-LIST-001: the list answers a 2xx with the envelope (its schema is judged in body.ts).
+
+export const listAccepted: Check = (exchange) => unless('ORD-LIST-001', ...accepted(exchange));
+
+/** The first page of an account that holds orders shows some. */
+export const listShowsOrders = (page: ListPage, accountHolds: number): Finding | undefined =>
+  unless('ORD-LIST-001', page.data.length > 0, () => ({
+    expected: `data holding orders (the account has at least ${accountHolds})`,
+    received: 'an empty data array',
+    exchange: page.exchange,
+  }));
+
+// ORD-LIST-002 to ORD-LIST-005: page sizes.
+
+export const defaultLimitHonoured = (page: ListPage, defaultLimit: number): Finding | undefined => unless('ORD-LIST-002', ...isFull(page, defaultLimit));
+
+/** Without page, the first page is answered: the same orders as page=1. */
+export const firstPageByDefault = (implicit: ListPage, explicit: ListPage): Finding | undefined =>
+  unless('ORD-LIST-003', implicit.ids.join() === explicit.ids.join(), () => ({
+    expected: `the same orders as page=${explicit.query.page}: ${explicit.ids.join(', ')}`,
+    received: implicit.ids.join(', '),
+    exchange: implicit.exchange,
+  }));
+
+export const limitHonoured = (page: ListPage, limit: number): Finding | undefined => unless('ORD-LIST-004', ...isFull(page, limit));
+
+/** Pages 1..k at one limit, read as one view: each full, fewer only where meta.total says the account ends (an unknown total ends it). */
+export function pagesFull(pages: ListPage[], limit: number): Finding | undefined {
+  for (const [index, page] of pages.entries()) {
+    const expected = Math.max(0, Math.min(limit, (page.total ?? 0) - index * limit));
+    const finding = unless('ORD-LIST-004', ...holds(page, expected, `page ${index + 1}`));
+    if (finding) return finding;
+  }
+  return undefined;
+}
+
+/** An answered page holds at most the limit asked (whatever page was asked with it). */
+export const atMostLimit = (page: ListPage): Finding | undefined => unless('ORD-LIST-004', ...holdsAtMost(page, Number(page.query.limit)));
+
+export const neverAboveMaximum = (page: ListPage): Finding | undefined =>
+  unless('ORD-LIST-005', ...holdsAtMost(page, bounds('limit').maximum as number));
+
+// ORD-LIST-006: numbering.
+
+/** Pages 1..k at one limit hold, in turn and each once, the orders `whole` (page 1 at limit k times L) holds. */
+export function pagesContinue(pages: ListPage[], whole: ListPage, limit: number): Finding | undefined {
+  const problem = repeatedAcrossPages(pages) ?? firstMisplaced(pages, whole, limit);
+  return unless('ORD-LIST-006', problem === undefined, () => problem as Omit<Finding, 'requirementId'>);
+}
+
+function repeatedAcrossPages(pages: ListPage[]): Omit<Finding, 'requirementId'> | undefined {
+  const walked = pages.flatMap((page) => page.ids);
+  const repeated = walked.find((id, index) => walked.indexOf(id) !== index);
+  if (repeated === undefined) return undefined;
+  const on = pages.flatMap((page, index) => (page.ids.includes(repeated) ? [index] : []));
+  return {
+    expected: 'each order on one page only',
+    received: `order ${repeated} on pages ${on.map((index) => index + 1).join(' and ')}`,
+    exchange: pages[on[on.length - 1]].exchange,
+  };
+}
+
+function firstMisplaced(pages: ListPage[], whole: ListPage, limit: number): Omit<Finding, 'requirementId'> | undefined {
+  const walked = pages.flatMap((page) => page.ids);
+  const at = walked.findIndex((id, index) => id !== whole.ids[index]);
+  const position = at === -1 && whole.ids.length !== walked.length ? walked.length : at;
+  if (position === -1) return undefined;
+  const page = Math.min(pages.length - 1, Math.floor(position / limit));
+  return {
+    expected: `pages 1 to ${pages.length} at limit ${limit} to hold, in turn, the first ${whole.ids.length} orders (as page 1 at limit ${whole.query.limit} lists them)`,
+    received: `position ${position + 1} (page ${page + 1}) holds ${walked[position] ?? 'nothing'} instead of ${whole.ids[position] ?? 'nothing'}`,
+    exchange: pages[page].exchange,
+  };
+}
+
+// ORD-LIST-007: meta.total.
+
+/** meta.total counts at least the orders the run knows the account holds (other clients may add more). */
+export const totalAtLeast = (page: ListPage, count: number, why: string): Finding | undefined =>
+  unless('ORD-LIST-007', typeof page.total === 'number' && page.total >= count, () => ({
+    expected: `meta.total at least ${count}: ${why}`,
+    received: `meta.total ${excerpt(page.total)}`,
+    exchange: page.exchange,
+  }));
+
+/** Every page of one unchanged view carries the same meta.total (a page past the last answered with a 4xx carries none: ORD-LIST-009). */
+export function sameTotalOnEveryPage(pages: ListPage[], total: number): Finding | undefined {
+  const other = pages.find((page) => page.total !== total && !isPastLastPage(page, total));
+  return unless('ORD-LIST-007', other === undefined, () => ({
+    expected: `meta.total ${total} on every page of one unchanged view`,
+    received: `meta.total ${excerpt(other?.total)} on page ${other?.query.page ?? 1}`,
+    exchange: other?.exchange,
+  }));
+}
+
+/** The last page meta.total implies holds the rest of the orders. */
+export function lastPageHoldsRest(lastPage: ListPage, total: number, limit: number): Finding | undefined {
+  const last = Math.max(1, Math.ceil(total / limit));
+  return unless('ORD-LIST-007', ...holds(lastPage, total - (last - 1) * limit, `page ${last}, the last for meta.total ${total} at limit ${limit},`));
+}
+
+/** A page past the last one meta.total implies holds no orders, whatever it answers (ORD-LIST-009). */
+export const nothingPastLastPage = (page: ListPage, total: number | undefined): Finding | undefined =>
+  unless('ORD-LIST-007', !isSuccess(page.exchange.status) || page.data.length === 0, () => ({
+    expected: `no orders on page ${page.query.page}, past the last one meta.total ${total ?? '?'} implies at limit ${page.query.limit ?? '(default)'}`,
+    received: `${page.exchange.status} with ${page.data.length} orders`,
+    exchange: page.exchange,
+  }));
+
+// ORD-LIST-008: the summaries.
+
+/** Where a list shows an order: its summary, its position in the whole list and the page that showed it. */
+export interface Listed {
+  summary: Record<string, unknown>;
+  position: number;
+  exchange: Exchange;
+}
+
+/** An order just created is in the list. */
+export const listedAfterCreate = (id: string, listed: Listed | undefined): Finding | undefined =>
+  unless('ORD-LIST-008', listed !== undefined, () => ({
+    expected: `order ${id}, just created, in the list (its summary is what section 2.7 describes)`,
+    received: 'not found in the list',
+  }));
+
+/**
+ * The summary of an order carries the values of its full form (2.7): the full form as get answers it,
+ * projected on the summary schema, compared field for field.
+ */
+export function summaryCarriesFullForm(id: string, fullForm: Exchange, listed: Listed | undefined): Finding | undefined {
+  const changed = listed ? changesBetween(project(fullForm.json, contract().schema('OrderSummary')), listed.summary) : [];
+  return unless('ORD-LIST-008', listed !== undefined && changed.length === 0, () =>
+    listed
+      ? {
+          expected: `the summary of ${id} to carry the values of its full form (the fields of 2.7; sent = full form, got = summary)`,
+          received: `${changed.length} field(s) differ:\n${formatDifferences(changed)}`,
+          exchange: listed.exchange,
+        }
+      : { expected: `order ${id} in the list (searched the first, last and up to 20 further pages at limit 100)`, received: 'not found', exchange: fullForm },
+  );
+}
+
+/** The summary at `position` of a page carries the values the order was sent with (the fields of 2.7). */
+export function summaryCarriesWhatWasSent(what: string, sent: unknown, page: ListPage, position: number): Finding | undefined {
+  const found = differences(project(sent, contract().schema('OrderSummary')), page.data[position]);
+  return unless('ORD-LIST-008', found.length === 0, () => ({
+    expected: `the summary of ${what} to carry the values it was sent (fields of 2.7)`,
+    received: `${found.length} field(s) differ:\n${formatDifferences(found.map((d) => ({ ...d, pointer: `/data/${position}${d.pointer}` })))}`,
+    exchange: page.exchange,
+  }));
+}
+
+// ORD-LIST-010: out of range.
+
+/** An out-of-range or non-integer page or limit, against an account fuller than the largest page: a 4xx, or a page clamped into range. */
+export function outOfRangePagingAnswered(page: ListPage): Finding | undefined {
+  const maximum = bounds('limit').maximum as number;
+  const clamped = isSuccess(page.exchange.status);
+  return unless('ORD-LIST-010', isClientError(page.exchange.status) || (clamped && page.data.length >= 1 && page.data.length <= maximum), () => ({
+    expected: `${describeQuery(page.query)}: a 4xx, or a page clamped into range holding 1 to ${maximum} orders`,
+    received: clamped ? `${page.exchange.status} with ${page.data.length} orders` : `${page.exchange.status}`,
+    exchange: page.exchange,
+  }));
+}
+
+/** A page below 1 that was clamped rather than refused is page 1 (`first`: page 1 at the same limit, from an unchanged account). */
+export const clampedToFirstPage = (page: ListPage, first: ListPage): Finding | undefined =>
+  unless('ORD-LIST-010', page.ids.join() === first.ids.join(), () => ({
+    expected: `${describeQuery(page.query)} clamped to page ${first.query.page}: its orders ${first.ids.join(', ')} (or the request refused with a 4xx)`,
+    received: `${page.exchange.status} with the orders ${page.ids.join(', ') || '(none)'}`,
+    exchange: page.exchange,
+  }));
+
+/**
+ * What any page and limit must get (4.1, 8): in range, a 2xx page of at most limit orders (or, for a page
+ * past the last, a 4xx: ORD-LIST-009 leaves it open, so `accountTotal`, the account's meta.total, tells);
+ * out of range or not an integer, a 4xx or a page clamped into range (ORD-LIST-010 allows both); never a 5xx.
+ */
+export function listAnswerInRange(query: ListQuery, exchange: Exchange, accountTotal: number | undefined): Finding | undefined {
+  const maximum = bounds('limit').maximum as number;
+  const page = readPage(query as Record<string, string | number>, exchange);
+  const success = isSuccess(exchange.status);
+  if (isValidQuery(query)) {
+    const limit = Number(query.limit ?? bounds('limit').default);
+    if (!success && isPastLastPage(page, accountTotal)) return undefined;
+    return unless('ORD-LIST-004', success && page.data.length <= limit, () => ({
+      expected: `${describeQuery(query)} (in range): a 2xx page of at most ${limit} orders`,
+      received: success ? `${page.data.length} orders` : `${exchange.status}`,
+      exchange,
+    }));
+  }
+  const clampedOrRefused = isClientError(exchange.status) || (success && page.data.length <= maximum);
+  const details = () => ({
+    expected: `${describeQuery(query)} (out of range or not an integer): a 4xx, or a page clamped into range (at most ${maximum} orders)`,
+    received: success ? `${page.data.length} orders` : `${exchange.status}`,
+    exchange,
+  });
+  // A page above the maximum breaks ORD-LIST-005; any other wrong answer (a 5xx) is ORD-LIST-010's.
+  return success ? unless('ORD-LIST-005', clampedOrRefused, details) : unless('ORD-LIST-010', clampedOrRefused, details);
+}
+
+// ORD-LIST-011: a stable order.
+
+/** Two identical list requests show the orders both hold in the same relative order (another client may add or remove some in between). */
+export function sameOrderTwice(first: ListPage, second: ListPage): Finding | undefined {
+  const common = first.ids.filter((id) => second.ids.includes(id));
+  const reordered = common.join() !== second.ids.filter((id) => first.ids.includes(id)).join();
+  return unless('ORD-LIST-011', !reordered, () => ({
+    expected: 'the orders of two identical list requests in the same relative order',
+    received: `first: ${first.ids.slice(0, 8).join(', ')}…; then: ${second.ids.slice(0, 8).join(', ')}…`,
+    exchange: second.exchange,
+  }));
+}

@@ -1,0 +1,271 @@
+import { pathName, valuesAt, type AssignedField } from '../contract/assigned';
+import { instantOf } from '../contract/datetime';
+import { contract, excerpt } from '../contract/openapi';
+import { holdsExoticValue } from '../generators/exotic';
+import { unless, type Finding } from '../harness/findings';
+import type { Exchange } from '../harness/http/exchange';
+import { notOnePathSegment } from '../harness/http/order-path';
+import type { Json } from '../harness/orders';
+import type { Check, Verdict } from './check';
+import { changesBetween, differences, formatDifferences } from './roundtrip';
+import { accepted, isClientError, isSuccess, unknownIdAnswer } from './status';
+
+/** Judgements of one order: create (4.2), get (4.3) and update (4.4), round trips and the values the service assigns. */
+
+export function itemsOf(order: Json): Json[] {
+  return Array.isArray(order.items) ? (order.items as Json[]) : [];
+}
+
+/** True when a value carries anything but empty values ("", 0, false, null, empty objects and arrays) at any depth. */
+export function holdsValue(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(holdsValue);
+  if (value && typeof value === 'object') return Object.values(value).some(holdsValue);
+  return value !== undefined && value !== null && value !== '' && value !== 0 && value !== false;
+}
+
+/**
+ * A body with exotic values (blank or very long text, amounts out of a realistic range …) refused with a
+ * 4xx: in range (ORD-OBS-017; required-ness, lengths and ranges are not shown, 2.7), so it proves nothing either way.
+ */
+export function exoticValueRefused(body: unknown, exchange: Exchange): boolean {
+  return holdsExoticValue(body) && isClientError(exchange.status);
+}
+
+// Shared verdicts.
+
+/** Everything sent comes back with the value sent (see roundtrip.ts for what "equal" means). */
+const sentComesBack = (sent: unknown, exchange: Exchange, what: string): Verdict => {
+  const found = differences(sent, exchange.json);
+  return [
+    found.length === 0,
+    () => ({ expected: `${what} to carry every field sent, with the value sent`, received: `${found.length} field(s) differ:\n${formatDifferences(found)}`, exchange }),
+  ];
+};
+
+/** The service-assigned id, user_id and created_at (4.2) of `before`, unchanged in the order an exchange shows. */
+const sameAssignedValues = (before: Json, exchange: Exchange, what: string): Verdict => {
+  const body = (exchange.json ?? {}) as Json;
+  const changed = (['id', 'user_id', 'created_at'] as const).filter((field) =>
+    field === 'created_at'
+      ? typeof body.created_at !== 'string' || instantOf(body.created_at) !== instantOf(String(before.created_at))
+      : body[field] !== before[field],
+  );
+  return [
+    changed.length === 0,
+    () => ({ expected: `id, user_id and created_at ${what}`, received: changed.map((field) => `${field} ${excerpt(before[field])} became ${excerpt(body[field])}`).join('; '), exchange }),
+  ];
+};
+
+/** The order an exchange shows is the one with this id. */
+const showsOrder = (id: string, exchange: Exchange): Verdict => {
+  const shown = (exchange.json as Json | undefined)?.id;
+  return [shown === id, () => ({ expected: `the order ${id}`, received: `the order ${excerpt(shown)}`, exchange })];
+};
+
+/** The client's value is not what the service answers or stores at that path (timestamps compared by instant). */
+const clientValueNotTaken = (field: AssignedField, sent: string, exchange: Exchange, what: string): Verdict => {
+  const timestamp = contract().resolve(field.schema).format === 'date-time';
+  const same = (value: unknown) => typeof value === 'string' && (value === sent || (timestamp && instantOf(value) === instantOf(sent)));
+  const taken = valuesAt(exchange.json, field.path).filter(same);
+  return [
+    taken.length === 0,
+    () => ({
+      expected: `${pathName(field.path)} assigned by the service (section ${field.section}), not the value the client sent, in ${what}`,
+      received: `${pathName(field.path)} ${excerpt(taken[0])}: the client's value was taken`,
+      exchange,
+    }),
+  ];
+};
+
+/**
+ * An order another request must not have touched, got again afterwards as the server held it before
+ * (exact: both are what the server stores; a soft delete shows as a changed deleted_at).
+ */
+export const untouched = (after: Exchange, before: Json | undefined, expected: string): Verdict => {
+  const body = after.json as Json | undefined;
+  const changed = body ? changesBetween(before, body) : [];
+  return [
+    isSuccess(after.status) && changed.length === 0,
+    () => ({ expected, received: !isSuccess(after.status) ? `get answers ${after.status}` : `it changed:\n${formatDifferences(changed)}`, exchange: after }),
+  ];
+};
+
+// Create (4.2).
+
+/** A create with every documented field is accepted. */
+export const createAccepted: Check = (exchange) => unless('ORD-CREATE-001', ...accepted(exchange));
+
+/** A create with only the required fields is accepted. */
+export const requiredOnlyCreateAccepted: Check = (exchange) => unless('ORD-CREATE-002', ...accepted(exchange));
+
+/** The requirement accepting a create body answers to: ORD-CREATE-002 with the required fields only, else ORD-CREATE-001. */
+export function createAcceptedFor(body: object): Check {
+  const required = (contract().schema('OrderCreate').required ?? []) as string[];
+  return Object.keys(body).every((field) => required.includes(field)) ? requiredOnlyCreateAccepted : createAccepted;
+}
+
+/** The create answer carries a value the service assigned to `field` (id, status, timestamps): a non-empty string. */
+export const assignsNonEmptyString =
+  (field: string): Check =>
+  (exchange) => {
+    const value = ((exchange.json ?? {}) as Json)[field];
+    return unless('ORD-CREATE-003', typeof value === 'string' && value !== '', () => ({
+      expected: `${field}: a non-empty string assigned by the service`,
+      received: `${field} ${excerpt(value)}`,
+      exchange,
+    }));
+  };
+
+export const idAssigned = assignsNonEmptyString('id');
+
+/** Two orders of one account carry the same user_id (the account owner). */
+export function oneUserIdPerAccount(first: Exchange, second: Exchange): Finding | undefined {
+  const [one, other] = [first, second].map((exchange) => ((exchange.json ?? {}) as Json).user_id);
+  return unless('ORD-CREATE-003', typeof one === 'string' && one === other, () => ({
+    expected: 'the same user_id (the account owner) on every order of the account',
+    received: `user_id ${excerpt(one)} and then ${excerpt(other)}`,
+    exchange: second,
+  }));
+}
+
+export const createAnswersWhatWasSent = (sent: unknown, exchange: Exchange, what = 'the create response'): Finding | undefined =>
+  unless('ORD-CREATE-004', ...sentComesBack(sent, exchange, what));
+
+/** Section 2.3/2.4: the full form carries customer.id, and each item's id and total, assigned by the service. */
+export const serviceAssignedParts: Check = (exchange) => {
+  const order = (exchange.json ?? {}) as Json;
+  const customer = (order.customer ?? {}) as Json;
+  const problems: string[] = [];
+  // A customer cleared by an update (replace semantics, 4.4) comes back absent, null or as empty values: nothing to assign.
+  if (holdsValue(order.customer) && (typeof customer.id !== 'string' || customer.id === '')) problems.push(`customer.id is ${excerpt(customer.id)}`);
+  itemsOf(order).forEach((item, index) => {
+    if (typeof item.id !== 'string' || item.id === '') problems.push(`items[${index}].id is ${excerpt(item.id)}`);
+    if (typeof item.total !== 'number') problems.push(`items[${index}].total is ${excerpt(item.total)}`);
+  });
+  return unless('ORD-CREATE-005', problems.length === 0, () => ({
+    expected: 'customer.id and each item id (non-empty strings) and total (a number) in the full form',
+    received: problems.join('; '),
+    exchange,
+  }));
+};
+
+/** The ids that stand more than once in a list of ids. */
+export function repeatedIds(ids: string[]): string[] {
+  return ids.filter((id, index) => ids.indexOf(id) !== index);
+}
+
+/** Orders created in parallel got distinct ids (`ids[i]` is what `exchanges[i]` answered). */
+export function distinctIds(ids: string[], exchanges: Exchange[]): Finding | undefined {
+  const repeated = repeatedIds(ids);
+  return unless('ORD-CREATE-007', repeated.length === 0, () => ({
+    expected: `${ids.length} orders created in parallel to get ${ids.length} distinct ids`,
+    received: `duplicate ids: ${[...new Set(repeated)].join(', ')}`,
+    exchange: exchanges[ids.lastIndexOf(repeated[0])],
+  }));
+}
+
+/** An order created in parallel with others holds the customer sent with it, not another create's. */
+export function holdsItsOwnCustomer(id: string, sent: Json, exchange: Exchange): Finding | undefined {
+  const expected = (sent.customer as Json).name;
+  const name = (((exchange.json ?? {}) as Json).customer as Json | undefined)?.name;
+  return unless('ORD-CREATE-007', name === expected, () => ({
+    expected: `order ${id} to hold the customer sent with it, ${excerpt(expected)}`,
+    received: `customer.name ${excerpt(name)}`,
+    exchange,
+  }));
+}
+
+export const createIgnoresClientValue = (field: AssignedField, sent: string, exchange: Exchange, what: string): Finding | undefined =>
+  unless('ORD-CREATE-008', ...clientValueNotTaken(field, sent, exchange, what));
+
+// Get (4.3).
+
+export const getAccepted: Check = (exchange) => unless('ORD-GET-001', ...accepted(exchange));
+
+/** A JSON object in the body: what a get of an order must answer before anything in it can be read. */
+export const getAnswersAnObject: Check = (exchange) =>
+  unless('ORD-GET-001', typeof exchange.json === 'object' && exchange.json !== null, () => ({
+    expected: 'the order as a JSON object',
+    received: exchange.text === '' ? 'an empty body' : excerpt(exchange.text),
+    exchange,
+  }));
+
+export const getAnswersOrderAsked = (id: string, exchange: Exchange): Finding | undefined => unless('ORD-GET-001', ...showsOrder(id, exchange));
+
+export const storedAsSent = (sent: unknown, exchange: Exchange, what = 'the stored order'): Finding | undefined =>
+  unless('ORD-GET-002', ...sentComesBack(sent, exchange, what));
+
+export const getKeepsAssignedValues = (created: Json, exchange: Exchange): Finding | undefined =>
+  unless('ORD-GET-003', ...sameAssignedValues(created, exchange, 'as the create response gave them'));
+
+export const getUnknownIdAnswer =
+  (ownForm: boolean): Check =>
+  (exchange) =>
+    unless('ORD-GET-004', ...unknownIdAnswer(exchange, ownForm));
+
+/** The id can be put in GET/PUT/DELETE /orders/{order_id} as one segment (4.3: order_id is a path parameter). */
+export const idIsOnePathSegment = (id: string): Finding | undefined => {
+  const reason = notOnePathSegment(id);
+  return unless('ORD-GET-005', reason === undefined, () => ({
+    expected: 'an order id usable as one path segment: not empty, not "." or "..", no "/"',
+    received: `the id ${JSON.stringify(id)}: ${reason}; the suite sent no request for it`,
+  }));
+};
+
+// Update (4.4).
+
+export const updateAccepted: Check = (exchange) => unless('ORD-UPDATE-001', ...accepted(exchange));
+
+export const updateAnswersWhatWasSent = (sent: unknown, exchange: Exchange, what = 'the update response'): Finding | undefined =>
+  unless('ORD-UPDATE-002', ...sentComesBack(sent, exchange, what));
+
+export const updateVisibleOnGet = (sent: unknown, exchange: Exchange, what = 'the order after the update'): Finding | undefined =>
+  unless('ORD-UPDATE-003', ...sentComesBack(sent, exchange, what));
+
+/** updated_at in the order an exchange shows is later than `previous`, the value before the update. */
+export function updatedAtAdvanced(previous: unknown, exchange: Exchange, what: string): Finding | undefined {
+  const value = (exchange.json as Json | undefined)?.updated_at;
+  return unless('ORD-UPDATE-004', typeof value === 'string' && instantOf(value) > instantOf(String(previous)), () => ({
+    expected: `updated_at in ${what} later than ${String(previous)}`,
+    received: `updated_at ${excerpt(value)}`,
+    exchange,
+  }));
+}
+
+export const updateKeepsAssignedValues = (before: Json, exchange: Exchange): Finding | undefined =>
+  unless('ORD-UPDATE-005', ...sameAssignedValues(before, exchange, 'unchanged by the update'));
+
+export const updateKeepsId = (id: string, exchange: Exchange): Finding | undefined => unless('ORD-UPDATE-005', ...showsOrder(id, exchange));
+
+export const updateUnknownIdAnswer =
+  (ownForm: boolean): Check =>
+  (exchange) =>
+    unless('ORD-UPDATE-006', ...unknownIdAnswer(exchange, ownForm));
+
+export const updateIgnoresClientValue = (field: AssignedField, sent: string, exchange: Exchange, what: string): Finding | undefined =>
+  unless('ORD-UPDATE-007', ...clientValueNotTaken(field, sent, exchange, what));
+
+/**
+ * An update that did not resend the customer keeps its service-assigned id. Whether omitted fields are
+ * kept or cleared is not shown (4.4): a customer that does not come back, or comes back as empty values, was cleared.
+ */
+export function updateKeepsCustomerId(customerId: unknown, exchange: Exchange, what: string): Finding | undefined {
+  const customer = ((exchange.json ?? {}) as Json).customer as Json | undefined;
+  if (!customer || typeof customer !== 'object' || !holdsValue(customer)) return undefined;
+  return unless('ORD-UPDATE-007', customer.id === customerId, () => ({
+    expected: `customer.id ${excerpt(customerId)} (assigned at create, section 2.3) in ${what}: the customer was not resent`,
+    received: `customer.id ${excerpt(customer.id)}`,
+    exchange,
+  }));
+}
+
+/** An update that did not resend the items keeps the ids assigned at create on those that come back. */
+export function updateKeepsItemIds(itemIds: unknown[], exchange: Exchange, what: string): Finding | undefined {
+  const returned = itemsOf((exchange.json ?? {}) as Json).map((entry) => entry.id);
+  const foreign = returned.filter((id) => !itemIds.includes(id));
+  return unless('ORD-UPDATE-007', foreign.length === 0, () => ({
+    expected: `the items, not resent, with the ids assigned at create (section 2.4) in ${what}: ${itemIds.map((id) => excerpt(id)).join(', ')}`,
+    received: `item ids ${returned.map((id) => excerpt(id)).join(', ')}`,
+    exchange,
+  }));
+}
