@@ -28,7 +28,14 @@ export class OmsApi {
     readonly client: OmsClient,
     private readonly created: CreatedOrders,
     private readonly readOnly: boolean,
+    /** Told of every exchange this api completes (the requests of a generated run, for its counterexample). */
+    private readonly onExchange?: (exchange: Exchange) => void,
   ) {}
+
+  /** The same account and guards, every exchange it completes also handed to `onExchange`. */
+  recording(onExchange: (exchange: Exchange) => void): OmsApi {
+    return new OmsApi(this.account, this.client, this.created, this.readOnly, onExchange);
+  }
 
   list(query: Record<string, string | number> = {}): Promise<Exchange> {
     return this.send({ operationId: 'listOrders', method: 'GET', path: '/orders', query });
@@ -83,6 +90,7 @@ export class OmsApi {
     }
     for (const finding of responseChecks(exchange)) check(finding);
     recordCheckedOn(exchange);
+    this.onExchange?.(exchange);
     return exchange;
   }
 

@@ -63,26 +63,8 @@ export class Trail {
 
   /** The same api, every exchange it makes recorded here. */
   api(api: OmsApi): OmsApi {
-    const exchanges = this.exchanges;
-    return new Proxy(api, {
-      get(target, property, receiver) {
-        const value = Reflect.get(target, property, receiver) as unknown;
-        if (typeof value !== 'function') return value;
-        return (...args: unknown[]) => {
-          const result = (value as (...a: unknown[]) => unknown).apply(target, args);
-          if (!(result instanceof Promise)) return result;
-          return result.then((outcome: unknown) => {
-            if (isExchange(outcome)) exchanges.push(outcome);
-            return outcome;
-          });
-        };
-      },
-    });
+    return api.recording((exchange) => this.exchanges.push(exchange));
   }
-}
-
-function isExchange(value: unknown): value is Exchange {
-  return typeof value === 'object' && value !== null && 'request' in value && 'status' in value;
 }
 
 /** A broken requirement inside a run: fast-check shrinks the input while it keeps happening. */
