@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { OmsApi } from './api';
 import type { Check } from '../checks/check';
 import { createAccepted, getAccepted, getAnswersAnObject, idAssigned, requiredOnlyCreateAccepted } from '../checks/orders';
@@ -48,5 +49,5 @@ export async function unknownIds(api: OmsApi): Promise<Array<{ id: string; ownFo
  */
 export async function pastPrecisionOf(timestamp: unknown): Promise<void> {
   const fraction = /:\d{2}[.,](\d+)/.exec(String(timestamp))?.[1].length ?? 0;
-  await new Promise((resolve) => setTimeout(resolve, Math.ceil(1000 / 10 ** Math.min(fraction, 3)) + 5));
+  await sleep(Math.ceil(1000 / 10 ** Math.min(fraction, 3)) + 5);
 }

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { expect, test } from '@playwright/test';
 import { fetchToken, TokenSource, type ClientCredentials, type IssuedToken, type TokenAuth } from '../harness/http/token';
 import { DEVELOPMENT_ACCOUNTS } from '../reference/accounts';
@@ -51,13 +52,13 @@ test.describe('POST /token as real token endpoints take it', () => {
     let issuedCount = 0;
     const source = new TokenSource(async (): Promise<IssuedToken> => {
       issuedCount++;
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      await sleep(20);
       return { accessToken: `token-${issuedCount}`, auth: 'form', lifetimeMs: 400, expiresAt: Date.now() + 400 };
     });
     expect(await Promise.all([source.current(), source.current(), source.current()])).toEqual(['token-1', 'token-1', 'token-1']);
     expect(await source.current()).toBe('token-1');
     // A quarter of the lifetime before expiry the next caller gets a new one.
-    await new Promise((resolve) => setTimeout(resolve, 320));
+    await sleep(320);
     expect(await source.current()).toBe('token-2');
     // Two requests refused with the same token: one renewal serves both.
     const [first, second] = await Promise.all([source.renew('token-2'), source.renew('token-2')]);

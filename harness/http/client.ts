@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { OperationId } from '../../contract/openapi';
 import type { Exchange } from './exchange';
 import { redact } from './redaction';
@@ -174,8 +175,4 @@ function retryDelay(retryAfter: string | undefined, attempt: number): number {
   const date = retryAfter ? Date.parse(retryAfter) : NaN;
   if (Number.isFinite(date)) return Math.min(Math.max(date - Date.now(), 0), MAX_RETRY_WAIT_MS);
   return Math.min(250 * 2 ** attempt, MAX_RETRY_WAIT_MS);
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -1,3 +1,5 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+
 /**
  * Spaces requests evenly so one process sends at most `requestsPerSecond`. The suite's cap
  * (OMS_MAX_RPS) is shared by dividing it among the workers, so together they never exceed it.
@@ -9,6 +11,6 @@ export function pacer(requestsPerSecond: number): () => Promise<void> {
     const now = Date.now();
     const slot = Math.max(now, next);
     next = slot + interval;
-    if (slot > now) await new Promise((resolve) => setTimeout(resolve, slot - now));
+    if (slot > now) await sleep(slot - now);
   };
 }
