@@ -1,12 +1,16 @@
-import { mkdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { check, lock } from 'proper-lockfile';
 import { currentRunId } from '../config/settings';
 
 // One lock per run, shared by its workers (all children of the same runner process).
-const LOCK = join(tmpdir(), `oms-conformance-reading-${currentRunId()}`);
-/** A lock older than this was left by a worker that died: it no longer holds anything. */
-const STALE_MS = 15_000;
+const READING = join(tmpdir(), `oms-conformance-reading-${currentRunId()}`);
+/**
+ * proper-lockfile refreshes a held lock every STALE_MS / 2, however long the read takes: only a lock
+ * left by a worker that died goes stale.
+ */
+const LOCK_OPTIONS = { realpath: false, stale: 10_000 };
 
 /**
  * Reads a list view while this run's other workers hold their writes. On a slow server a view of
@@ -14,37 +18,21 @@ const STALE_MS = 15_000;
  * other clients' writes are still met by reading the view twice and retrying (see listing.ts).
  */
 export async function whileReading<T>(read: () => Promise<T>): Promise<T> {
-  while (!tryLock()) await sleep(20);
+  const release = await lock(READING, {
+    ...LOCK_OPTIONS,
+    retries: { forever: true, minTimeout: 20, maxTimeout: 20 },
+    // A lock lost to a stalled event loop costs only quiet: the view is still read twice and compared.
+    onCompromised: () => undefined,
+  });
   try {
     return await read();
   } finally {
-    rmSync(LOCK, { recursive: true, force: true });
+    // A compromised lock is gone already; there is nothing left to release.
+    await release().catch(() => undefined);
   }
 }
 
-/** Waits, bounded, while another worker of this run reads a list view. */
+/** Waits while another worker of this run reads a list view. */
 export async function beforeWrite(): Promise<void> {
-  while (isLocked()) await sleep(20);
-}
-
-function isLocked(): boolean {
-  try {
-    return Date.now() - statSync(LOCK).mtimeMs < STALE_MS;
-  } catch {
-    return false;
-  }
-}
-
-function tryLock(): boolean {
-  try {
-    mkdirSync(LOCK);
-    return true;
-  } catch {
-    if (!isLocked()) rmSync(LOCK, { recursive: true, force: true });
-    return false;
-  }
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+  while (await check(READING, LOCK_OPTIONS)) await sleep(20);
 }
