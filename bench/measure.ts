@@ -1,4 +1,4 @@
-import { operationOf } from './micro';
+import { operationOf } from '../contract/operations';
 import { startBenchReference, type RecordedRequest } from './reference';
 import { replay } from './replay';
 import { cpuMsSince } from './stats';

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { contract, type OperationId } from '../contract/openapi';
+import { contract } from '../contract/openapi';
+import { operationOf } from '../contract/operations';
 import { anyOrder } from '../generators/order';
 import { invalidOrder } from '../generators/invalid';
 import { anyOrderUpdate } from '../generators/update';
@@ -124,15 +125,6 @@ export function storeCost(sizes: number[], stores: Record<string, () => OrderSto
     }
   }
   return { microseconds };
-}
-
-/** The operation a request is, by method and path (what the harness names operationId). */
-export function operationOf(method: string, url: string): OperationId | undefined {
-  const path = url.split('?')[0].replace(/\/+$/, '');
-  if (path === '/token') return method === 'POST' ? 'issueToken' : undefined;
-  if (path === '/orders') return method === 'GET' ? 'listOrders' : method === 'POST' ? 'createOrder' : undefined;
-  if (!/^\/orders\/[^/]+$/.test(path)) return undefined;
-  return ({ GET: 'getOrder', PUT: 'updateOrder', DELETE: 'deleteOrder' } as Record<string, OperationId>)[method];
 }
 
 function parseOrUndefined(text: string): unknown {

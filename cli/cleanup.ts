@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { EXIT_CODE } from '../config/exit-codes';
 import { registerSettingsSecrets, type Settings } from '../config/settings';
-import { encodedOrderPath } from '../harness/http/order-path';
+import { orderRequestLine } from '../harness/http/order-path';
 import { HttpTransport } from '../harness/http/transport';
 import { Ledger, ledgerFile, ledgerRuns, leftovers, readLedger, type LedgerEntry } from '../harness/http/ledger';
 import { redact } from '../harness/http/redaction';
@@ -99,18 +99,19 @@ async function deleteOne(entry: LedgerEntry, baseUrl: string, tokens: Tokens, se
   // The suite's transport: no redirect followed, bounded in time and size.
   const transport = new HttpTransport();
   try {
+    const { method, path } = orderRequestLine('deleteOrder', entry.orderId);
     const response = await transport.send({
-      url: `${baseUrl}${encodedOrderPath(entry.orderId)}`,
-      method: 'DELETE',
+      url: `${baseUrl}${path}`,
+      method,
       headers: { Authorization: `Bearer ${token}`, Accept: 'application/json' },
       timeoutMs: settings.requestTimeoutMs,
       maxResponseBytes: settings.maxResponseBytes,
     });
     if (response.status >= 200 && response.status < 300) return { done: true, note: `deleted (${response.status})` };
     if (response.status === 404 || response.status === 410) return { done: true, note: `already gone (${response.status})` };
-    return { done: false, note: `DELETE answered ${response.status}` };
+    return { done: false, note: `${method} answered ${response.status}` };
   } catch (error) {
-    // An id that cannot be one path segment is never sent (encodedOrderPath throws): the message says why.
+    // An id that cannot be one path segment is never sent (orderRequestLine throws): the message says why.
     return { done: false, note: redact((error as Error).message) };
   } finally {
     transport.close();

@@ -5,6 +5,7 @@ import addFormats from 'ajv-formats';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { parse } from 'yaml';
 import { isIso8601DateTime } from './datetime';
+import type { OperationId } from './openapi-types.generated';
 
 export const OPENAPI_PATH = join(__dirname, '..', 'openapi.yaml');
 const SCHEMA_BASE = 'https://oms-conformance.local/openapi.json';
@@ -23,13 +24,7 @@ const RESPONSE_BASE = 'https://oms-conformance.local/openapi-responses.json';
 export const CONTRACT_KEYWORDS = ['x-format-of-sent-value', 'x-amount', 'x-service-may-compute'] as const;
 const COMPONENT_PREFIX = '#/components/schemas/';
 
-export type OperationId =
-  | 'listOrders'
-  | 'createOrder'
-  | 'getOrder'
-  | 'updateOrder'
-  | 'deleteOrder'
-  | 'issueToken';
+export type { OperationId } from './openapi-types.generated';
 
 export type JsonSchema = { [keyword: string]: unknown };
 
@@ -47,11 +42,14 @@ export interface SchemaCheck {
   problems(value: unknown): SchemaProblem[];
 }
 
-interface Located {
+/** An operation of openapi.yaml where it sits: its path template and (lower-case) method, and its definition. */
+export interface Located {
   path: string;
   method: string;
   operation: OpenAPIV3_1.OperationObject;
 }
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
 /** openapi.yaml parsed and compiled once per process: the only place fields and types are written down. */
 export class Contract {
@@ -59,6 +57,7 @@ export class Contract {
   private readonly ajv: Ajv2020;
   private readonly cache = new Map<string, SchemaCheck>();
   private readonly schemas = new Map<string, JsonSchema>();
+  private located?: Located[];
 
   constructor(document: OpenAPIV3_1.Document) {
     this.document = document;
@@ -85,6 +84,26 @@ export class Contract {
     return rewritten;
   }
 
+  /** The components these reach through their $refs, at any depth: each once, depth first, in the order openapi.yaml writes them. */
+  reachableComponents(names: string[]): string[] {
+    const found: string[] = [];
+    const visit = (value: unknown): void => {
+      if (Array.isArray(value)) return value.forEach(visit);
+      if (!value || typeof value !== 'object') return;
+      for (const [key, inner] of Object.entries(value)) {
+        if (key === '$ref' && typeof inner === 'string' && inner.startsWith(COMPONENT_PREFIX)) reach(inner.slice(COMPONENT_PREFIX.length));
+        else visit(inner);
+      }
+    };
+    const reach = (name: string): void => {
+      if (found.includes(name)) return;
+      found.push(name);
+      visit(this.document.components?.schemas?.[name]);
+    };
+    names.forEach(reach);
+    return found;
+  }
+
   /** Resolves a {$ref} (as returned by schema()) to the referenced component, once. */
   resolve(schema: JsonSchema): JsonSchema {
     const ref = schema.$ref;
@@ -109,12 +128,7 @@ export class Contract {
     const responses = operation.responses ?? {};
     const key = [String(status), `${String(status)[0]}XX`, 'default'].find((candidate) => candidate in responses);
     if (!key) return undefined;
-    let response = responses[key] as OpenAPIV3_1.ResponseObject | OpenAPIV3_1.ReferenceObject;
-    if ('$ref' in response) {
-      const name = response.$ref.split('/').pop() as string;
-      response = this.document.components?.responses?.[name] as OpenAPIV3_1.ResponseObject;
-    }
-    const schema = response.content?.['application/json']?.schema;
+    const schema = this.responseBody(responses[key]);
     if (!schema) return undefined;
     return this.cached(`response:${operationId}:${key}`, () =>
       this.check(`${method.toUpperCase()} ${path} response ${key}`, absoluteRefs(responseForm(rewriteRefs(schema)) as JsonSchema, RESPONSE_BASE)),
@@ -147,14 +161,24 @@ export class Contract {
     throw new Error(`openapi.yaml: ${operationId} has no query parameter ${name}`);
   }
 
+  /** The schema of a response's JSON body (a response of components.responses followed), if it has one. */
+  responseBody(response: OpenAPIV3_1.ResponseObject | OpenAPIV3_1.ReferenceObject): JsonSchema | undefined {
+    const resolved = '$ref' in response ? this.document.components?.responses?.[response.$ref.split('/').pop() as string] : response;
+    return (resolved as OpenAPIV3_1.ResponseObject | undefined)?.content?.['application/json']?.schema as JsonSchema | undefined;
+  }
+
+  /** Every operation of openapi.yaml, in the order it lists them (contract/operations.ts makes the suite's table of them). */
+  operations(): Located[] {
+    this.located ??= Object.entries(this.document.paths ?? {}).flatMap(([path, item]) =>
+      METHODS.flatMap((method) => (item?.[method] ? [{ path, method, operation: item[method] as OpenAPIV3_1.OperationObject }] : [])),
+    );
+    return this.located;
+  }
+
   operation(operationId: OperationId): Located {
-    for (const [path, item] of Object.entries(this.document.paths ?? {})) {
-      for (const method of ['get', 'post', 'put', 'delete', 'patch'] as const) {
-        const operation = item?.[method];
-        if (operation?.operationId === operationId) return { path, method, operation };
-      }
-    }
-    throw new Error(`openapi.yaml has no operation ${operationId}`);
+    const found = this.operations().find(({ operation }) => operation.operationId === operationId);
+    if (!found) throw new Error(`openapi.yaml has no operation ${operationId}`);
+    return found;
   }
 
   private cached(key: string, build: () => SchemaCheck): SchemaCheck {

@@ -3,7 +3,7 @@ import { clientFields, requiredFields, type ClientField, type Component, type Pa
 
 /**
  * One arbitrary for every field of a schema that a client sends, and for no other field: the compiler
- * checks the keys against schema-fields.generated.ts, and schemaRecord checks them against openapi.yaml.
+ * checks the keys against contract/openapi-types.generated.ts, and schemaRecord checks them against openapi.yaml.
  */
 export type FieldArbitraries<C extends Component> = { readonly [K in ClientField<C>]: fc.Arbitrary<unknown> };
 
@@ -44,7 +44,7 @@ export function assertCoversSchema<C extends Component>(component: C, fields: Fi
     throw new Error(
       `generators: the arbitraries of ${component} are out of step with openapi.yaml` +
         `${missing.length ? `; not generated: ${missing.join(', ')}` : ''}${unknown.length ? `; not in the schema: ${unknown.join(', ')}` : ''}` +
-        ' (regenerate generators/schema-fields.generated.ts with `npx tsx generators/schema.ts --write`, then fix the compile errors)',
+        ' (regenerate contract/openapi-types.generated.ts with `npx tsx contract/openapi-types.ts --write`, then fix the compile errors)',
     );
   }
 }

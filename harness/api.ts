@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { test } from '@playwright/test';
 import type { OperationId } from '../contract/openapi';
+import { operationOf, requestLine, type RequestLine } from '../contract/operations';
 import { recordCheckedOn } from './checked-on';
 import { responseChecks } from '../checks/body';
 import { idIsOnePathSegment } from '../checks/orders';
@@ -9,7 +10,7 @@ import type { Exchange } from './http/exchange';
 import { INCONCLUSIVE } from './http/silence';
 import { check, ensure } from './findings';
 import type { CreatedOrders } from './created-orders';
-import { encodedOrderPath } from './http/order-path';
+import { orderRequestLine } from './http/order-path';
 import { beforeWrite } from './quiet';
 
 export type AccountName = 'A' | 'B';
@@ -38,27 +39,27 @@ export class OmsApi {
   }
 
   list(query: Record<string, string | number> = {}): Promise<Exchange> {
-    return this.send({ operationId: 'listOrders', method: 'GET', path: '/orders', query });
+    return this.send({ ...requestLine('listOrders'), query });
   }
 
   create(body: unknown): Promise<Exchange> {
-    return this.send({ operationId: 'createOrder', method: 'POST', path: '/orders', json: body });
+    return this.send({ ...requestLine('createOrder'), json: body });
   }
 
   get(id: string): Promise<Exchange> {
-    return this.send({ operationId: 'getOrder', method: 'GET', path: orderPath(id) });
+    return this.send(orderRequest('getOrder', id));
   }
 
   update(id: string, body: unknown): Promise<Exchange> {
     this.refuseInReadOnly('update an order');
     this.created.assertOwn(id);
-    return this.send({ operationId: 'updateOrder', method: 'PUT', path: orderPath(id), json: body });
+    return this.send({ ...orderRequest('updateOrder', id), json: body });
   }
 
   async delete(id: string): Promise<Exchange> {
     this.refuseInReadOnly('delete an order');
     this.created.assertOwn(id);
-    return this.send({ operationId: 'deleteOrder', method: 'DELETE', path: orderPath(id) });
+    return this.send(orderRequest('deleteOrder', id));
   }
 
   /** Any request, for the cases the operations above cannot make (broken auth, malformed bodies). */
@@ -77,7 +78,7 @@ export class OmsApi {
       throw error;
     }
     const createdId = (exchange.json as { id?: unknown } | undefined)?.id;
-    if (spec.method === 'POST' && spec.path === '/orders' && exchange.status >= 200 && exchange.status < 300 && (typeof createdId === 'string' || typeof createdId === 'number')) {
+    if (operationOf(spec.method, spec.path) === 'createOrder' && exchange.status >= 200 && exchange.status < 300 && (typeof createdId === 'string' || typeof createdId === 'number')) {
       // Whatever the body was (even one the server should have refused), an order it made is ours to delete.
       this.created.add(String(createdId), this.account);
     }
@@ -147,13 +148,18 @@ export function lookalikeId(sample: string): string {
 }
 
 /**
- * The one way an order id goes into a path: percent-encoded as one segment. An id that cannot be one
+ * The one way an order id goes into a request: percent-encoded as one segment. An id that cannot be one
  * ("", ".", "..", or one with "/") stops the test with a finding against the server, before any request:
  * URL parsing would resolve it to another resource (".." of /orders/.. is GET /).
  */
-export function orderPath(id: string): string {
+export function orderRequest(operationId: OperationId, id: string): RequestLine {
   ensure(idIsOnePathSegment(id));
-  return encodedOrderPath(id);
+  return orderRequestLine(operationId, id);
+}
+
+/** The path of an order (as getOrder addresses it), for requests no operation of the interface makes: PATCH, POST. */
+export function orderPath(id: string): string {
+  return orderRequest('getOrder', id).path;
 }
 
 export type { OperationId };

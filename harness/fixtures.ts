@@ -1,6 +1,6 @@
 import { test as base } from '@playwright/test';
 import { OmsApi, type AccountName } from './api';
-import { encodedOrderPath } from './http/order-path';
+import { orderRequestLine } from './http/order-path';
 import { OmsClient } from './http/client';
 import { recordOf } from './findings';
 import { recordViolated } from './run-knowledge';
@@ -114,7 +114,7 @@ async function deleteLeftovers(accounts: Accounts, created: CreatedOrders): Prom
     if (!api) continue;
     try {
       // Outside any test: an id that cannot be a path was already reported when it was created, and is skipped here.
-      const exchange = await api.client.send({ method: 'DELETE', path: encodedOrderPath(id) });
+      const exchange = await api.client.send(orderRequestLine('deleteOrder', id));
       if (exchange.status >= 300 && exchange.status !== 404 && exchange.status !== 410) failed.push(`${id} (${exchange.status})`);
       else created.forget(id);
     } catch (error) {

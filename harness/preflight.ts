@@ -1,5 +1,6 @@
 import { ConfigurationError } from '../config/exit-codes';
 import { SETTINGS } from '../config/settings-table';
+import { requestLine } from '../contract/operations';
 import { redact } from './http/redaction';
 import { HttpTransport, TransportError, type HttpResponse } from './http/transport';
 
@@ -13,14 +14,15 @@ const BASE_URL = SETTINGS.baseUrl.variable;
  * A problem here is one clear message, not a cascade of failing tests.
  */
 export async function preflight(baseUrl: string, token: string, account: 'A' | 'B', timeoutMs: number, maxResponseBytes: number): Promise<void> {
-  const url = `${baseUrl}/orders?limit=1`;
+  const { method, path } = requestLine('listOrders');
+  const url = `${baseUrl}${path}?limit=1`;
   let response: HttpResponse;
   // The suite's own transport: bounded in time and size, no redirect followed, like every later request.
   const transport = new HttpTransport();
   try {
     response = await transport.send({
       url,
-      method: 'GET',
+      method,
       headers: { Authorization: `Bearer ${token}`, Accept: 'application/json' },
       timeoutMs: Math.min(timeoutMs, 10_000),
       maxResponseBytes,

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { requestLabel } from '../../contract/operations';
 import type { AccountName } from '../../harness/api';
 import { createAcceptedFor, createAnswersWhatWasSent, exoticValueRefused, idAssigned } from '../../checks/orders';
 import { stopOn } from '../../harness/property';
@@ -32,7 +33,7 @@ export class CreateOrder extends OrderCommand {
   }
 
   toString(): string {
-    return `POST /orders as ${this.account} ${bodyText(this.body)} → ${this.targetLabel}`;
+    return `${requestLabel('createOrder')} as ${this.account} ${bodyText(this.body)} → ${this.targetLabel}`;
   }
 
   [fc.cloneMethod](): CreateOrder {

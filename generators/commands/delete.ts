@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { deleteAccepted } from '../../checks/deletion';
+import { requestLabel } from '../../contract/operations';
 import { stopOn } from '../../harness/property';
 import { apiOf, idOf, liveOrders, OrderCommand, type OrdersModel, type OrdersReal } from './model';
 
@@ -20,7 +21,7 @@ export class DeleteOrder extends OrderCommand {
   }
 
   toString(): string {
-    return `DELETE /orders/${this.targetLabel} as ${this.target?.account ?? '?'}`;
+    return `${requestLabel('deleteOrder', this.targetLabel)} as ${this.target?.account ?? '?'}`;
   }
 
   [fc.cloneMethod](): DeleteOrder {

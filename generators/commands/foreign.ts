@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { requestLabel } from '../../contract/operations';
 import type { Exchange } from '../../harness/http/exchange';
 import { stopOn } from '../../harness/property';
 import type { Finding } from '../../harness/findings';
@@ -53,7 +54,7 @@ export class ForeignGet extends ForeignCommand {
   }
 
   toString(): string {
-    return `GET /orders/${this.targetLabel} as ${this.intruder} (not its order)`;
+    return `${requestLabel('getOrder', this.targetLabel)} as ${this.intruder} (not its order)`;
   }
 
   [fc.cloneMethod](): ForeignGet {
@@ -78,7 +79,7 @@ export class ForeignUpdate extends ForeignCommand {
   }
 
   toString(): string {
-    return `PUT /orders/${this.targetLabel} as ${this.intruder} (not its order) ${bodyText(this.body)}`;
+    return `${requestLabel('updateOrder', this.targetLabel)} as ${this.intruder} (not its order) ${bodyText(this.body)}`;
   }
 
   [fc.cloneMethod](): ForeignUpdate {
@@ -96,7 +97,7 @@ export class ForeignDelete extends ForeignCommand {
   }
 
   toString(): string {
-    return `DELETE /orders/${this.targetLabel} as ${this.intruder} (not its order)`;
+    return `${requestLabel('deleteOrder', this.targetLabel)} as ${this.intruder} (not its order)`;
   }
 
   [fc.cloneMethod](): ForeignDelete {

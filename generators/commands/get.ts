@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { deletedOnGet } from '../../checks/deletion';
 import { getAccepted, storedAsSent, updateVisibleOnGet } from '../../checks/orders';
+import { requestLabel } from '../../contract/operations';
 import { stopOn } from '../../harness/property';
 import { apiOf, idOf, OrderCommand, type OrdersModel, type OrdersReal } from './model';
 
@@ -29,7 +30,7 @@ export class GetOrder extends OrderCommand {
   }
 
   toString(): string {
-    return `GET /orders/${this.targetLabel} as ${this.target?.account ?? '?'}`;
+    return `${requestLabel('getOrder', this.targetLabel)} as ${this.target?.account ?? '?'}`;
   }
 
   [fc.cloneMethod](): GetOrder {

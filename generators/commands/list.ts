@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { requestLabel } from '../../contract/operations';
 import type { AccountName } from '../../harness/api';
 import { otherAccountCannotList } from '../../checks/isolation';
 import { atMostLimit, listAccepted, readPage, summaryCarriesWhatWasSent, totalAtLeast } from '../../checks/listing';
@@ -41,7 +42,7 @@ export class ListOrders extends OrderCommand {
   }
 
   toString(): string {
-    return `GET /orders?limit=${this.limit} as ${this.account}`;
+    return `${requestLabel('listOrders')}?limit=${this.limit} as ${this.account}`;
   }
 
   [fc.cloneMethod](): ListOrders {

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { exoticValueRefused, updateAccepted, updateAnswersWhatWasSent, updateKeepsId } from '../../checks/orders';
+import { requestLabel } from '../../contract/operations';
 import { stopOn } from '../../harness/property';
 import { differences } from '../../checks/roundtrip';
 import type { Payload } from '../schema';
@@ -40,7 +41,7 @@ export class UpdateOrder extends OrderCommand {
   }
 
   toString(): string {
-    return `PUT /orders/${this.targetLabel} as ${this.target?.account ?? '?'} ${bodyText(this.body)}`;
+    return `${requestLabel('updateOrder', this.targetLabel)} as ${this.target?.account ?? '?'} ${bodyText(this.body)}`;
   }
 
   [fc.cloneMethod](): UpdateOrder {

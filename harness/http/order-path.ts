@@ -1,3 +1,5 @@
+import type { OperationId } from '../../contract/openapi';
+import { requestLine, type RequestLine } from '../../contract/operations';
 import { hasLoneSurrogate } from '../safe-text';
 
 /** Why an order id cannot be one path segment, or undefined when it can; "%2e%2e" and "a%2Fb" count as what they decode to. */
@@ -16,11 +18,12 @@ export function notOnePathSegment(id: string): string | undefined {
 }
 
 /**
- * /orders/{id} with the id percent-encoded as one segment: the one place an order path is built. Throws
- * for an id that cannot be one; the suite's api (orderPath in api.ts) turns that into a finding first.
+ * A request to an operation on one order (getOrder, updateOrder, deleteOrder), the id percent-encoded as
+ * one segment: the one place an order's path is built. Throws for an id that cannot be one; the suite's
+ * api (orderRequest in api.ts) turns that into a finding first.
  */
-export function encodedOrderPath(id: string): string {
+export function orderRequestLine(operationId: OperationId, id: string): RequestLine {
   const reason = notOnePathSegment(id);
   if (reason) throw new Error(`order id ${JSON.stringify(id)} cannot be one path segment: ${reason}`);
-  return `/orders/${encodeURIComponent(id)}`;
+  return requestLine(operationId, id);
 }

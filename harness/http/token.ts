@@ -1,3 +1,4 @@
+import { requestLine } from '../../contract/operations';
 import { redact, registerSecret } from './redaction';
 import { HttpTransport } from './transport';
 import type { Settings } from '../../config/settings';
@@ -82,8 +83,9 @@ async function requestToken(baseUrl: string, credentials: ClientCredentials, aut
   }
   // The suite's bounded transport: a total deadline, a size limit, no cookie, no redirect followed.
   const transport = new HttpTransport();
+  const { method, path } = requestLine('issueToken');
   const response = await transport
-    .send({ url: `${baseUrl}/token`, method: 'POST', headers, body: Buffer.from(body, 'utf8'), timeoutMs, maxResponseBytes: MAX_TOKEN_ANSWER_BYTES })
+    .send({ url: `${baseUrl}${path}`, method, headers, body: Buffer.from(body, 'utf8'), timeoutMs, maxResponseBytes: MAX_TOKEN_ANSWER_BYTES })
     .finally(() => transport.close());
   const text = response.body.toString('utf8');
   if (response.status >= 300 && response.status < 400) {

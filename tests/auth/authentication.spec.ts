@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { issuedTokenAccepted, tokenNotIssued, validTokenAccepted, type BadCredentials } from '../../checks/auth';
+import { requestLine } from '../../contract/operations';
 import { check, ensure } from '../../harness/findings';
 import { test } from '../../harness/fixtures';
 import { createOrder } from '../../harness/orders';
@@ -49,7 +50,7 @@ test.describe('Authentication (4, 5)', () => {
       check(tokenNotIssued((error as Error).message));
       return;
     }
-    const exchange = await api.send({ operationId: 'listOrders', method: 'GET', path: '/orders', query: { limit: 1 }, authorization: `Bearer ${token}` });
+    const exchange = await api.send({ ...requestLine('listOrders'), query: { limit: 1 }, authorization: `Bearer ${token}` });
     check(issuedTokenAccepted(exchange));
   });
 });

@@ -1,4 +1,5 @@
 import { anyResponseChecks } from '../../checks/body';
+import type { OperationId } from '../../contract/openapi';
 import type { RequestSpec } from '../../harness/http/client';
 import { check } from '../../harness/findings';
 import { test } from '../../harness/fixtures';
@@ -13,20 +14,20 @@ import { orderPath } from '../../harness/api';
  * operation. The api checks every response it receives (checks/body.ts responseChecks): these
  * tests make each operation answer its errors, so that no operation's 401, 404 or 4xx goes unseen.
  */
-const ERRORS_BY_OPERATION: Record<string, (id: string, unknownId: string) => Array<[string, Partial<RequestSpec>]>> = {
-  'GET /orders': () => [['an out-of-range limit', { query: { limit: 0 } }], ['a page that is not a number', { query: { page: 'abc' } }]],
-  'POST /orders': () => [['a body without the required fields', { json: { note: 'no customer' } }], ['a body that is not JSON', { json: undefined, rawBody: '{"customer":', contentType: 'application/json' }]],
-  'GET /orders/{id}': (_id, unknownId) => [['an unknown id', { path: orderPath(unknownId) }]],
-  'PUT /orders/{id}': (id, unknownId) => [['an unknown id', { path: orderPath(unknownId) }], ['a field of the wrong type', { path: orderPath(id), json: { price: 'not a number' } }]],
-  'DELETE /orders/{id}': (_id, unknownId) => [['an unknown id', { path: orderPath(unknownId) }]],
+const ERRORS_BY_OPERATION: Partial<Record<OperationId, (id: string, unknownId: string) => Array<[string, Partial<RequestSpec>]>>> = {
+  listOrders: () => [['an out-of-range limit', { query: { limit: 0 } }], ['a page that is not a number', { query: { page: 'abc' } }]],
+  createOrder: () => [['a body without the required fields', { json: { note: 'no customer' } }], ['a body that is not JSON', { json: undefined, rawBody: '{"customer":', contentType: 'application/json' }]],
+  getOrder: (_id, unknownId) => [['an unknown id', { path: orderPath(unknownId) }]],
+  updateOrder: (id, unknownId) => [['an unknown id', { path: orderPath(unknownId) }], ['a field of the wrong type', { path: orderPath(id), json: { price: 'not a number' } }]],
+  deleteOrder: (_id, unknownId) => [['an unknown id', { path: orderPath(unknownId) }]],
 };
 
 test.describe('JSON bodies and the error envelope on every response (1, 7)', () => {
-  for (const { name: operation, request } of ORDER_OPERATIONS) {
+  for (const { name: operation, operationId, request } of ORDER_OPERATIONS) {
     test(`${operation} answers its errors in JSON, with the envelope of section 7 where it carries one`, verifies('ORD-GEN-001', 'ORD-ERR-006', 'ORD-ERR-001', 'ORD-GEN-003'), async ({ api }) => {
       const created = await createOrder(api, minimalOrder());
       await api.send({ ...request(created.id), authorization: null });
-      for (const [, change] of ERRORS_BY_OPERATION[operation](created.id, api.unknownId())) {
+      for (const [, change] of ERRORS_BY_OPERATION[operationId]!(created.id, api.unknownId())) {
         await api.send({ ...request(created.id), ...change });
       }
     });

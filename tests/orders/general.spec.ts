@@ -1,3 +1,4 @@
+import { requestLine } from '../../contract/operations';
 import { contentTypeIsJson, metaStatusMatches } from '../../checks/body';
 import { check } from '../../harness/findings';
 import { test } from '../../harness/fixtures';
@@ -24,7 +25,7 @@ test.describe('JSON bodies and meta.status (1, 4.1)', () => {
     for (const exchange of [
       await api.list({ limit: 1 }),
       await api.get(api.unknownId()),
-      await api.send({ operationId: 'listOrders', method: 'GET', path: '/orders', authorization: null }),
+      await api.send({ ...requestLine('listOrders'), authorization: null }),
     ]) {
       check(metaStatusMatches(exchange));
     }

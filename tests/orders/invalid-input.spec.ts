@@ -1,5 +1,6 @@
 import { contract, excerpt, type JsonSchema } from '../../contract/openapi';
-import { orderPath } from '../../harness/api';
+import { requestLine } from '../../contract/operations';
+import { orderRequest } from '../../harness/api';
 import { missingFieldRefused, nonJsonBodyRefused, numericStringTakenAsNumber, oversizedBodyAnswered, wrongTypeRefused } from '../../checks/invalid-input';
 import { isSuccess } from '../../checks/status';
 import { check } from '../../harness/findings';
@@ -26,18 +27,18 @@ function wrongTypeFor(schema: JsonSchema): unknown {
 
 test.describe('Invalid input (4.2, 4.4, 7)', () => {
   test('refuses a body that is not JSON on create', verifies('ORD-ERR-002', 'ORD-OBS-002'), async ({ api }) => {
-    const exchange = await api.send({ operationId: 'createOrder', method: 'POST', path: '/orders', rawBody: '{"customer": {"name": "Ada"', contentType: 'application/json' });
+    const exchange = await api.send({ ...requestLine('createOrder'), rawBody: '{"customer": {"name": "Ada"', contentType: 'application/json' });
     check(nonJsonBodyRefused('a create body that is not JSON')(exchange));
     observe('ORD-OBS-002', `malformed JSON on create: ${exchange.status}`);
   });
 
   test('refuses an empty body on create', verifies('ORD-ERR-002'), async ({ api }) => {
-    check(nonJsonBodyRefused('an empty create body')(await api.send({ operationId: 'createOrder', method: 'POST', path: '/orders', rawBody: '', contentType: 'application/json' })));
+    check(nonJsonBodyRefused('an empty create body')(await api.send({ ...requestLine('createOrder'), rawBody: '', contentType: 'application/json' })));
   });
 
   test('refuses a body that is not JSON on update', verifies('ORD-ERR-002'), async ({ api }) => {
     const created = await createOrder(api, minimalOrder());
-    const exchange = await api.send({ operationId: 'updateOrder', method: 'PUT', path: orderPath(created.id), rawBody: '{"note": ', contentType: 'application/json' });
+    const exchange = await api.send({ ...orderRequest('updateOrder', created.id), rawBody: '{"note": ', contentType: 'application/json' });
     check(nonJsonBodyRefused('an update body that is not JSON')(exchange));
   });
 
@@ -99,6 +100,6 @@ test.describe('Invalid input (4.2, 4.4, 7)', () => {
     // The api checks the envelope of every 4xx it receives; these are the three commonest errors.
     await api.get(api.unknownId());
     await api.create({ currency: 'EUR' });
-    await api.send({ operationId: 'listOrders', method: 'GET', path: '/orders', authorization: null });
+    await api.send({ ...requestLine('listOrders'), authorization: null });
   });
 });

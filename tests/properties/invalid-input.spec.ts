@@ -1,7 +1,8 @@
 import { excerpt } from '../../contract/openapi';
+import { requestLine } from '../../contract/operations';
 import { invalidBodyRefused } from '../../checks/invalid-input';
 import { invalidOrder, invalidOrderUpdate } from '../../generators/invalid';
-import { orderPath, type OmsApi } from '../../harness/api';
+import { orderRequest, type OmsApi } from '../../harness/api';
 import { forAll } from '../../harness/property';
 import type { Exchange } from '../../harness/http/exchange';
 import { test } from '../../harness/fixtures';
@@ -21,7 +22,7 @@ test.describe('generated invalid input (4.2, 4.4, 7)', () => {
         const exchange =
           invalid.rawBody === undefined
             ? await own.create(invalid.body)
-            : await own.send({ operationId: 'createOrder', method: 'POST', path: '/orders', rawBody: invalid.rawBody });
+            : await own.send({ ...requestLine('createOrder'), rawBody: invalid.rawBody });
         if (invalid.rawBody !== undefined) await deleteIfCreated(api, exchange);
         return invalidBodyRefused(invalid)(exchange);
       },
@@ -38,7 +39,7 @@ test.describe('generated invalid input (4.2, 4.4, 7)', () => {
         const exchange =
           invalid.rawBody === undefined
             ? await own.update(target.id, invalid.body)
-            : await own.send({ operationId: 'updateOrder', method: 'PUT', path: orderPath(target.id), rawBody: invalid.rawBody });
+            : await own.send({ ...orderRequest('updateOrder', target.id), rawBody: invalid.rawBody });
         return invalidBodyRefused(invalid)(exchange);
       },
     });
@@ -49,6 +50,6 @@ test.describe('generated invalid input (4.2, 4.4, 7)', () => {
 async function deleteIfCreated(api: OmsApi, exchange: Exchange): Promise<void> {
   const id = (exchange.json as { id?: unknown } | undefined)?.id;
   if (exchange.status >= 300 || (typeof id !== 'string' && typeof id !== 'number')) return;
-  const deleted = await api.client.send({ method: 'DELETE', path: orderPath(String(id)) });
+  const deleted = await api.client.send(orderRequest('deleteOrder', String(id)));
   if (deleted.status >= 300) console.warn(`oms-conformance: could not delete order ${excerpt(id)} created from an invalid body (${deleted.status})`);
 }
