@@ -1,4 +1,4 @@
-import { pathName, valuesAt, type AssignedField } from '../contract/assigned';
+import { isTimestamp, keptAssignedFields, pathName, valuesAt, type AssignedField } from '../contract/assigned';
 import { instantOf } from '../contract/datetime';
 import { contract, excerpt } from '../contract/openapi';
 import { holdsExoticValue } from '../generators/exotic';
@@ -42,17 +42,23 @@ const sentComesBack = (sent: unknown, exchange: Exchange, what: string): Verdict
   ];
 };
 
-/** The service-assigned id, user_id and created_at (4.2) of `before`, unchanged in the order an exchange shows. */
+/** The values the service assigned that an order keeps for life (4.2: id, user_id, created_at; from openapi.yaml) of `before`, unchanged in the order an exchange shows. */
 const sameAssignedValues = (before: Json, exchange: Exchange, what: string): Verdict => {
   const body = (exchange.json ?? {}) as Json;
-  const changed = (['id', 'user_id', 'created_at'] as const).filter((field) =>
-    field === 'created_at'
-      ? typeof body.created_at !== 'string' || instantOf(body.created_at) !== instantOf(String(before.created_at))
-      : body[field] !== before[field],
-  );
+  const kept = keptAssignedFields();
+  const changed = kept
+    .filter((field) => {
+      const [name] = field.path;
+      return isTimestamp(field) ? typeof body[name] !== 'string' || instantOf(body[name]) !== instantOf(String(before[name])) : body[name] !== before[name];
+    })
+    .map(({ path: [name] }) => name);
   return [
     changed.length === 0,
-    () => ({ expected: `id, user_id and created_at ${what}`, received: changed.map((field) => `${field} ${excerpt(before[field])} became ${excerpt(body[field])}`).join('; '), exchange }),
+    () => ({
+      expected: `${kept.map((field) => pathName(field.path)).join(', ')} ${what}`,
+      received: changed.map((field) => `${field} ${excerpt(before[field])} became ${excerpt(body[field])}`).join('; '),
+      exchange,
+    }),
   ];
 };
 

@@ -11,6 +11,8 @@ export interface AssignedField {
   section: string;
   /** The property's schema (its type and format decide what a client would send). */
   schema: JsonSchema;
+  /** The service may give it another value after the create (x-service-may-change): updated_at, status. */
+  mayChange: boolean;
 }
 
 export function serviceAssignedFields(component = 'Order'): AssignedField[] {
@@ -25,12 +27,28 @@ export function serviceAssignedFields(component = 'Order'): AssignedField[] {
     if (resolved.type === 'array' && resolved.items) return visit(resolved.items as JsonSchema, [...path, '*'], inner);
     for (const [name, property] of Object.entries((resolved.properties ?? {}) as Record<string, JsonSchema>)) {
       const section = property[ASSIGNED_BY_SERVICE];
-      if (property.readOnly === true && typeof section === 'string') found.push({ path: [...path, name], section, schema: property });
-      else visit(property, [...path, name], inner);
+      if (property.readOnly === true && typeof section === 'string') {
+        found.push({ path: [...path, name], section, schema: property, mayChange: property['x-service-may-change'] === true });
+      } else visit(property, [...path, name], inner);
     }
   };
   visit(contract().schema(component), [], new Set());
   return found;
+}
+
+/** The values of the order itself that the service assigns (4.2): id, user_id, status and the timestamps. */
+export function orderAssignedFields(): AssignedField[] {
+  return serviceAssignedFields().filter((field) => field.path.length === 1);
+}
+
+/** Those an order keeps for life as the create assigned them: id, user_id, created_at (not marked x-service-may-change). */
+export function keptAssignedFields(): AssignedField[] {
+  return orderAssignedFields().filter((field) => !field.mayChange);
+}
+
+/** A timestamp field: compared as an instant, not as text. */
+export function isTimestamp(field: AssignedField): boolean {
+  return contract().resolve(field.schema).format === 'date-time';
 }
 
 /** The names of the readOnly properties of a component: sent by the service, never by a client. */

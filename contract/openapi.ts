@@ -20,8 +20,10 @@ const RESPONSE_BASE = 'https://oms-conformance.local/openapi-responses.json';
  *   to the type only, and the sent value is checked by round trip (an unsent one may be empty).
  * x-amount - an amount of money: a server may store it to the cent (checks/roundtrip.ts).
  * x-service-may-compute - the service may compute it from other fields: not compared by round trip.
+ * x-service-may-change - beside x-assigned-by-service: the service may give it another value after the
+ *   create (updated_at, status); an order keeps the others for life (contract/assigned.ts).
  */
-export const CONTRACT_KEYWORDS = ['x-format-of-sent-value', 'x-amount', 'x-service-may-compute'] as const;
+export const CONTRACT_KEYWORDS = ['x-format-of-sent-value', 'x-amount', 'x-service-may-compute', 'x-service-may-change'] as const;
 const COMPONENT_PREFIX = '#/components/schemas/';
 
 export type { OperationId } from './openapi-types.generated';

@@ -1,4 +1,5 @@
 import { contract, excerpt } from '../../contract/openapi';
+import { orderAssignedFields } from '../../contract/assigned';
 import {
   assignsNonEmptyString,
   createAnswersWhatWasSent,
@@ -38,7 +39,7 @@ test.describe('POST /orders (4.2)', () => {
     const first = await createOrder(api, minimalOrder());
     const second = await createOrder(api, minimalOrder());
     for (const { exchange } of [first, second]) {
-      for (const field of ['status', 'created_at', 'updated_at']) check(assignsNonEmptyString(field)(exchange));
+      for (const { path: [field] } of orderAssignedFields()) check(assignsNonEmptyString(field)(exchange));
     }
     check(oneUserIdPerAccount(first.exchange, second.exchange));
     observe('ORD-OBS-007', `order ids look like ${idFormat(first.id)} (e.g. ${first.id})`);
