@@ -1,32 +1,37 @@
 import { randomUUID } from 'node:crypto';
+import type { ClientForms } from '../contract/openapi-types.generated';
 
 /**
  * Hand-picked request bodies for the example-based tests; fast-check's generators/ make the rest.
  * Every call returns a fresh object with a unique reference, so orders of parallel tests never collide.
+ * Each is typed as the client form of its schema (generated from openapi.yaml), so a misnamed or
+ * mistyped field does not compile.
  */
 
-type Json = Record<string, unknown>;
+type Address = ClientForms['Address'];
+type Item = ClientForms['Item'];
+type OrderCreate = ClientForms['OrderCreate'];
 
 function reference(): string {
   return `oms-conformance-${randomUUID().slice(0, 8)}`;
 }
 
 /** The five-field address of the create example (2.3). */
-export function createAddress(): Json {
+export function createAddress(): Address {
   return { street: '1 Harbour Road', city: 'Izmir', state: 'Izmir', zip: '35210', country_code: 'TR' };
 }
 
 /** The eight-field address of the update example (2.3). */
-export function updateAddress(): Json {
+export function updateAddress(): Address {
   return { ...createAddress(), city_code: '35', state_code: '35', country: 'Turkey', street: '22 Kordon Street' };
 }
 
-export function item(overrides: Json = {}): Json {
+export function item(overrides: Item = {}): Item {
   return { name: 'Ceramic mug', quantity: 2, category: 'kitchen', price: 12.5, hs_code: '691200', origin: 'TR', ...overrides };
 }
 
 /** Only the required fields of 4.2. */
-export function minimalOrder(overrides: Json = {}): Json {
+export function minimalOrder(overrides: Partial<OrderCreate> = {}): OrderCreate {
   return {
     customer: { name: `Ada ${reference()}` },
     items: [item()],
@@ -36,8 +41,8 @@ export function minimalOrder(overrides: Json = {}): Json {
   };
 }
 
-/** Every documented create field, nested objects filled (sections 2.2 to 2.6). */
-export function fullOrder(overrides: Json = {}): Json {
+/** Every documented create field, nested objects filled (sections 2.2 to 2.6): leaving one out does not compile. */
+export function fullOrder(overrides: Partial<OrderCreate> = {}): Required<OrderCreate> {
   const ref = reference();
   return {
     sales_channel: {
@@ -102,7 +107,7 @@ export function fullOrder(overrides: Json = {}): Json {
 }
 
 /** Text that breaks naive servers: accents, combining marks, emoji, right-to-left, quotes and backslashes. */
-export function nonAsciiOrder(): Json {
+export function nonAsciiOrder(): Required<OrderCreate> {
   return fullOrder({
     customer: {
       name: 'Zoë Ångström-Łukasiewicz 😀 e\u0301',

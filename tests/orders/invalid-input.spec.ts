@@ -8,9 +8,10 @@ import { test } from '../../harness/fixtures';
 import { observe } from '../../harness/observe';
 import { createOrder, type Json } from '../../harness/orders';
 import { fullOrder, minimalOrder } from '../../generators/examples';
+import { requiredFields } from '../../generators/schema';
 import { verifies } from '../../harness/verifies';
 
-const createSchema = contract().schema('OrderCreate') as { required: string[]; properties: Record<string, JsonSchema> };
+const createSchema = contract().schema('OrderCreate') as { properties: Record<string, JsonSchema> };
 
 /**
  * A value of the wrong JSON type for a schema that denotes no value of the right one: a word where a
@@ -42,7 +43,7 @@ test.describe('Invalid input (4.2, 4.4, 7)', () => {
     check(nonJsonBodyRefused('an update body that is not JSON')(exchange));
   });
 
-  for (const field of createSchema.required) {
+  for (const field of requiredFields('OrderCreate')) {
     test(`refuses a create without ${field}`, verifies('ORD-ERR-003', 'ORD-OBS-002'), async ({ api }) => {
       const { [field]: _removed, ...body } = fullOrder();
       const exchange = await api.create(body);
