@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { matching } from './pattern';
 
 /**
  * Strings for the free-text fields of openapi.yaml (names, streets, notes: `type: string`, no pattern).
@@ -71,7 +72,7 @@ export function longText(value: fc.Arbitrary<string> = text()): fc.Arbitrary<str
 /** An identifier or code (zip, tax id, sku): printable ASCII letters, digits and a little punctuation. */
 export function code(constraints: { minLength?: number; maxLength?: number } = {}): fc.Arbitrary<string> {
   const { minLength = 1, maxLength = 24 } = constraints;
-  return fc.stringMatching(new RegExp(`^[A-Za-z0-9][A-Za-z0-9._/#-]{${minLength - 1},${maxLength - 1}}$`));
+  return matching(new RegExp(`^[A-Za-z0-9][A-Za-z0-9._/#-]{${minLength - 1},${maxLength - 1}}$`));
 }
 
 /** Whole code points only, so a cut never leaves half a surrogate pair. */
