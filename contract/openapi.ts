@@ -1,10 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { parse } from 'yaml';
 import { isIso8601DateTime } from './datetime';
+import { readYamlFile } from './yaml-file';
 
 export const OPENAPI_PATH = join(__dirname, '..', 'openapi.yaml');
 const SCHEMA_BASE = 'https://oms-conformance.local/openapi.json';
@@ -283,6 +282,6 @@ let loaded: Contract | undefined;
 
 /** The process-wide contract, compiled on first use. */
 export function contract(): Contract {
-  loaded ??= new Contract(parse(readFileSync(OPENAPI_PATH, 'utf8')) as OpenAPIV3_1.Document);
+  loaded ??= new Contract(readYamlFile(OPENAPI_PATH) as OpenAPIV3_1.Document);
   return loaded;
 }
