@@ -1,55 +1,26 @@
-import { createHash } from 'node:crypto';
-import { lstatSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
+import { readCached, writeCached } from './cache';
 
 /**
- * A YAML file of the project (openapi.yaml, requirements/catalogue.yaml), parsed. The runner and every
- * worker of a run need both, and loading the yaml package and parsing them costs ~0.3 CPU-s a process
- * where JSON.parse of the same takes ~1 ms: so the parse is kept as JSON in this user's private cache
- * directory, keyed by the file's text and the parser's version. Any doubt about the cache (not ours,
- * unreadable, a value JSON cannot hold) and the file is simply parsed.
+ * A YAML file of the project (openapi.yaml, requirements/catalogue.yaml), parsed. Loading the yaml package
+ * and parsing both costs ~0.3 CPU-s in each process of a run, JSON.parse of the same ~1 ms: so the parse
+ * is cached as JSON (contract/cache.ts), by the file's text and the parser's version. A value JSON cannot
+ * hold is never cached.
  */
 export function readYamlFile(path: string): unknown {
   const text = readFileSync(path, 'utf8');
-  const cached = cacheFile(text);
-  if (cached) {
+  const madeFrom = `yaml ${(require('yaml/package.json') as { version: string }).version}\n${text}`;
+  const cached = readCached('yaml', madeFrom, 'json');
+  if (cached !== undefined) {
     try {
-      return JSON.parse(readFileSync(cached, 'utf8')) as unknown;
+      return JSON.parse(cached) as unknown;
     } catch {
-      // Not there yet, or unreadable: parsed below.
+      // A damaged entry: parsed again below, and replaced.
     }
   }
   const value = (require('yaml') as typeof import('yaml')).parse(text) as unknown;
-  if (cached) {
-    const json = JSON.stringify(value);
-    if (isDeepStrictEqual(JSON.parse(json), value)) {
-      try {
-        // Written whole under another name, then renamed: a reader never sees half a file.
-        const partial = `${cached}.${process.pid}`;
-        writeFileSync(partial, json, { mode: 0o600 });
-        renameSync(partial, cached);
-      } catch {
-        // A cache that cannot be written costs only the parse.
-      }
-    }
-  }
+  const json = JSON.stringify(value) as string | undefined;
+  if (json !== undefined && isDeepStrictEqual(JSON.parse(json), value)) writeCached('yaml', madeFrom, 'json', json);
   return value;
-}
-
-/** Where the parse of this text is cached, or undefined where no private directory can be had (not POSIX; not ours, a link, or open to others). */
-function cacheFile(text: string): string | undefined {
-  const uid = process.getuid?.();
-  if (uid === undefined) return undefined;
-  const directory = join(tmpdir(), `oms-conformance-cache-${uid}`);
-  try {
-    mkdirSync(directory, { recursive: true, mode: 0o700 });
-    const stat = lstatSync(directory);
-    if (!stat.isDirectory() || stat.uid !== uid || (stat.mode & 0o077) !== 0) return undefined;
-  } catch {
-    return undefined;
-  }
-  const version = (require('yaml/package.json') as { version: string }).version;
-  return join(directory, `yaml-${createHash('sha256').update(`${version}\n${text}`).digest('hex')}.json`);
 }
