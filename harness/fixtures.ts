@@ -96,19 +96,27 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         testInfo.fail(true, `${findings.length} finding(s): requirements violated, see the conformance report`);
       }
     },
-    { auto: true },
+    // 'self': no step of its own (see below).
+    { auto: true, box: 'self' },
   ],
 
-  api: async ({ accounts }, use, testInfo) => {
-    const silence = serverWentSilent(currentRunId());
-    testInfo.skip(Boolean(silence), `${INCONCLUSIVE}${silence}`);
-    await use(accounts.A);
-  },
+  // Test fixtures are no steps of their own ('self'): each would be two (setup, teardown), each two messages to the runner, in every test.
+  api: [
+    async ({ accounts }, use, testInfo) => {
+      const silence = serverWentSilent(currentRunId());
+      testInfo.skip(Boolean(silence), `${INCONCLUSIVE}${silence}`);
+      await use(accounts.A);
+    },
+    { box: 'self' },
+  ],
 
-  apiB: async ({ accounts }, use, testInfo) => {
-    testInfo.skip(!accounts.B, 'OMS_TOKEN_B (or OMS_CLIENT_ID_B and OMS_CLIENT_SECRET_B) is not set: isolation between accounts needs a second account');
-    await use(accounts.B as OmsApi);
-  },
+  apiB: [
+    async ({ accounts }, use, testInfo) => {
+      testInfo.skip(!accounts.B, 'OMS_TOKEN_B (or OMS_CLIENT_ID_B and OMS_CLIENT_SECRET_B) is not set: isolation between accounts needs a second account');
+      await use(accounts.B as OmsApi);
+    },
+    { box: 'self' },
+  ],
 });
 
 /** Leftover deletes sent at once by one worker at its end. */
