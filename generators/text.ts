@@ -51,6 +51,19 @@ export interface TextConstraints {
  */
 export function text(constraints: TextConstraints = {}): fc.Arbitrary<string> {
   const { minLength = 1, maxLength = 6, long = false, alphabet = 'hostile' } = constraints;
+  const key = JSON.stringify([minLength, maxLength, long, alphabet]);
+  let built = texts.get(key);
+  if (!built) {
+    built = buildText(minLength, maxLength, long, alphabet);
+    texts.set(key, built);
+  }
+  return built;
+}
+
+/** Built once per set of constraints, as matching() does: each fc.string precomputes its bias, and order() asks for a dozen. */
+const texts = new Map<string, fc.Arbitrary<string>>();
+
+function buildText(minLength: number, maxLength: number, long: boolean, alphabet: 'ascii' | 'hostile'): fc.Arbitrary<string> {
   const ascii = fc.string({ unit: asciiPiece, minLength, maxLength });
   if (alphabet === 'ascii') return ascii;
   const hostile = fc.string({ unit: fc.oneof(asciiPiece, hostilePiece), minLength, maxLength });
