@@ -63,6 +63,7 @@ export class Contract {
   private readonly compiledFrom: string;
   private readonly cache = new Map<string, SchemaCheck>();
   private readonly schemas = new Map<string, JsonSchema>();
+  private readonly operations = new Map<OperationId, Located>();
 
   constructor(document: OpenAPIV3_1.Document) {
     this.document = document;
@@ -165,7 +166,17 @@ export class Contract {
     throw new Error(`openapi.yaml: ${operationId} has no query parameter ${name}`);
   }
 
+  /** Looked up once per operation: every response the suite checks, and every request the reference server takes, asks. */
   operation(operationId: OperationId): Located {
+    let located = this.operations.get(operationId);
+    if (!located) {
+      located = this.findOperation(operationId);
+      this.operations.set(operationId, located);
+    }
+    return located;
+  }
+
+  private findOperation(operationId: OperationId): Located {
     for (const [path, item] of Object.entries(this.document.paths ?? {})) {
       for (const method of ['get', 'post', 'put', 'delete', 'patch'] as const) {
         const operation = item?.[method];
