@@ -1,11 +1,11 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
-import addFormats from 'ajv-formats';
+import type Ajv2020 from 'ajv/dist/2020';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020';
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { parse } from 'yaml';
+import { readCached, writeCached } from './cache';
 import { isIso8601DateTime } from './datetime';
 import type { OperationId } from './openapi-types.generated';
+import { readYamlFile } from './yaml-file';
 
 export const OPENAPI_PATH = join(__dirname, '..', 'openapi.yaml');
 const SCHEMA_BASE = 'https://oms-conformance.local/openapi.json';
@@ -53,25 +53,43 @@ export interface Located {
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
-/** openapi.yaml parsed and compiled once per process: the only place fields and types are written down. */
+/** openapi.yaml, parsed and its validators compiled once (then cached, see check()): the only place fields and types are written down. */
 export class Contract {
   readonly document: OpenAPIV3_1.Document;
-  private readonly ajv: Ajv2020;
+  private compiler?: Ajv2020;
+  /** The two schemas every $ref resolves against: the components as written, and as responses are held to them. */
+  private readonly bases: JsonSchema[];
+  /** What every compiled validator is made from besides its own schema (see check()). */
+  private readonly compiledFrom: string;
   private readonly cache = new Map<string, SchemaCheck>();
   private readonly schemas = new Map<string, JsonSchema>();
   private located?: Located[];
 
   constructor(document: OpenAPIV3_1.Document) {
     this.document = document;
-    this.ajv = new Ajv2020({ strict: true, allErrors: true, verbose: true });
-    addFormats(this.ajv, ['uuid']);
-    // Section 2.1 says "ISO 8601 timestamp"; precision and offset are left open, so any ISO 8601 date-time passes.
-    this.ajv.addFormat('date-time', { type: 'string', validate: isIso8601DateTime });
-    // OpenAPI-only keywords, declared so strict mode stays on for everything else.
-    this.ajv.addVocabulary(['example', 'xml', 'externalDocs', 'discriminator', ASSIGNED_BY_SERVICE, ...CONTRACT_KEYWORDS]);
     const schemas = document.components?.schemas ?? {};
-    this.ajv.addSchema({ $id: SCHEMA_BASE, $defs: rewriteRefs(schemas) });
-    this.ajv.addSchema({ $id: RESPONSE_BASE, $defs: responseForm(rewriteRefs(schemas)) });
+    this.bases = [
+      { $id: SCHEMA_BASE, $defs: rewriteRefs(schemas) },
+      { $id: RESPONSE_BASE, $defs: responseForm(rewriteRefs(schemas)) },
+    ];
+    const version = (name: string) => (require(`${name}/package.json`) as { version: string }).version;
+    this.compiledFrom = JSON.stringify([version('ajv'), version('ajv-formats'), AJV_OPTIONS, VOCABULARY, this.bases]);
+  }
+
+  /** ajv with the contract's formats, keywords and components, in strict mode: built only when a validator is not in the cache. */
+  private get ajv(): Ajv2020 {
+    if (this.compiler) return this.compiler;
+    const { default: Ajv, _ } = require('ajv/dist/2020') as typeof import('ajv/dist/2020');
+    const addFormats = (require('ajv-formats') as typeof import('ajv-formats')).default;
+    // Standalone code names its formats through FORMATS_MODULE (see check()).
+    const ajv = new Ajv({ ...AJV_OPTIONS, code: { source: true, formats: _`require(${FORMATS_MODULE})` } });
+    addFormats(ajv, ['uuid']);
+    ajv.addFormat('date-time', CONTRACT_FORMATS['date-time']);
+    // OpenAPI-only keywords, declared so strict mode stays on for everything else.
+    ajv.addVocabulary(VOCABULARY);
+    for (const base of this.bases) ajv.addSchema(base);
+    this.compiler = ajv;
+    return ajv;
   }
 
   /** The raw schema of a component, e.g. schema('Order'), with its $refs pointing into $defs. */
@@ -192,13 +210,48 @@ export class Contract {
     return check;
   }
 
+  /**
+   * Compiling the contract's validators cost each process of a run ~0.35 CPU-s; evaluating the code ajv
+   * generated for them (its standalone form) takes a few ms. So that code is cached (contract/cache.ts), by
+   * everything it is made from: the ajv and ajv-formats versions, the options, the declared keywords, both
+   * bases and the schema. The code is ajv's own, the same it evaluates when it compiles; a schema strict
+   * mode refuses never compiles, so it is never cached.
+   */
   private check(source: string, schema: JsonSchema): SchemaCheck {
-    const validate: ValidateFunction = this.ajv.compile(schema);
+    const madeFrom = `${this.compiledFrom}\n${JSON.stringify(schema)}`;
+    const cached = readCached('validator', madeFrom, 'js');
+    let validate = cached === undefined ? undefined : evaluateStandalone(cached);
+    if (!validate) {
+      validate = this.ajv.compile(schema);
+      const standaloneCode = (require('ajv/dist/standalone') as typeof import('ajv/dist/standalone')).default;
+      writeCached('validator', madeFrom, 'js', standaloneCode(this.ajv, validate));
+    }
+    const compiled = validate;
     return {
       source,
-      problems: (value) => (validate(value) ? [] : describeErrors(validate.errors ?? [])),
+      problems: (value) => (compiled(value) ? [] : describeErrors(compiled.errors ?? [])),
     };
   }
+}
+
+const AJV_OPTIONS = { strict: true, allErrors: true, verbose: true } as const;
+/** OpenAPI-only keywords and the contract's own, declared so ajv's strict mode stays on for everything else. */
+const VOCABULARY = ['example', 'xml', 'externalDocs', 'discriminator', ASSIGNED_BY_SERVICE, ...CONTRACT_KEYWORDS];
+/** The formats ajv-formats does not give: section 2.1 says "ISO 8601 timestamp"; precision and offset are left open, so any ISO 8601 date-time passes. */
+const CONTRACT_FORMATS = { 'date-time': { type: 'string' as const, validate: isIso8601DateTime } };
+/** The name standalone validator code requires CONTRACT_FORMATS by. */
+const FORMATS_MODULE = 'oms-conformance:contract-formats';
+
+/** A validator from its standalone code (a CommonJS module); undefined if the code does not evaluate to one. */
+function evaluateStandalone(code: string): ValidateFunction | undefined {
+  const module = { exports: {} as unknown };
+  const load = (name: string): unknown => (name === FORMATS_MODULE ? CONTRACT_FORMATS : require(name));
+  try {
+    new Function('require', 'module', 'exports', code)(load, module, module.exports);
+  } catch {
+    return undefined;
+  }
+  return typeof module.exports === 'function' ? (module.exports as ValidateFunction) : undefined;
 }
 
 /** Turns "#/components/schemas/X" into "#/$defs/X" throughout, so ajv resolves them against one schema. */
@@ -309,6 +362,6 @@ let loaded: Contract | undefined;
 
 /** The process-wide contract, compiled on first use. */
 export function contract(): Contract {
-  loaded ??= new Contract(parse(readFileSync(OPENAPI_PATH, 'utf8')) as OpenAPIV3_1.Document);
+  loaded ??= new Contract(readYamlFile(OPENAPI_PATH) as OpenAPIV3_1.Document);
   return loaded;
 }

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { matching } from './pattern';
 import { properties } from './schema';
 
 /**
@@ -28,10 +29,10 @@ export function languageTag(): fc.Arbitrary<string> {
 
 /** A Harmonized System code: 6 to 10 digits. */
 export function hsCode(): fc.Arbitrary<string> {
-  return fc.stringMatching(/^\d{6,10}$/);
+  return matching(/^\d{6,10}$/);
 }
 
 /** A colour code such as #FF6600. */
 export function colorCode(): fc.Arbitrary<string> {
-  return fc.stringMatching(/^#[0-9A-F]{6}$/);
+  return matching(/^#[0-9A-F]{6}$/);
 }

@@ -46,12 +46,19 @@ export function nullableFields(schemas: Record<string, JsonSchema>): string[] {
 /**
  * Create bodies (components.schemas.OrderCreate): the required fields alone; each optional field
  * present (in its fullest form); each object field in its smallest and its fullest form; each nullable
- * field as null; every field at once.
+ * field as null; every field at once. The cases and their names come from the schema; each body is drawn
+ * when it is first read, so loading the test file (the runner loads every one to list the tests) draws
+ * nothing.
  */
 export function orderCoverage(): Array<CoverageCase<Payload<'OrderCreate'>>> {
-  const minimal: Record<string, unknown> = fixed(order({ fields: 'required' }), 0);
-  const full: Record<string, unknown> = fixed(order({ fields: 'all' }), 1);
-  const smallest = orderFields('none') as Record<string, fc.Arbitrary<unknown>>;
+  type Forms = { minimal: Record<string, unknown>; full: Record<string, unknown>; smallest: Record<string, fc.Arbitrary<unknown>> };
+  let forms: Forms | undefined;
+  const drawn = (): Forms =>
+    (forms ??= {
+      minimal: fixed(order({ fields: 'required' }), 0),
+      full: fixed(order({ fields: 'all' }), 1),
+      smallest: orderFields('none') as Record<string, fc.Arbitrary<unknown>>,
+    });
   const schema = properties('OrderCreate');
   const required: string[] = requiredFields('OrderCreate');
   const fields: string[] = clientFields('OrderCreate');
@@ -60,17 +67,27 @@ export function orderCoverage(): Array<CoverageCase<Payload<'OrderCreate'>>> {
     const component = componentOf(schema[field]);
     return component !== undefined && contract().schema(component).properties !== undefined;
   };
-  const cases: Array<CoverageCase<Record<string, unknown>>> = [{ name: 'the required fields only, every optional field absent', input: minimal }];
+  const cases: Array<CoverageCase<Record<string, unknown>>> = [];
+  const add = (name: string, draw: () => Record<string, unknown>) => {
+    let input: Record<string, unknown> | undefined;
+    cases.push({
+      name,
+      get input() {
+        return (input ??= draw());
+      },
+    });
+  };
+  add('the required fields only, every optional field absent', () => drawn().minimal);
   for (const [index, field] of fields.entries()) {
     const presence = required.includes(field) ? 'required' : 'optional';
     if (isObject(field)) {
-      if (presence === 'optional') cases.push({ name: `${field} (optional) present in its smallest form`, input: { ...minimal, [field]: fixed(smallest[field], 100 + index) } });
-      cases.push({ name: `${field} (${presence}) in its fullest form`, input: { ...minimal, [field]: full[field] } });
+      if (presence === 'optional') add(`${field} (optional) present in its smallest form`, () => ({ ...drawn().minimal, [field]: fixed(drawn().smallest[field], 100 + index) }));
+      add(`${field} (${presence}) in its fullest form`, () => ({ ...drawn().minimal, [field]: drawn().full[field] }));
     } else if (presence === 'optional') {
-      cases.push({ name: `${field} (optional) present`, input: { ...minimal, [field]: full[field] } });
+      add(`${field} (optional) present`, () => ({ ...drawn().minimal, [field]: drawn().full[field] }));
     }
   }
-  for (const field of nullableFields(schema)) cases.push({ name: `${field} as null`, input: { ...minimal, [field]: null } });
-  cases.push({ name: 'every field, at every depth', input: full });
+  for (const field of nullableFields(schema)) add(`${field} as null`, () => ({ ...drawn().minimal, [field]: null }));
+  add('every field, at every depth', () => drawn().full);
   return cases as Array<CoverageCase<Payload<'OrderCreate'>>>;
 }

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { matching } from './pattern';
 
 /**
  * Strings for the free-text fields of openapi.yaml (names, streets, notes: `type: string`, no pattern).
@@ -50,6 +51,19 @@ export interface TextConstraints {
  */
 export function text(constraints: TextConstraints = {}): fc.Arbitrary<string> {
   const { minLength = 1, maxLength = 6, long = false, alphabet = 'hostile' } = constraints;
+  const key = JSON.stringify([minLength, maxLength, long, alphabet]);
+  let built = texts.get(key);
+  if (!built) {
+    built = buildText(minLength, maxLength, long, alphabet);
+    texts.set(key, built);
+  }
+  return built;
+}
+
+/** Built once per set of constraints, as matching() does: each fc.string precomputes its bias, and order() asks for a dozen. */
+const texts = new Map<string, fc.Arbitrary<string>>();
+
+function buildText(minLength: number, maxLength: number, long: boolean, alphabet: 'ascii' | 'hostile'): fc.Arbitrary<string> {
   const ascii = fc.string({ unit: asciiPiece, minLength, maxLength });
   if (alphabet === 'ascii') return ascii;
   const hostile = fc.string({ unit: fc.oneof(asciiPiece, hostilePiece), minLength, maxLength });
@@ -71,7 +85,7 @@ export function longText(value: fc.Arbitrary<string> = text()): fc.Arbitrary<str
 /** An identifier or code (zip, tax id, sku): printable ASCII letters, digits and a little punctuation. */
 export function code(constraints: { minLength?: number; maxLength?: number } = {}): fc.Arbitrary<string> {
   const { minLength = 1, maxLength = 24 } = constraints;
-  return fc.stringMatching(new RegExp(`^[A-Za-z0-9][A-Za-z0-9._/#-]{${minLength - 1},${maxLength - 1}}$`));
+  return matching(new RegExp(`^[A-Za-z0-9][A-Za-z0-9._/#-]{${minLength - 1},${maxLength - 1}}$`));
 }
 
 /** Whole code points only, so a cut never leaves half a surrogate pair. */

@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse } from 'yaml';
+import { readYamlFile } from '../contract/yaml-file';
 
 export const CATALOGUE_PATH = join(__dirname, '..', 'requirements', 'catalogue.yaml');
 
@@ -32,7 +31,7 @@ let loaded: Map<string, Requirement> | undefined;
 /** The catalogue, read and checked once per process. */
 export function catalogue(): Map<string, Requirement> {
   if (loaded) return loaded;
-  const entries = parse(readFileSync(CATALOGUE_PATH, 'utf8')) as Requirement[];
+  const entries = readYamlFile(CATALOGUE_PATH) as Requirement[];
   const byId = new Map<string, Requirement>();
   for (const entry of entries) {
     const where = `requirements/catalogue.yaml entry ${JSON.stringify(entry.id)}`;
