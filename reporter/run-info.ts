@@ -22,7 +22,7 @@ export interface SuiteIdentity {
 }
 
 /** The folders whose code decides what a run checks and how: a change in any of them is another suite. */
-export const SUITE_CODE_FOLDERS = ['tests', 'generators', 'checks', 'harness', 'contract', 'reporter', 'requirements'];
+export const SUITE_CODE_FOLDERS = ['tests', 'generators', 'checks', 'harness', 'contract', 'config', 'reporter', 'requirements'];
 
 /** What was run, against what: everything a reader needs to judge or replay the result. */
 export interface RunInfo {
