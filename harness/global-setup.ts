@@ -42,7 +42,8 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
       if (!settings.tokenAuth) console.log(`oms-conformance: POST /token accepted the client credentials with --token-auth ${issued.auth}`);
       handToWorkers(settings, { tokenAuth: issued.auth, ...(account === 'A' ? { token: issued.accessToken } : { tokenB: issued.accessToken }) });
     }
-    await preflight(baseUrl, settings.token as string, 'A', settings.requestTimeoutMs, settings.maxResponseBytes);
+    const note = await preflight(baseUrl, settings.token as string, 'A', settings.requestTimeoutMs, settings.maxResponseBytes);
+    if (note) console.log(`oms-conformance: ${note}`);
     if (settings.tokenB) await preflight(baseUrl, settings.tokenB, 'B', settings.requestTimeoutMs, settings.maxResponseBytes);
   } catch (error) {
     await server?.close();

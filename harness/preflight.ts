@@ -10,10 +10,13 @@ export class PreflightError extends ConfigurationError {}
 const BASE_URL = SETTINGS.baseUrl.variable;
 
 /**
- * One request before any test: is the base URL reachable, does it answer JSON, does it take the token?
- * A problem here is one clear message, not a cascade of failing tests.
+ * One request before any test: is the base URL reachable, is it this interface at all, does it take the
+ * token? A target that is clearly something else (unreachable, a redirect, a page of markup, a list that
+ * answers 4xx or 5xx) or a rejected token is one clear message, not a cascade of failing tests. A list
+ * that answers 2xx but not in JSON is this interface with a defect: the run goes on so ORD-GEN-001 can
+ * report it, and the note returned says so.
  */
-export async function preflight(baseUrl: string, token: string, account: 'A' | 'B', timeoutMs: number, maxResponseBytes: number): Promise<void> {
+export async function preflight(baseUrl: string, token: string, account: 'A' | 'B', timeoutMs: number, maxResponseBytes: number): Promise<string | undefined> {
   const { method, path } = requestLine('listOrders');
   const url = `${baseUrl}${path}?limit=1`;
   let response: HttpResponse;
@@ -54,10 +57,13 @@ export async function preflight(baseUrl: string, token: string, account: 'A' | '
   } catch {
     json = false;
   }
-  if (!json) {
+  // A page of markup is another site (a wrong base URL, a login page, a proxy's error page): nothing to test.
+  // Any other answer is this interface's to be judged: a list that is not JSON fails ORD-GEN-001, not the start.
+  const contentType = header('content-type') ?? '';
+  if (!json && (/html|xml/i.test(contentType) || text.trimStart().startsWith('<'))) {
     throw new PreflightError(
       `${BASE_URL}=${baseUrl} does not look like the Order Management Service: GET /orders answered ${response.status} ` +
-        `with ${JSON.stringify(redact(header('content-type') ?? 'no content type'))}, not JSON (${JSON.stringify(redact(text).slice(0, 80))}). ` +
+        `with ${JSON.stringify(redact(contentType || 'no content type'))}, a page of markup, not JSON (${JSON.stringify(redact(text).slice(0, 80))}). ` +
         `Check ${BASE_URL}, including any path prefix such as /api/v1.`,
     );
   }
@@ -66,4 +72,8 @@ export async function preflight(baseUrl: string, token: string, account: 'A' | '
       `${BASE_URL}=${baseUrl}: GET /orders?limit=1 answered ${response.status} (${redact(text).slice(0, 200)}). The suite cannot start until a plain list succeeds.`,
     );
   }
+  if (!json) {
+    return `GET /orders?limit=1 answered ${response.status} with ${JSON.stringify(redact(contentType || 'no content type'))} and a body that is not JSON: the run goes on, and ORD-GEN-001 judges it.`;
+  }
+  return undefined;
 }

@@ -19,16 +19,32 @@ test('stops with exit code 2 and one message naming OMS_BASE_URL when the server
   expect(Date.now() - started).toBeLessThan(30_000);
 });
 
-test('stops with exit code 2 when the base URL answers something other than JSON', async () => {
-  const html = createServer((_req, res) => res.writeHead(200, { 'Content-Type': 'text/html' }).end('<html>welcome</html>'));
-  await new Promise<void>((resolve) => html.listen(0, '127.0.0.1', resolve));
+/** The suite against a stand-in that answers every request with one status, content type and body: it must stop at once, naming OMS_BASE_URL. */
+async function expectStopAgainst(status: number, contentType: string, body: string): Promise<void> {
+  const standIn = createServer((_req, res) => res.writeHead(status, { 'Content-Type': contentType }).end(body));
+  await new Promise<void>((resolve) => standIn.listen(0, '127.0.0.1', resolve));
   try {
-    const run = await runSuite({ OMS_BASE_URL: `http://127.0.0.1:${(html.address() as AddressInfo).port}`, OMS_TOKEN: 'any-token-123' });
+    const run = await runSuite({ OMS_BASE_URL: `http://127.0.0.1:${(standIn.address() as AddressInfo).port}`, OMS_TOKEN: 'any-token-123' });
     expect(run.exitCode).toBe(2);
     expectOneClearMessage(run.output, 'OMS_BASE_URL');
   } finally {
-    html.close();
+    standIn.close();
   }
+}
+
+test('stops with exit code 2 when the base URL answers a page of HTML', async () => {
+  await expectStopAgainst(200, 'text/html', '<html>welcome</html>');
+});
+
+test('stops with exit code 2 when every path answers 404 (a base URL without its path prefix)', async () => {
+  await expectStopAgainst(404, 'application/json', '{"error":"not found"}');
+});
+
+test('runs on, and fails ORD-GEN-001, when the list answers 200 in text/plain: a defect of the interface, not another site', async () => {
+  const run = await runSuite({ OMS_FAULT: 'generated-list-2xx-text-plain' }, ['--grep', '@ORD-GEN-001(?![0-9])']);
+  expect(run.exitCode, run.output).toBe(1);
+  expect(run.output).toContain('oms-conformance: GET /orders?limit=1 answered 200 with "text/plain; charset=utf-8" and a body that is not JSON: the run goes on');
+  expect(run.report?.requirements.find((r) => r.id === 'ORD-GEN-001')?.status).toBe('failed');
 });
 
 test('stops with exit code 2 and names OMS_TOKEN when the token is rejected, without printing it', async () => {
