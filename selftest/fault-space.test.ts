@@ -6,6 +6,7 @@ import { catalogue, requirement } from '../requirements/catalogue';
 import { readSettings } from '../config/settings';
 import { FAULTS } from '../reference/faults';
 import { GENERATED_FAULTS, type GeneratedFault } from '../reference/faults/generated';
+import { unrelatedFailures } from '../reference/faults/kit';
 import { failedRequirements, PROJECT_ROOT, runSuite } from './support/run-suite';
 
 /**
@@ -45,7 +46,7 @@ test.describe('fault space definitions', () => {
     expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
     expect(ids.filter((id) => FAULTS.some((f) => f.id === id))).toEqual([]);
     for (const fault of GENERATED_FAULTS) {
-      for (const id of [...fault.catches, ...fault.alsoCaughtBy]) requirement(id);
+      for (const id of [...fault.catches, ...fault.collateral.map((c) => c.requirement)]) requirement(id);
       expect(fault.catches.map((id) => requirement(id).level), fault.id).toContain(fault.level);
     }
     const families = ['field-dropped', 'field-wrong-type', 'field-null', 'field-wrong-format', 'assigned-taken-on-create', 'assigned-changed-on-update', 'bound-not-enforced', 'near-miss-token', 'non-json-body', 'envelope-field'];
@@ -64,7 +65,7 @@ test.describe('fault space', () => {
       const problems = [
         outcome.noReport ? `the suite wrote no report: ${outcome.noReport}` : '',
         outcome.killed || outcome.noReport ? '' : `survived: expected ${fault.catches.join(', ')} to fail under the ${profileOf(fault)} profile; failed were ${outcome.failed.join(', ') || 'none'}`,
-        outcome.unrelated.length ? `also failed, unrelated to the defect: ${outcome.unrelated.join(', ')} (a false alarm, or a companion to declare in alsoCaughtBy)` : '',
+        outcome.unrelated.length ? `also failed, unrelated to the defect: ${outcome.unrelated.join(', ')} (a false alarm of the suite, or collateral to declare with its reason)` : '',
       ].filter(Boolean);
       expect(problems, `${fault.id}: ${fault.description}`).toEqual([]);
     });
@@ -105,7 +106,7 @@ async function run(fault: GeneratedFault): Promise<Outcome> {
   const failed = failedRequirements(suite.report).map((r) => r.id);
   const gating = profileOf(fault) === 'core' ? ['MUST'] : ['MUST', 'SHOULD'];
   const killed = suite.report?.verdict === 'not-conformant' && fault.catches.every((id) => failed.includes(id)) && fault.catches.some((id) => gating.includes(requirement(id).level));
-  const unrelated = failed.filter((id) => !fault.catches.includes(id) && !fault.alsoCaughtBy.includes(id));
+  const unrelated = unrelatedFailures(fault, failed);
   const noReport = suite.report ? undefined : suite.output.replace(/\x1b\[[0-9;]*m/g, '').trim().split('\n').slice(-3).join(' / ');
   return { id: fault.id, family: fault.family, level: fault.level, declared: fault.catches, failed, killed, unrelated, noReport };
 }

@@ -10,6 +10,9 @@ export const AUTH_FAULTS: FaultDefinition[] = [
     id: 'auth-no-token-accepted',
     level: 'MUST',
     catches: ['ORD-AUTH-001'],
+    collateral: [
+      { requirement: 'ORD-AUTH-006', reason: 'a request without credentials is served, so it does not get 401 either' },
+    ],
     subtle: false,
     description: 'A request without the Authorization header is served as account A.',
     hooks: () => ({
@@ -20,6 +23,9 @@ export const AUTH_FAULTS: FaultDefinition[] = [
     id: 'auth-any-scheme-accepted',
     level: 'SHOULD',
     catches: ['ORD-AUTH-003'],
+    collateral: [
+      { requirement: 'ORD-AUTH-006', reason: 'a token sent with another scheme is served, so it does not get 401 either' },
+    ],
     subtle: false,
     description: 'A valid token is accepted with any scheme ("Token …", "Basic …") or with none.',
     hooks: () => ({
@@ -33,6 +39,9 @@ export const AUTH_FAULTS: FaultDefinition[] = [
     id: 'auth-unknown-token-accepted',
     level: 'MUST',
     catches: ['ORD-AUTH-004'],
+    collateral: [
+      { requirement: 'ORD-AUTH-006', reason: 'an unknown token is served, so it does not get 401 either' },
+    ],
     subtle: false,
     description: 'A bearer token that was never issued is served as account A.',
     hooks: () => {
@@ -48,6 +57,9 @@ export const AUTH_FAULTS: FaultDefinition[] = [
     id: 'auth-token-prefix-accepted',
     level: 'MUST',
     catches: ['ORD-AUTH-004'],
+    collateral: [
+      { requirement: 'ORD-AUTH-006', reason: 'a near-miss token is served, so it does not get 401 either' },
+    ],
     subtle: true,
     description: 'A bearer token that starts with a valid token, or that a valid token starts with, is accepted (a prefix comparison).',
     hooks: () => nearMissAccepted((sent, valid) => sent.length >= 8 && (sent.startsWith(valid) || valid.startsWith(sent))),
@@ -56,6 +68,9 @@ export const AUTH_FAULTS: FaultDefinition[] = [
     id: 'auth-token-case-insensitive',
     level: 'MUST',
     catches: ['ORD-AUTH-004'],
+    collateral: [
+      { requirement: 'ORD-AUTH-006', reason: 'a near-miss token is served, so it does not get 401 either' },
+    ],
     subtle: true,
     description: 'Bearer tokens are compared without regard to case.',
     hooks: () => nearMissAccepted((sent, valid) => sent.toLowerCase() === valid.toLowerCase()),
@@ -64,6 +79,9 @@ export const AUTH_FAULTS: FaultDefinition[] = [
     id: 'auth-token-last-character-ignored',
     level: 'MUST',
     catches: ['ORD-AUTH-004'],
+    collateral: [
+      { requirement: 'ORD-AUTH-006', reason: 'a near-miss token is served, so it does not get 401 either' },
+    ],
     subtle: true,
     description: 'Bearer tokens are compared on all but their last character.',
     hooks: () => nearMissAccepted((sent, valid) => sent.length === valid.length && sent.slice(0, -1) === valid.slice(0, -1)),
@@ -107,6 +125,10 @@ export const AUTH_FAULTS: FaultDefinition[] = [
     id: 'auth-valid-token-refused-on-delete',
     level: 'MUST',
     catches: ['ORD-AUTH-002'],
+    collateral: [
+      { requirement: 'ORD-DELETE-001', reason: "every delete is refused with 401, a delete of the caller's own order too" },
+      { requirement: 'ORD-DELETE-003', reason: 'every delete is refused with 401, a delete of an unknown id too' },
+    ],
     subtle: false,
     description: 'DELETE /orders/{id} refuses every bearer token with 401, valid ones included.',
     hooks: () => ({

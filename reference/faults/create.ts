@@ -46,6 +46,9 @@ export const CREATE_FAULTS: FaultDefinition[] = [
     id: 'create-numbers-as-strings',
     level: 'MUST',
     catches: ['ORD-FORM-001', 'ORD-CREATE-004'],
+    collateral: [
+      { requirement: 'ORD-CREATE-005', reason: "each item's total is written as a string, so the full form lacks the item total as a number" },
+    ],
     subtle: false,
     description: 'The create response writes price and each item\'s quantity, price and total as strings ("46.75").',
     hooks: () => ({
@@ -63,6 +66,9 @@ export const CREATE_FAULTS: FaultDefinition[] = [
     id: 'create-numeric-id',
     level: 'MUST',
     catches: ['ORD-FORM-001', 'ORD-CREATE-003'],
+    collateral: [
+      { requirement: 'ORD-FORM-002', reason: 'ids are numbers in every response, the order summaries of the list included' },
+    ],
     subtle: false,
     description: 'Order ids are JSON numbers (42), not strings, in every response.',
     hooks: () => {
@@ -107,7 +113,7 @@ export const CREATE_FAULTS: FaultDefinition[] = [
           ? withJsonBody(request, (body) => ({
               ...body,
               price: roundIfNumber(body.price),
-              items: isList(body.items) ? body.items.map((item) => ({ ...(item as Json), price: roundIfNumber((item as Json).price) })) : body.items,
+              items: isList(body.items) ? body.items.map((item) => (isObject(item) ? { ...item, price: roundIfNumber(item.price) } : item)) : body.items,
             }))
           : request,
     }),
@@ -193,6 +199,9 @@ export const CREATE_FAULTS: FaultDefinition[] = [
     id: 'create-requires-billing',
     level: 'MUST',
     catches: ['ORD-CREATE-002'],
+    collateral: [
+      { requirement: 'ORD-CREATE-001', reason: 'a create with some optional fields but no billing is refused too, and the suite holds such bodies to ORD-CREATE-001' },
+    ],
     subtle: false,
     description: 'A create without billing (optional in 4.2) is refused with 400: only full orders are accepted.',
     hooks: () => ({
@@ -200,6 +209,10 @@ export const CREATE_FAULTS: FaultDefinition[] = [
     }),
   }),
 ];
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
 
 function isList(value: unknown): value is unknown[] {
   return Array.isArray(value);

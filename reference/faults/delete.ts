@@ -35,6 +35,9 @@ export const DELETE_FAULTS: FaultDefinition[] = [
     id: 'delete-unknown-200',
     level: 'SHOULD',
     catches: ['ORD-DELETE-003'],
+    collateral: [
+      { requirement: 'ORD-ISO-003', reason: "account B's delete of account A's order is, in B's account, a delete of an unknown id, which this fault answers 200" },
+    ],
     subtle: false,
     description: 'Deleting an id that does not exist answers 200 with the success message.',
     hooks: () => ({

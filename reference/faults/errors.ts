@@ -43,6 +43,11 @@ export const ERROR_FAULTS: FaultDefinition[] = [
     id: 'errors-unknown-id-200-empty',
     level: 'MUST',
     catches: ['ORD-GEN-001', 'ORD-GET-004'],
+    collateral: [
+      { requirement: 'ORD-UPDATE-006', reason: 'the get that checks an update of an unknown id created nothing answers 200' },
+      { requirement: 'ORD-DELETE-002', reason: 'a get after a delete answers 200 with an empty body, neither 404/410 nor the order with deleted_at' },
+      { requirement: 'ORD-ISO-001', reason: "account B's get of account A's order is, in B's account, a get of an unknown id, which answers 200" },
+    ],
     subtle: false,
     description: 'Getting an id that does not exist answers 200 with an empty body.',
     hooks: () => ({
@@ -53,6 +58,9 @@ export const ERROR_FAULTS: FaultDefinition[] = [
     id: 'errors-401-text-plain',
     level: 'MUST',
     catches: ['ORD-GEN-001'],
+    collateral: [
+      { requirement: 'ORD-ERR-001', reason: 'a 401 in text/plain carries no error envelope' },
+    ],
     subtle: false,
     description: 'A request without valid credentials gets 401 with a text/plain body ("Unauthorized").',
     hooks: () => ({
@@ -63,6 +71,9 @@ export const ERROR_FAULTS: FaultDefinition[] = [
     id: 'errors-405-text-plain',
     level: 'MUST',
     catches: ['ORD-GEN-001'],
+    collateral: [
+      { requirement: 'ORD-ERR-001', reason: 'a 405 in text/plain carries no error envelope' },
+    ],
     subtle: true,
     description: 'A method the interface does not have (PATCH /orders/{id}) gets 405 with a text/plain body.',
     hooks: () => ({

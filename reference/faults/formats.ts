@@ -17,6 +17,9 @@ export const FORMAT_FAULTS: FaultDefinition[] = [
     id: 'format-timestamps-not-iso',
     level: 'MUST',
     catches: ['ORD-FORM-001', 'ORD-FORM-002'],
+    collateral: [
+      { requirement: 'ORD-UPDATE-004', reason: 'an updated_at written as an HTTP date has no ISO 8601 instant, so it cannot be shown to advance' },
+    ],
     subtle: false,
     description: 'created_at and updated_at are HTTP dates ("Fri, 20 Nov 2026 09:30:00 GMT"), not ISO 8601.',
     hooks: () => ({
@@ -31,6 +34,10 @@ export const FORMAT_FAULTS: FaultDefinition[] = [
     id: 'format-updated-at-epoch-after-update',
     level: 'MUST',
     catches: ['ORD-FORM-001'],
+    collateral: [
+      { requirement: 'ORD-FORM-002', reason: 'the updated_at an update stores is in the summaries of the list too' },
+      { requirement: 'ORD-UPDATE-004', reason: 'an updated_at written as epoch milliseconds has no ISO 8601 instant, so it cannot be shown to advance' },
+    ],
     subtle: true,
     description: 'An update writes updated_at as milliseconds since the epoch in a string ("1790000000000"): wrong only after an update.',
     hooks: () => ({
@@ -44,6 +51,12 @@ export const FORMAT_FAULTS: FaultDefinition[] = [
     id: 'format-customer-email-as-string',
     level: 'MUST',
     catches: ['ORD-FORM-001', 'ORD-CREATE-004'],
+    collateral: [
+      { requirement: 'ORD-GET-002', reason: 'get writes customer.email as a string too, so the object sent does not come back' },
+      { requirement: 'ORD-UPDATE-002', reason: 'the update response writes customer.email as a string too' },
+      { requirement: 'ORD-UPDATE-003', reason: 'the get after an update writes customer.email as a string too' },
+      { requirement: 'ORD-LIST-008', reason: 'the summary carries customer.email as the object, the full form as a string' },
+    ],
     subtle: false,
     description: 'customer.email, an object (main, work), comes back as the string of its main address.',
     hooks: () => ({
@@ -59,6 +72,9 @@ export const FORMAT_FAULTS: FaultDefinition[] = [
     id: 'format-billing-email-as-object',
     level: 'MUST',
     catches: ['ORD-FORM-001', 'ORD-CREATE-004'],
+    collateral: [
+      { requirement: 'ORD-GET-002', reason: 'get writes billing.email as an object too, so the string sent does not come back' },
+    ],
     subtle: false,
     description: 'billing.email, one address in a string, comes back as an object {"main": …}.',
     hooks: () => ({
@@ -73,6 +89,10 @@ export const FORMAT_FAULTS: FaultDefinition[] = [
     id: 'format-meta-status-string',
     level: 'MUST',
     catches: ['ORD-GEN-002'],
+    collateral: [
+      { requirement: 'ORD-LIST-001', reason: 'meta.status of the list envelope is a string, not the integer 4.1 states' },
+      { requirement: 'ORD-ERR-006', reason: 'meta.status of the error envelope is a string, not the integer section 7 states' },
+    ],
     subtle: false,
     description: 'meta.status is the status as a string ("200"), in the list and in error envelopes.',
     hooks: () => ({
@@ -87,6 +107,9 @@ export const FORMAT_FAULTS: FaultDefinition[] = [
     id: 'format-summary-items-object',
     level: 'MUST',
     catches: ['ORD-FORM-002'],
+    collateral: [
+      { requirement: 'ORD-LIST-008', reason: 'a summary whose items is an object cannot carry the items of the full form' },
+    ],
     subtle: false,
     description: 'In the list, each summary\'s items is an object keyed by position ({"0": …}) instead of an array.',
     hooks: () => ({

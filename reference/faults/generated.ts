@@ -3,18 +3,16 @@ import { contract, type JsonSchema } from '../../contract/openapi';
 import type { ApiReply, ApiRequest } from '../http';
 import { honoursClientValueOnCreate, reassignsKeptIds } from './assigned';
 import { answersEveryOrderWhen } from './list';
-import { fault, is, isSuccess, onFullForm, onSummaries, withReplyBody, type FaultDefinition, type Hooks, type Json, type Operation } from './kit';
+import { because, fault, is, isSuccess, onFullForm, onSummaries, withReplyBody, type FaultDefinition, type Hooks, type Json, type Operation } from './kit';
 
 /**
  * The systematic fault space: faults derived from openapi.yaml and the catalogue rather than written one
  * by one. Each belongs to a family (one class of defect) and declares the requirement it violates, plus
- * the requirements that may fail with it because they check the same bytes another way (a mistyped
- * field that the client sent is also a broken round trip). selftest/fault-space.test.ts runs them.
+ * its collateral: the requirements that may fail with it because they check the same bytes another way
+ * (a mistyped field that the client sent is also a broken round trip). selftest/fault-space.test.ts runs them.
  */
 export interface GeneratedFault extends FaultDefinition {
   family: Family;
-  /** Requirements that may also fail (they see the same defect); any other failure is a false alarm of the suite. */
-  alsoCaughtBy: string[];
 }
 
 export type Family =
@@ -30,7 +28,8 @@ export type Family =
   | 'envelope-field';
 
 /** What checks the bytes of client-sent fields by round trip: they fail with any corruption of a sent field. */
-const ROUND_TRIP = ['ORD-CREATE-004', 'ORD-GET-002', 'ORD-UPDATE-002', 'ORD-UPDATE-003', 'ORD-LIST-008', 'ORD-CREATE-005', 'ORD-CREATE-003', 'ORD-GET-003', 'ORD-UPDATE-005', 'ORD-CREATE-006', 'ORD-GEN-002'];
+const ROUND_TRIP_IDS = ['ORD-CREATE-004', 'ORD-GET-002', 'ORD-UPDATE-002', 'ORD-UPDATE-003', 'ORD-LIST-008', 'ORD-CREATE-005', 'ORD-CREATE-003', 'ORD-GET-003', 'ORD-UPDATE-005', 'ORD-CREATE-006', 'ORD-GEN-002'];
+const ROUND_TRIP = because('it compares the same field another way (round trip, summary against full form, assigned values), so the broken field fails it too', ROUND_TRIP_IDS);
 
 /** The response forms and where their fields sit: the full form (2.1), the summary (2.7), the list meta (4.1). */
 const FORMS: Array<{ component: string; requirement: string; apply: (request: ApiRequest, reply: ApiReply, change: (value: Json) => unknown) => ApiReply }> = [
@@ -70,7 +69,7 @@ function fieldFaults(): GeneratedFault[] {
         rewriteReply: (request, reply) => form.apply(request, reply, (value) => (value && typeof value === 'object' && name in value ? withValueAt(value, [name], change) : value)),
       });
       const make = (family: Family, what: string, description: string, change: (value: unknown) => unknown) =>
-        faults.push({ ...fault({ id: id(what), level: 'MUST', catches: [form.requirement], subtle: false, description, hooks: () => mutate(change) }), family, alsoCaughtBy: ROUND_TRIP });
+        faults.push({ ...fault({ id: id(what), level: 'MUST', catches: [form.requirement], collateral: ROUND_TRIP, subtle: false, description, hooks: () => mutate(change) }), family });
       if (required.includes(name)) {
         faults.push({
           ...fault({
@@ -79,10 +78,10 @@ function fieldFaults(): GeneratedFault[] {
             catches: [form.requirement],
             subtle: false,
             description: `${where}, required by openapi.yaml, is left out.`,
+            collateral: ROUND_TRIP,
             hooks: () => ({ rewriteReply: (request, reply) => form.apply(request, reply, (value) => omit(value, name)) }),
           }),
           family: 'field-dropped',
-          alsoCaughtBy: ROUND_TRIP,
         });
       }
       if (type && WRONG_TYPE[type] !== undefined) make('field-wrong-type', 'wrong-type', `${where} (${type}) is answered as ${JSON.stringify(WRONG_TYPE[type])}.`, () => WRONG_TYPE[type]);
@@ -102,10 +101,10 @@ function assignedFaults(): GeneratedFault[] {
       catches: ['ORD-CREATE-008'],
       subtle: true,
       description: `A create keeps a client-sent ${pathName(field.path)} (assigned by the service, section ${field.section}).`,
+      collateral: because('the value taken from the client is what get, the checks of assigned values and the round trip of the create compare', ['ORD-GET-001', 'ORD-GET-003', 'ORD-CREATE-003', 'ORD-CREATE-004']),
       hooks: () => honoursClientValueOnCreate(field.path),
     }),
     family: 'assigned-taken-on-create' as const,
-    alsoCaughtBy: ['ORD-GET-001', 'ORD-GET-003', 'ORD-CREATE-003', 'ORD-CREATE-004'],
   }));
   const onUpdate = fields
     .filter((field) => field.path.length > 1)
@@ -116,10 +115,10 @@ function assignedFaults(): GeneratedFault[] {
         catches: ['ORD-UPDATE-007'],
         subtle: true,
         description: `An update that does not resend ${field.path[0]} gives ${pathName(field.path)} a new value.`,
+        collateral: because('the next get shows the new value, which the check that an update is visible compares', ['ORD-UPDATE-003']),
         hooks: () => reassignsKeptIds([field.path]),
       }),
       family: 'assigned-changed-on-update' as const,
-      alsoCaughtBy: ['ORD-UPDATE-003'],
     }));
   return [...onCreate, ...onUpdate];
 }
@@ -141,10 +140,10 @@ function boundFaults(): GeneratedFault[] {
           catches: ['ORD-LIST-005'],
           subtle: true,
           description: `A ${name} beyond its ${bound} (${schema[bound]}) is served with no limit: every order of the account.`,
+          collateral: because('a value out of range answered with every order is neither refused nor clamped, and that page holds more than any limit', ['ORD-LIST-004', 'ORD-LIST-010']),
           hooks: () => answersEveryOrderWhen((query) => /^-?\d+$/.test(query.get(name) ?? '') && outside(Number(query.get(name)))),
         }),
         family: 'bound-not-enforced',
-        alsoCaughtBy: ['ORD-LIST-004', 'ORD-LIST-010'],
       });
     }
   }
@@ -176,11 +175,10 @@ function nearMissFaults(): GeneratedFault[] {
       }),
     }),
     family: 'near-miss-token' as const,
-    alsoCaughtBy: ['ORD-AUTH-006'],
+    collateral: because('the near-miss token is accepted, so it does not get 401 either', ['ORD-AUTH-006']),
   }));
 }
 
-// list last: a list that is not JSON stops the suite's preflight, so that one shows as a run that never started.
 const OPERATIONS: Operation[] = ['delete', 'update', 'get', 'create', 'list'];
 
 /** For each operation and response kind the suite provokes: a text/plain body. */
@@ -201,8 +199,7 @@ function nonJsonFaults(): GeneratedFault[] {
         }),
       }),
       family: 'non-json-body' as const,
-      // A 2xx that is not JSON also leaves every check of its body without a body.
-      alsoCaughtBy: ['ORD-ERR-001', 'ORD-LIST-001', 'ORD-FORM-001', 'ORD-FORM-002', 'ORD-DELETE-001', 'ORD-AUTH-002', 'ORD-AUTH-005', ...ROUND_TRIP, 'ORD-CREATE-001', 'ORD-CREATE-002', 'ORD-GET-001', 'ORD-UPDATE-001', 'ORD-DELETE-002', 'ORD-DELETE-004', 'ORD-LIST-002', 'ORD-LIST-003', 'ORD-LIST-004', 'ORD-LIST-005', 'ORD-LIST-006', 'ORD-LIST-007', 'ORD-LIST-009', 'ORD-LIST-010', 'ORD-LIST-011', 'ORD-CREATE-007', 'ORD-CREATE-008', 'ORD-UPDATE-004', 'ORD-UPDATE-007', 'ORD-ISO-001', 'ORD-ISO-002', 'ORD-ISO-003', 'ORD-GET-004', 'ORD-UPDATE-006', 'ORD-DELETE-003'],
+      collateral: because('a body that is not JSON leaves every check of that body without a body', ['ORD-ERR-001', 'ORD-LIST-001', 'ORD-FORM-001', 'ORD-FORM-002', 'ORD-DELETE-001', 'ORD-AUTH-002', 'ORD-AUTH-005', ...ROUND_TRIP_IDS, 'ORD-CREATE-001', 'ORD-CREATE-002', 'ORD-GET-001', 'ORD-UPDATE-001', 'ORD-DELETE-002', 'ORD-DELETE-004', 'ORD-LIST-002', 'ORD-LIST-003', 'ORD-LIST-004', 'ORD-LIST-005', 'ORD-LIST-006', 'ORD-LIST-007', 'ORD-LIST-009', 'ORD-LIST-010', 'ORD-LIST-011', 'ORD-CREATE-007', 'ORD-CREATE-008', 'ORD-UPDATE-004', 'ORD-UPDATE-007', 'ORD-ISO-001', 'ORD-ISO-002', 'ORD-ISO-003', 'ORD-GET-004', 'ORD-UPDATE-006', 'ORD-DELETE-003']),
     })),
   );
 }
@@ -218,12 +215,11 @@ function envelopeFaults(): GeneratedFault[] {
       rewriteReply: (_request, reply) =>
         reply.status >= 400 && reply.status < 500 ? withReplyBody(reply, (body) => (body.meta ? { ...body, meta: change(body.meta as Json) } : body)) : reply,
     });
-    const companions = name === 'status' ? ['ORD-GEN-002'] : [];
+    const collateral = name === 'status' ? because('meta.status left out or mistyped is not the HTTP status either', ['ORD-GEN-002']) : [];
     const add = (what: string, description: string, change: (meta: Json) => Json) =>
       faults.push({
-        ...fault({ id: `generated-errors-meta-${name}-${what}`, level: 'MUST', catches: ['ORD-ERR-006'], subtle: false, description, hooks: () => onMeta(change) }),
+        ...fault({ id: `generated-errors-meta-${name}-${what}`, level: 'MUST', catches: ['ORD-ERR-006'], collateral, subtle: false, description, hooks: () => onMeta(change) }),
         family: 'envelope-field',
-        alsoCaughtBy: companions,
       });
     if (required.includes(name)) add('missing', `meta.${name} is left out of the error envelope.`, (m) => omit(m, name) as Json);
     if (type === 'array') {

@@ -30,6 +30,9 @@ export const GET_FAULTS: FaultDefinition[] = [
     id: 'get-missing-nested',
     level: 'MUST',
     catches: ['ORD-GET-002'],
+    collateral: [
+      { requirement: 'ORD-UPDATE-003', reason: 'the get after an update leaves out the nested customer objects the update sent' },
+    ],
     subtle: false,
     description: 'Get leaves out the nested customer.address, customer.email, customer.phone and billing.address.',
     hooks: () => ({
@@ -67,6 +70,10 @@ export const GET_FAULTS: FaultDefinition[] = [
     id: 'get-shifts-created-at',
     level: 'MUST',
     catches: ['ORD-GET-003'],
+    collateral: [
+      { requirement: 'ORD-UPDATE-005', reason: 'the get after an update shows created_at a day earlier than create gave it' },
+      { requirement: 'ORD-LIST-008', reason: 'the summary carries the created_at create gave, the full form of get the shifted one' },
+    ],
     subtle: false,
     description: 'Get answers created_at one day earlier than create did (a time zone applied twice).',
     hooks: () => ({

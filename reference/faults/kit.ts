@@ -124,6 +124,16 @@ export function mapStrings(value: unknown, change: (text: string) => string): un
 /** The hooks of a behaviour; its name is the fault id or variant name. */
 export type Hooks = Omit<Behaviour, 'name'>;
 
+/**
+ * A requirement a fault may make fail besides the ones it declares, and why: the defect breaks a second
+ * statement too, or a check of another requirement stands on what the defect broke (a body that is not
+ * JSON has no fields to compare). Never a false alarm of the suite: that is fixed in the suite.
+ */
+export interface Collateral {
+  requirement: string;
+  reason: string;
+}
+
 /** A deliberate violation of the interface, and the requirements of the catalogue that must report it. */
 export interface FaultDefinition {
   /** kebab-case; the value of OMS_FAULT. */
@@ -132,6 +142,8 @@ export interface FaultDefinition {
   level: 'MUST' | 'SHOULD';
   /** Requirement ids (requirements/catalogue.yaml) whose tests must fail against it. */
   catches: string[];
+  /** Requirements that may fail with it, each with its reason; any other failure is a false alarm of the suite. */
+  collateral: Collateral[];
   description: string;
   /** Shows only in some conditions: page 3 or later, two or more items, non-ASCII text, after an update… */
   subtle: boolean;
@@ -139,9 +151,22 @@ export interface FaultDefinition {
   behaviour(): Behaviour;
 }
 
-export function fault(definition: Omit<FaultDefinition, 'behaviour'> & { hooks: () => Hooks }): FaultDefinition {
-  const { hooks, ...meta } = definition;
-  return { ...meta, behaviour: () => ({ name: meta.id, ...hooks() }) };
+export function fault(definition: Omit<FaultDefinition, 'behaviour' | 'collateral'> & { collateral?: Collateral[]; hooks: () => Hooks }): FaultDefinition {
+  const { hooks, collateral = [], ...meta } = definition;
+  return { ...meta, collateral, behaviour: () => ({ name: meta.id, ...hooks() }) };
+}
+
+/** Several requirements that may fail with a fault for one reason. */
+export function because(reason: string, requirements: string[]): Collateral[] {
+  return requirements.map((requirement) => ({ requirement, reason }));
+}
+
+/**
+ * Requirements a run against the fault failed that it neither declares nor names as collateral: each is a
+ * false alarm of the suite (or collateral still to declare, with its reason).
+ */
+export function unrelatedFailures(fault: FaultDefinition, failed: string[]): string[] {
+  return failed.filter((id) => !fault.catches.includes(id) && !fault.collateral.some((c) => c.requirement === id));
 }
 
 /** What a server that is not Unicode-clean does to text: every non-ASCII character becomes '?'. */

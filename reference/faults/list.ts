@@ -20,6 +20,10 @@ export const LIST_FAULTS: FaultDefinition[] = [
     id: 'list-limit-off-by-one',
     level: 'MUST',
     catches: ['ORD-LIST-004', 'ORD-LIST-002'],
+    collateral: [
+      { requirement: 'ORD-LIST-006', reason: "each page stops one order short of the next page's start, so one order per page is on no page: a gap" },
+      { requirement: 'ORD-LIST-007', reason: 'the last page meta.total implies holds one order fewer than the remainder' },
+    ],
     subtle: false,
     description: 'A page holds one order fewer than the limit asked (9 by default).',
     hooks: () => ({
@@ -54,6 +58,9 @@ export const LIST_FAULTS: FaultDefinition[] = [
     id: 'list-limit-below-one-answers-all',
     level: 'MUST',
     catches: ['ORD-LIST-005'],
+    collateral: [
+      { requirement: 'ORD-LIST-010', reason: 'an out-of-range limit answered with every order is neither refused nor clamped into range' },
+    ],
     subtle: true,
     description: 'limit=0 or a negative limit is taken as "no limit": every order of the account in one page (shows with more than 100 orders).',
     hooks: () => answersEveryOrderWhen((query) => /^-?\d+$/.test(query.get('limit') ?? '') && Number(query.get('limit')) < 1),
@@ -62,6 +69,9 @@ export const LIST_FAULTS: FaultDefinition[] = [
     id: 'list-page-below-one-answers-all',
     level: 'MUST',
     catches: ['ORD-LIST-005', 'ORD-LIST-004'],
+    collateral: [
+      { requirement: 'ORD-LIST-010', reason: 'an out-of-range page answered with every order is neither refused nor clamped into range' },
+    ],
     subtle: true,
     description: 'page=0 or a negative page answers every order of the account, whatever the limit.',
     hooks: () => answersEveryOrderWhen((query) => /^-?\d+$/.test(query.get('page') ?? '') && Number(query.get('page')) < 1),
@@ -70,6 +80,10 @@ export const LIST_FAULTS: FaultDefinition[] = [
     id: 'list-pages-zero-based',
     level: 'MUST',
     catches: ['ORD-LIST-006', 'ORD-LIST-003'],
+    collateral: [
+      { requirement: 'ORD-LIST-007', reason: 'page=N is the N+1-th page, so the last page meta.total implies holds nothing' },
+      { requirement: 'ORD-LIST-008', reason: 'the newest orders sit on page 0, which no page number from 1 reaches: they never appear in the list' },
+    ],
     subtle: false,
     description: 'Pages are numbered from 0: page=0 is the first page, page=1 the second (without page, the first).',
     hooks: () => ({
@@ -83,6 +97,9 @@ export const LIST_FAULTS: FaultDefinition[] = [
     id: 'list-page-three-overlap',
     level: 'MUST',
     catches: ['ORD-LIST-006'],
+    collateral: [
+      { requirement: 'ORD-LIST-007', reason: 'from page 3 on every page starts one order early, so the last page meta.total implies holds one order more than the remainder' },
+    ],
     subtle: true,
     description: 'From page 3 on, a page starts one order early: the last order of page 2 shows again on page 3.',
     hooks: () => ({
@@ -96,6 +113,9 @@ export const LIST_FAULTS: FaultDefinition[] = [
     id: 'list-mid-pages-slip',
     level: 'MUST',
     catches: ['ORD-LIST-006'],
+    collateral: [
+      { requirement: 'ORD-LIST-007', reason: 'from page 3 on pages start one order early, so the last page meta.total implies holds one order more than the remainder' },
+    ],
     subtle: true,
     description: 'From page 3 on, mid-sized pages (limit 11 to 99) start one order early and repeat the last order of the page before.',
     hooks: () => ({
@@ -109,6 +129,9 @@ export const LIST_FAULTS: FaultDefinition[] = [
     id: 'list-page-three-gap',
     level: 'MUST',
     catches: ['ORD-LIST-006'],
+    collateral: [
+      { requirement: 'ORD-LIST-007', reason: 'from page 3 on every page starts one order late, so the last page meta.total implies holds one order fewer than the remainder' },
+    ],
     subtle: true,
     description: 'From page 3 on, a page starts one order late: one order between page 2 and page 3 is never listed.',
     hooks: () => ({
@@ -196,6 +219,9 @@ export const LIST_FAULTS: FaultDefinition[] = [
     id: 'list-unstable-order',
     level: 'MUST',
     catches: ['ORD-LIST-011'],
+    collateral: [
+      { requirement: 'ORD-LIST-008', reason: 'a list shuffled on every request can leave an order on none of the pages a search reads: it does not appear in the list' },
+    ],
     subtle: false,
     description: 'Every list request shuffles the account\'s orders before paging them.',
     hooks: () => ({

@@ -11,6 +11,9 @@ export const UPDATE_FAULTS: FaultDefinition[] = [
     id: 'update-not-persisted',
     level: 'SHOULD',
     catches: ['ORD-UPDATE-003'],
+    collateral: [
+      { requirement: 'ORD-UPDATE-004', reason: 'the update is not stored, so the next get shows the old updated_at' },
+    ],
     subtle: false,
     description: 'An update answers the changed order but never stores it.',
     hooks: () => ({
@@ -21,6 +24,10 @@ export const UPDATE_FAULTS: FaultDefinition[] = [
     id: 'update-changes-id',
     level: 'MUST',
     catches: ['ORD-UPDATE-005'],
+    collateral: [
+      { requirement: 'ORD-GET-001', reason: 'after an update the order is gone from the id it had, so a get of that id finds nothing' },
+      { requirement: 'ORD-DELETE-001', reason: 'after an update the order is gone from the id it had, so a delete of that id answers 404' },
+    ],
     subtle: false,
     description: 'An update moves the order to a new id (the old id is gone).',
     hooks: () => ({
@@ -49,6 +56,10 @@ export const UPDATE_FAULTS: FaultDefinition[] = [
     id: 'update-ignores-items',
     level: 'MUST',
     catches: ['ORD-UPDATE-002'],
+    collateral: [
+      { requirement: 'ORD-UPDATE-003', reason: 'the items an update sent are not on the next get either' },
+      { requirement: 'ORD-ERR-004', reason: "an update's items are never read, so mistyped items in an update are not refused" },
+    ],
     subtle: false,
     description: 'An update applies every field sent except items, which it silently keeps as they were.',
     hooks: () => ({
@@ -59,6 +70,10 @@ export const UPDATE_FAULTS: FaultDefinition[] = [
     id: 'update-keeps-first-item-only',
     level: 'MUST',
     catches: ['ORD-UPDATE-002'],
+    collateral: [
+      { requirement: 'ORD-UPDATE-003', reason: 'the next get shows only the first item the update sent' },
+      { requirement: 'ORD-ERR-004', reason: 'items after the first are never read, so a mistyped second item is not refused' },
+    ],
     subtle: true,
     description: 'An update that sends two or more items stores only the first.',
     hooks: () => ({
@@ -82,6 +97,9 @@ export const UPDATE_FAULTS: FaultDefinition[] = [
     id: 'update-items-without-ids',
     level: 'MUST',
     catches: ['ORD-CREATE-005'],
+    collateral: [
+      { requirement: 'ORD-UPDATE-007', reason: 'items an update kept come back without the ids assigned at create' },
+    ],
     subtle: true,
     description: 'The update response carries its items without the service-assigned id and total: the full form is wrong only after an update.',
     hooks: () => ({
@@ -134,6 +152,9 @@ export const UPDATE_FAULTS: FaultDefinition[] = [
     id: 'update-unknown-creates',
     level: 'SHOULD',
     catches: ['ORD-UPDATE-006'],
+    collateral: [
+      { requirement: 'ORD-ISO-002', reason: "account B's update of account A's order is, in B's account, an update of an unknown id, which this fault stores as B's order and answers 201" },
+    ],
     subtle: false,
     description: 'An update of an unknown id stores its body as a new order with that id (an upsert) and answers 201.',
     hooks: () => {
@@ -158,6 +179,9 @@ export const UPDATE_FAULTS: FaultDefinition[] = [
     id: 'update-refuses-price',
     level: 'MUST',
     catches: ['ORD-UPDATE-001'],
+    collateral: [
+      { requirement: 'ORD-UPDATE-006', reason: 'an update carrying price is refused with 400 before the id is looked up, so an unknown id with a price gets 400, not 404' },
+    ],
     subtle: false,
     description: 'An update that carries price (one of the optional fields of 4.4) is refused with 400.',
     hooks: () => ({

@@ -1,4 +1,5 @@
 import type { FaultDefinition } from '../../reference/faults';
+import { unrelatedFailures } from '../../reference/faults/kit';
 import type { VariantDefinition } from '../../reference/variants';
 import { failedRequirements, type SuiteRun } from '../support/run-suite';
 
@@ -13,54 +14,59 @@ export interface RowResult {
   subtle?: boolean;
   /** Requirement ids the fault declares. */
   declared: string[];
+  /** Requirements the fault may also make fail (its declared collateral); empty for variants. */
+  collateral: string[];
   /** Requirements the run failed, with their levels. */
   failed: Array<{ id: string; level: string }>;
+  /** Failed requirements neither declared nor collateral (for a variant: every failed one): false alarms. */
+  unrelated: string[];
   /** MUST and SHOULD requirements the run skipped (a variant that only passes by skipping is worth a look). */
   skipped: string[];
   passed: boolean;
-  /** Which tests the deciding run ran: those of the declared requirements, or the whole suite. */
-  scope: Scope;
   /** Why the row failed, in one paragraph; empty when it passed. */
   reason: string;
   exitCode: number;
   durationMs: number;
 }
 
-export type Scope = 'declared' | 'whole';
-
 const GATING: Record<'MUST' | 'SHOULD', string[]> = { MUST: ['MUST'], SHOULD: ['MUST', 'SHOULD'] };
 
 /**
- * A fault is caught when the run is not conformant for its level's profile (a MUST fault fails some
- * MUST requirement; a SHOULD fault some MUST or SHOULD one) and every requirement it declares failed.
+ * A fault is caught when the whole suite, run against it, is not conformant for its level's profile (a
+ * MUST fault fails some MUST requirement; a SHOULD fault some MUST or SHOULD one), every requirement it
+ * declares failed, and nothing else did: a failed requirement that is neither declared nor declared
+ * collateral, or a failure attributed to no requirement, is a false alarm of the suite.
  */
-export function judgeFault(fault: FaultDefinition, run: SuiteRun, scope: Scope): RowResult {
+export function judgeFault(fault: FaultDefinition, run: SuiteRun): RowResult {
   const failed = failedRequirements(run.report).map((r) => ({ id: r.id, level: r.level }));
-  const base = rowBase('fault', fault.id, fault.description, run, failed, scope);
-  const result = { ...base, level: fault.level, subtle: fault.subtle, declared: fault.catches };
+  const unrelated = unrelatedFailures(fault, failed.map((f) => f.id));
+  const base = rowBase('fault', fault.id, fault.description, run, failed, unrelated);
+  const result = { ...base, level: fault.level, subtle: fault.subtle, declared: fault.catches, collateral: fault.collateral.map((c) => c.requirement) };
   if (!run.report) return { ...result, reason: noReport(`fault ${fault.id}`, run) };
   const missing = fault.catches.filter((id) => !failed.some((f) => f.id === id));
   const gating = failed.filter((f) => GATING[fault.level].includes(f.level));
+  const unattributed = run.report.unattributedFailures;
   const problems: string[] = [];
   if (missing.length) problems.push(`expected ${missing.join(', ')} to fail`);
   if (gating.length === 0) problems.push(`expected the ${fault.level === 'MUST' ? 'core' : 'strict'} profile to fail (no ${GATING[fault.level].join(' or ')} requirement failed)`);
+  if (unrelated.length) problems.push(`also failed, unrelated to the fault: ${unrelated.join(', ')} (a false alarm of the suite to fix, or collateral the fault really causes, to declare with its reason)`);
+  if (unattributed.length) problems.push(`failures attributed to no requirement: ${unattributed.join('; ')}`);
   if (problems.length === 0) return { ...result, passed: true };
   return {
     ...result,
-    reason: `fault ${fault.id} (${fault.level}) was not caught by the ${scope === 'whole' ? 'whole suite' : 'tests of its requirements'}: ${problems.join('; ')}; failed were: ${describeFailed(run)}; suite output tail:\n${tail(run.output)}`,
+    reason: `fault ${fault.id} (${fault.level}) was not caught cleanly by the whole suite: ${problems.join('; ')}; failed were:\n  ${describeFailed(run, true)}\nsuite output tail:\n${tail(run.output)}`,
   };
 }
 
-/** A variant passes when no MUST or SHOULD requirement failed, no failure went unattributed, and strict exits 0. */
-export function judgeVariant(variant: VariantDefinition, run: SuiteRun, scope: Scope): RowResult {
+/** A variant passes when no requirement failed, no failure went unattributed, and strict exits 0: any failure is a false alarm. */
+export function judgeVariant(variant: VariantDefinition, run: SuiteRun): RowResult {
   const failed = failedRequirements(run.report).map((r) => ({ id: r.id, level: r.level }));
-  const result = { ...rowBase('variant', variant.name, variant.description, run, failed, scope), declared: [] };
+  const result = { ...rowBase('variant', variant.name, variant.description, run, failed, failed.map((f) => f.id)), declared: [], collateral: [] };
   if (!run.report) return { ...result, reason: noReport(`variant ${variant.name}`, run) };
-  const gating = failed.filter((f) => f.level === 'MUST' || f.level === 'SHOULD');
   const unattributed = run.report.unattributedFailures;
-  if (gating.length === 0 && unattributed.length === 0 && run.exitCode === 0) return { ...result, passed: true };
+  if (failed.length === 0 && unattributed.length === 0 && run.exitCode === 0) return { ...result, passed: true };
   const problems = [
-    gating.length ? `failed: ${describeFailed(run, true)}` : '',
+    failed.length ? `failed: ${describeFailed(run, true)}` : '',
     unattributed.length ? `failures attributed to no requirement: ${unattributed.join('; ')}` : '',
     run.exitCode !== 0 ? `exit code ${run.exitCode} under the strict profile` : '',
   ].filter(Boolean);
@@ -70,11 +76,11 @@ export function judgeVariant(variant: VariantDefinition, run: SuiteRun, scope: S
   };
 }
 
-function rowBase(kind: 'fault' | 'variant', name: string, description: string, run: SuiteRun, failed: RowResult['failed'], scope: Scope) {
+function rowBase(kind: 'fault' | 'variant', name: string, description: string, run: SuiteRun, failed: RowResult['failed'], unrelated: string[]) {
   const skipped = (run.report?.requirements ?? [])
     .filter((r) => (r.level === 'MUST' || r.level === 'SHOULD') && r.status === 'skipped')
     .map((r) => r.id);
-  return { kind, name, description, failed, skipped, passed: false, scope, reason: '', exitCode: run.exitCode, durationMs: 0 };
+  return { kind, name, description, failed, unrelated, skipped, passed: false, reason: '', exitCode: run.exitCode, durationMs: 0 };
 }
 
 function describeFailed(run: SuiteRun, withEvidence = false): string {
