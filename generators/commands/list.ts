@@ -37,7 +37,7 @@ export class ListOrders extends OrderCommand {
       stopOn(otherAccountCannotList(`order #${order.handle} of account ${order.account}`, `account ${this.account}`, foreign ? { position, exchange } : undefined));
       // A deleted order may stay listed (the effect of deletion is not shown): only live ones are compared.
       if (order.deleted) continue;
-      stopOn(summaryCarriesWhatWasSent(`order #${order.handle}`, order.expected, page, position));
+      stopOn(summaryCarriesWhatWasSent(`order #${order.handle}`, order.expected, page, position, order.updated));
     }
   }
 

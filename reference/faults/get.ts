@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { fault, is, isSuccess, onFullForm, withReplyBody, type FaultDefinition, type Json } from './kit';
+import { because, fault, is, isSuccess, onFullForm, withReplyBody, type FaultDefinition, type Json } from './kit';
 import type { StoredOrder } from '../store';
 
 /** Get (section 4.3). */
@@ -16,6 +16,11 @@ export const GET_FAULTS: FaultDefinition[] = [
     id: 'get-returns-newest',
     level: 'MUST',
     catches: ['ORD-GET-001'],
+    collateral: because('a get answers another order than the one asked for, so any check that reads an order back by get may see the wrong one', [
+      'ORD-GET-002',
+      'ORD-UPDATE-003',
+      'ORD-ISO-002',
+    ]),
     subtle: true,
     description: 'Get answers the account\'s newest order, whatever id was asked: right only for the last order created.',
     hooks: () => ({
