@@ -257,11 +257,12 @@ export function listAnswerInRange(query: ListQuery, exchange: Exchange, accountT
   if (isValidQuery(query)) {
     const limit = Number(query.limit ?? bounds('limit').default);
     if (!success && isPastLastPage(page, accountTotal)) return undefined;
-    return unless('ORD-LIST-004', success && page.data.length <= limit, () => ({
-      expected: `${describeQuery(query)} (in range): a 2xx page of at most ${limit} orders`,
-      received: success ? `${page.data.length} orders` : `${exchange.status}`,
-      exchange,
-    }));
+    const verdict: Verdict = [
+      success && page.data.length <= limit,
+      () => ({ expected: `${describeQuery(query)} (in range): a 2xx page of at most ${limit} orders`, received: success ? `${page.data.length} orders` : `${exchange.status}`, exchange }),
+    ];
+    // Without limit the page size is the default's (ORD-LIST-002), not a limit asked for.
+    return query.limit === undefined ? unless('ORD-LIST-002', ...verdict) : unless('ORD-LIST-004', ...verdict);
   }
   const clampedOrRefused = isClientError(exchange.status) || (success && page.data.length <= maximum);
   const details = () => ({
