@@ -49,7 +49,9 @@ const sameAssignedValues = (before: Json, exchange: Exchange, what: string): Ver
   const changed = kept
     .filter((field) => {
       const [name] = field.path;
-      return isTimestamp(field) ? typeof body[name] !== 'string' || instantOf(body[name]) !== instantOf(String(before[name])) : body[name] !== before[name];
+      // The same text is the same value, also a timestamp the suite cannot parse (its format is ORD-FORM-001's).
+      if (body[name] === before[name]) return false;
+      return !isTimestamp(field) || typeof body[name] !== 'string' || Number.isNaN(instantOf(body[name])) || instantOf(body[name]) !== instantOf(String(before[name]));
     })
     .map(({ path: [name] }) => name);
   return [

@@ -83,6 +83,7 @@ export const LIST_FAULTS: FaultDefinition[] = [
     collateral: [
       { requirement: 'ORD-LIST-007', reason: 'page=N is the N+1-th page, so the last page meta.total implies holds nothing' },
       { requirement: 'ORD-LIST-008', reason: 'the newest orders sit on page 0, which no page number from 1 reaches: they never appear in the list' },
+      { requirement: 'ORD-LIST-010', reason: 'page 0 is the first page, so a page below 1 that is answered shows other orders than page 1' },
     ],
     subtle: false,
     description: 'Pages are numbered from 0: page=0 is the first page, page=1 the second (without page, the first).',
