@@ -146,6 +146,7 @@ export const LIST_FAULTS: FaultDefinition[] = [
     id: 'list-total-counts-page',
     level: 'MUST',
     catches: ['ORD-LIST-007'],
+    collateral: [{ requirement: 'ORD-LIST-004', reason: 'how many orders the last page at a limit must hold is read from meta.total, which is wrong' }],
     subtle: false,
     description: 'meta.total is the number of orders on the page, not in the account.',
     hooks: () => ({
