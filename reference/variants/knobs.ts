@@ -102,7 +102,7 @@ export const KNOBS: readonly Knob[] = [
   choice('scalar-coercion', 'ORD-OBS-019', 'refused', { 'numeric-strings-taken': () => ({ rewriteRequest: coerceNumericStrings }) }),
   toggle('content-coding', 'ORD-OBS-020', 'identity', 'gzip-responses'),
   toggle('keep-alive', 'ORD-OBS-020', 'node-default', 'keep-alive-500ms'),
-  toggle('token-endpoint', 'ORD-DOC-003', 'any-form', 'oauth-form-3s-tokens'),
+  toggle('token-endpoint', 'ORD-DOC-003', 'any-form', 'oauth-form-1s-tokens'),
   choice('token-lookup', 'ORD-DOC-003', 'exact-text', {
     'decoded-base64url': () => tokensDecodedBeforeLookup(),
   }),

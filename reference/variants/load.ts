@@ -22,12 +22,12 @@ export const LOAD_VARIANTS: VariantDefinition[] = [
     }),
   }),
   variant({
-    name: 'oauth-form-3s-tokens',
-    description: 'POST /token takes the client credentials only as a form (RFC 6749 §4.4), and its tokens expire after 3 seconds (expires_in: 3).',
+    name: 'oauth-form-1s-tokens',
+    description: 'POST /token takes the client credentials only as a form (RFC 6749 §4.4), and its tokens expire after 1 second (expires_in: 1).',
     basis: '5.3: "Request format and response of POST /token, token lifetime and scopes: not shown." Real token endpoints issue short-lived tokens.',
     hooks: () => ({
       intercept: (request, { accounts }) =>
-        operationOf(request).operation === 'token' && request.method === 'POST' ? issueToken(request, accounts, { accepts: ['form'], lifetimeSeconds: 3 }) : undefined,
+        operationOf(request).operation === 'token' && request.method === 'POST' ? issueToken(request, accounts, { accepts: ['form'], lifetimeSeconds: 1 }) : undefined,
     }),
   }),
   variant({
