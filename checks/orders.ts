@@ -7,20 +7,13 @@ import type { Exchange } from '../harness/http/exchange';
 import { notOnePathSegment } from '../harness/http/order-path';
 import type { Json } from '../harness/orders';
 import type { Check, Verdict } from './check';
-import { changesBetween, differences, formatDifferences } from './roundtrip';
+import { changesBetween, differences, disagreements, formatDifferences, holdsValue } from './roundtrip';
 import { accepted, isClientError, isSuccess, unknownIdAnswer } from './status';
 
 /** Judgements of one order: create (4.2), get (4.3) and update (4.4), round trips and the values the service assigns. */
 
 export function itemsOf(order: Json): Json[] {
   return Array.isArray(order.items) ? (order.items as Json[]) : [];
-}
-
-/** True when a value carries anything but empty values ("", 0, false, null, empty objects and arrays) at any depth. */
-export function holdsValue(value: unknown): boolean {
-  if (Array.isArray(value)) return value.some(holdsValue);
-  if (value && typeof value === 'object') return Object.values(value).some(holdsValue);
-  return value !== undefined && value !== null && value !== '' && value !== 0 && value !== false;
 }
 
 /**
@@ -231,6 +224,24 @@ export const updateAnswersWhatWasSent = (sent: unknown, exchange: Exchange, what
 
 export const updateVisibleOnGet = (sent: unknown, exchange: Exchange, what = 'the order after the update'): Finding | undefined =>
   unless('ORD-UPDATE-003', ...sentComesBack(sent, exchange, what));
+
+/**
+ * The update answers the order as it now stands (4.4: "Response body: the full Order"): each field of the
+ * order's data the update did not send (the fields of a create, 4.2) shows in the update answer what the
+ * next get shows. Whether the update kept or cleared them is open (ORD-OBS-005); both answers must tell the
+ * same. A next get that does not show what the update sent is stale, ORD-UPDATE-003's to judge: no verdict here.
+ */
+export function updateAnswersTheStoredOrder(sent: Json, answer: Exchange, next: Exchange): Finding | undefined {
+  if (differences(sent, next.json).length > 0) return undefined;
+  const unsent = Object.keys(contract().schema('OrderCreate').properties as object).filter((field) => !(field in sent));
+  const pick = (exchange: Exchange) => Object.fromEntries(unsent.map((field) => [field, ((exchange.json ?? {}) as Json)[field]]));
+  const found = disagreements(pick(next), pick(answer));
+  return unless('ORD-UPDATE-008', found.length === 0, () => ({
+    expected: `the update response to show the fields the update did not send (${unsent.join(', ')}) as the next get shows them`,
+    received: `${found.length} field(s) differ:\n${formatDifferences(found, 10, ['the next get shows', 'the update response'])}`,
+    exchange: answer,
+  }));
+}
 
 /** updated_at in the order an exchange shows is later than `previous`, the value before the update. */
 export function updatedAtAdvanced(previous: unknown, exchange: Exchange, what: string): Finding | undefined {

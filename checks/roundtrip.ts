@@ -29,6 +29,24 @@ export function changesBetween(before: unknown, after: unknown, pointer = ''): D
   return compare(before, after, pointer, 'unchanged');
 }
 
+/**
+ * Where two answers that show the same stored order disagree (an update answer and the next get): a value
+ * either carries is in the other, compared as a round trip both ways. No value (absent, null, "", 0, false,
+ * empty) is the same in both, and a field that appears in some responses only is not compared.
+ */
+export function disagreements(first: unknown, second: unknown): Difference[] {
+  const found = [...differences(first, second), ...differences(second, first).map(({ pointer, sent, received }) => ({ pointer, sent: received, received: sent }))];
+  const byPointer = new Map(found.map((d) => [d.pointer, d]));
+  return [...byPointer.values()].filter((d) => !ruleAt(d.pointer)?.inSomeResponses && (holdsValue(d.sent) || holdsValue(d.received)));
+}
+
+/** True when a value carries anything but empty values ("", 0, false, null, empty objects and arrays) at any depth. */
+export function holdsValue(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(holdsValue);
+  if (value && typeof value === 'object') return Object.values(value).some(holdsValue);
+  return value !== undefined && value !== null && value !== '' && value !== 0 && value !== false;
+}
+
 type Mode = 'stored' | 'unchanged';
 
 function compare(sent: unknown, received: unknown, pointer: string, mode: Mode): Difference[] {
@@ -72,10 +90,10 @@ function sameAmountToTheCent(sent: number, received: number): boolean {
   return inCents && Math.abs(sent - received) <= 0.005 + 1e-9;
 }
 
-export function formatDifferences(found: Difference[], max = 10): string {
-  const lines = found
-    .slice(0, max)
-    .map((d) => `  at ${d.pointer || '(root)'}: sent ${excerpt(d.sent)}, got ${d.received === undefined ? 'nothing (absent)' : excerpt(d.received)}`);
+/** `sides` name where the two values come from: what was sent and what came back, unless told otherwise. */
+export function formatDifferences(found: Difference[], max = 10, sides: [string, string] = ['sent', 'got']): string {
+  const shown = (value: unknown) => (value === undefined ? 'nothing (absent)' : excerpt(value));
+  const lines = found.slice(0, max).map((d) => `  at ${d.pointer || '(root)'}: ${sides[0]} ${shown(d.sent)}, ${sides[1]} ${shown(d.received)}`);
   if (found.length > max) lines.push(`  … and ${found.length - max} more`);
   return lines.join('\n');
 }

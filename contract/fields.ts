@@ -6,6 +6,8 @@ export interface FieldRule {
   amount: boolean;
   /** x-service-may-compute: the service may compute it, so a sent value need not come back. */
   computed: boolean;
+  /** x-in-some-responses: one answer may carry it and the next not. */
+  inSomeResponses: boolean;
 }
 
 let rules: Map<string, FieldRule> | undefined;
@@ -31,7 +33,8 @@ function collect(schema: JsonSchema, path: string, into: Map<string, FieldRule>,
   const resolved = contract().resolve(schema);
   const amount = resolved['x-amount'] === true;
   const computed = resolved['x-service-may-compute'] === true;
-  if (path && (amount || computed)) into.set(path, { amount, computed });
+  const inSomeResponses = resolved['x-in-some-responses'] === true;
+  if (path && (amount || computed || inSomeResponses)) into.set(path, { amount, computed, inSomeResponses });
   for (const branch of ((resolved.oneOf ?? resolved.anyOf) as JsonSchema[] | undefined) ?? []) collect(branch, path, into, depth + 1);
   if (resolved.items) collect(resolved.items as JsonSchema, `${path}/*`, into, depth + 1);
   for (const [key, inner] of Object.entries((resolved.properties as Record<string, JsonSchema> | undefined) ?? {})) {

@@ -22,8 +22,10 @@ const RESPONSE_BASE = 'https://oms-conformance.local/openapi-responses.json';
  * x-service-may-compute - the service may compute it from other fields: not compared by round trip.
  * x-service-may-change - beside x-assigned-by-service: the service may give it another value after the
  *   create (updated_at, status); an order keeps the others for life (contract/assigned.ts).
+ * x-in-some-responses - the document says it "appears in some responses": one answer may carry it and
+ *   the next not, so two answers are never compared on it.
  */
-export const CONTRACT_KEYWORDS = ['x-format-of-sent-value', 'x-amount', 'x-service-may-compute', 'x-service-may-change'] as const;
+export const CONTRACT_KEYWORDS = ['x-format-of-sent-value', 'x-amount', 'x-service-may-compute', 'x-service-may-change', 'x-in-some-responses'] as const;
 const COMPONENT_PREFIX = '#/components/schemas/';
 
 export type { OperationId } from './openapi-types.generated';

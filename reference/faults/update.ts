@@ -3,7 +3,7 @@ import { ApiError, errorReply } from '../http';
 import { newOrder } from '../routes/orders';
 import { reassignsKeptIds } from './assigned';
 import type { StoredOrder } from '../store';
-import { bearerToken, fault, is, isSuccess, mangleNonAscii, mapStrings, onFullForm, operationOf, withJsonBody, withStore, type FaultDefinition, type Json } from './kit';
+import { bearerToken, fault, is, isSuccess, mangleNonAscii, mapStrings, onFullForm, operationOf, withJsonBody, withReplyBody, withStore, type FaultDefinition, type Json } from './kit';
 
 /** Update (section 4.4). */
 export const UPDATE_FAULTS: FaultDefinition[] = [
@@ -50,6 +50,16 @@ export const UPDATE_FAULTS: FaultDefinition[] = [
     hooks: () => ({
       wrapServices: (services) =>
         withStore(services, (store) => ({ replace: (order) => store.replace(Object.assign(order, { created_at: order.updated_at })) })),
+    }),
+  }),
+  fault({
+    id: 'update-answer-drops-language',
+    level: 'MUST',
+    catches: ['ORD-UPDATE-008'],
+    subtle: true,
+    description: 'The update answer leaves out language, which an update never sends; the order keeps it, and the next get shows it.',
+    hooks: () => ({
+      rewriteReply: (request, reply) => (is(request, 'update') && isSuccess(reply) ? withReplyBody(reply, ({ language: _dropped, ...order }) => order) : reply),
     }),
   }),
   fault({

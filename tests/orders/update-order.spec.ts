@@ -4,6 +4,7 @@ import {
   updateAccepted,
   updateAnswersWhatWasSent,
   updatedAtAdvanced,
+  updateAnswersTheStoredOrder,
   updateKeepsAssignedValues,
   updateUnknownIdAnswer,
   updateVisibleOnGet,
@@ -64,6 +65,15 @@ test.describe('PUT /orders/{order_id} (4.4)', () => {
     ensure(updateAccepted(await api.update(created.id, sent)));
     const { exchange } = await getOrder(api, created.id);
     check(updateVisibleOnGet(sent, exchange));
+  });
+
+  test('answers the order as it now stands, also the fields it did not send', verifies('ORD-UPDATE-008'), async ({ api }) => {
+    const created = await createOrder(api, fullOrder());
+    const sent = { note: 'only the note changes' };
+    const answer = await api.update(created.id, sent);
+    ensure(updateAccepted(answer));
+    const { exchange: next } = await getOrder(api, created.id);
+    check(updateAnswersTheStoredOrder(sent, answer, next));
   });
 
   test('advances updated_at', verifies('ORD-UPDATE-004'), async ({ api }) => {
