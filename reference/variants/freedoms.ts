@@ -4,7 +4,7 @@ import { contract, type JsonSchema } from '../../contract/openapi';
 import { ApiError, errorReply, type ApiReply, type ApiRequest } from '../http';
 import type { StoredOrder } from '../store';
 import type { HookContext } from '../app';
-import { callerOf, is, isSuccess, mapStrings, onFullForm, onSummaries, operationOf, withJsonBody, withStore, type Hooks, type Json } from '../faults/kit';
+import { callerOf, is, isSuccess, mapStrings, onFullForm, onSummaries, operationOf, withJsonBody, withReplyBody, withStore, type Hooks, type Json } from '../faults/kit';
 
 /**
  * The behaviours of the freedoms of issue 11 (what an independent, correct server does where the
@@ -75,17 +75,20 @@ function isObject(value: unknown): value is Json {
  * A server that stores an order in its own way (computes, rounds, truncates): the change is applied to
  * what is stored and to the full form create and update answer, so every read shows the stored value.
  */
-export function storedAs(change: (order: StoredOrder) => StoredOrder): Hooks {
+export function storedAs(change: (order: StoredOrder, operation: 'create' | 'update') => StoredOrder): Hooks {
   return {
     wrapServices: (services) =>
       withStore(services, (store) => ({
-        insert: (order) => store.insert(change(order)),
-        replace: (order) => store.replace(change(order)),
+        insert: (order) => store.insert(change(order, 'create')),
+        replace: (order) => store.replace(change(order, 'update')),
       })),
     // The answer shows what was stored (through every store wrapper), keeping what other rewrites added.
     rewriteReply: (request, reply, { services }) =>
       is(request, 'create', 'update')
-        ? onFullForm(request, reply, (order) => ({ ...order, ...(services.store.get(String(order.user_id), String(order.id)) ?? change(order as StoredOrder)) }))
+        ? onFullForm(request, reply, (order) => ({
+            ...order,
+            ...(services.store.get(String(order.user_id), String(order.id)) ?? change(order as StoredOrder, is(request, 'create') ? 'create' : 'update')),
+          }))
         : reply,
   };
 }
@@ -294,4 +297,94 @@ export function someResponseFields(order: Json): Json {
     ...(isObject(channel) ? { sales_channel: { use_carrier_shipment_id: false, use_carrier_shipment_id_locked: false, is_marketplace: false, ...channel } } : {}),
     ...(isObject(billing) ? { billing: { shipping_tax_rate: 18, ...billing } } : {}),
   };
+}
+
+/** Every second full form answered carries the fields that "appear in some responses" (2.2, 2.6); the others do not add them. */
+export function inSomeResponses(): Hooks {
+  let answered = 0;
+  return { rewriteReply: (request, reply) => onFullForm(request, reply, (order) => (answered++ % 2 === 0 ? someResponseFields(order) : order)) };
+}
+
+const emptyItems = (body: Json): boolean => Array.isArray(body.items) && body.items.length === 0;
+
+/** An update whose items is an empty array keeps the items the order had (4.4: the effect of an empty items array is not shown). */
+export function keepItemsOnEmptyUpdate(request: ApiRequest): ApiRequest {
+  if (!is(request, 'update')) return request;
+  return withJsonBody(request, (body) => {
+    if (!emptyItems(body)) return body;
+    const { items: _ignored, ...rest } = body;
+    return rest;
+  });
+}
+
+/** An update of an order of the caller whose items is an empty array is refused with 422 and the envelope (4.4). */
+export function refuseEmptyItemsOnUpdate(request: ApiRequest, { accounts, services }: HookContext): ApiReply | undefined {
+  const caller = callerOf(request, accounts);
+  const { operation, orderId } = operationOf(request);
+  // An unknown id still answers 404 (ORD-UPDATE-006): only an order the caller holds is refused for its items.
+  if (operation !== 'update' || !caller || orderId === undefined || !services.store.get(caller.id, orderId)) return undefined;
+  let body: unknown;
+  try {
+    body = JSON.parse(request.bodyText);
+  } catch {
+    return undefined;
+  }
+  if (!isObject(body) || !emptyItems(body)) return undefined;
+  return errorReply(new ApiError(422, 'validation_failed', 'An order holds at least one item', [{ field: 'items', error: 'must not be empty' }]));
+}
+
+/**
+ * Ids of deleted orders given to new orders, the most recently deleted first (as a table whose keys come
+ * back into use does): the id of a deleted order may name another order later (4.5: not shown).
+ */
+export function deletedIdsReused(): Hooks {
+  const freed: string[] = [];
+  // The id drawn for a new order -> the freed id it was stored under, until the create is answered.
+  const renamed = new Map<string, string>();
+  return {
+    wrapServices: (services) =>
+      withStore(services, (store) => ({
+        remove: (accountId, orderId) => {
+          const removed = store.remove(accountId, orderId);
+          if (removed) freed.push(orderId);
+          return removed;
+        },
+        insert: (order) => {
+          const reused = freed.pop();
+          if (reused === undefined) return store.insert(order);
+          renamed.set(order.id, reused);
+          return store.insert({ ...order, id: reused });
+        },
+      })),
+    rewriteReply: (request, reply) =>
+      is(request, 'create') && isSuccess(reply)
+        ? withReplyBody(reply, (order) => {
+            const reused = renamed.get(String(order.id));
+            if (reused === undefined) return order;
+            renamed.delete(String(order.id));
+            return { ...order, id: reused };
+          })
+        : reply,
+  };
+}
+
+/**
+ * Other words for the order status (section 3: values are not a closed list, transitions not shown): a new
+ * order is "open", and an update moves it to "processing".
+ */
+export function otherStatusWords(): Hooks {
+  return storedAs((order, operation) => ({ ...order, status: operation === 'create' ? 'open' : 'processing' }));
+}
+
+/** Each create and update recorded as an entry of the order's activities (events of the order; section 6: not shown). */
+export function activitiesRecorded(): Hooks {
+  return storedAs((order, operation) => ({
+    ...order,
+    activities: [...(Array.isArray(order.activities) ? order.activities : []), { type: `order.${operation}d`, at: order.updated_at }],
+  }));
+}
+
+/** Every answer names the version of the interface it speaks, in a header (section 9: versioning not shown). */
+export function versionHeader(): Hooks {
+  return { rewriteReply: (_request, reply) => ({ ...reply, headers: { ...reply.headers, 'API-Version': '2026-11-01' } }) };
 }

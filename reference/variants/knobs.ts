@@ -4,17 +4,23 @@ import { LOAD_VARIANTS } from './load';
 import { RESPONSE_VARIANTS } from './responses';
 import { STORAGE_VARIANTS } from './storage';
 import {
+  activitiesRecorded,
   amountsInCents,
   billingComputed,
   coerceNumericStrings,
+  deletedIdsReused,
   emptyUnsentFields,
   hourOnlyOffsetTimestamps,
+  inSomeResponses,
   itemTotalsWithTax,
+  keepItemsOnEmptyUpdate,
   nullUnsentFields,
+  otherStatusWords,
   pastLastPageNotFound,
   refuseExotic,
   exoticText,
   exoticNumber,
+  refuseEmptyItemsOnUpdate,
   refuseMalformedIds,
   sentTimestampsInSeconds,
   someResponseFields,
@@ -23,6 +29,7 @@ import {
   storedAs,
   textInNfd,
   unsentFields,
+  versionHeader,
 } from './freedoms';
 import type { StoredOrder } from '../store';
 
@@ -74,6 +81,7 @@ export const KNOBS: readonly Knob[] = [
     'soft-delete-conflict': () => variantHooks('soft-delete-conflict'),
   }),
   toggle('update-omitted', 'ORD-OBS-005', 'keep', 'update-replace'),
+  choice('empty-items-update', 'ORD-OBS-006', 'cleared', { kept: () => ({ rewriteRequest: keepItemsOnEmptyUpdate }), refused: () => ({ intercept: refuseEmptyItemsOnUpdate }) }),
   toggle('id-format', 'ORD-OBS-007', 'uuid', 'prefixed-ids'),
   toggle('list-order', 'ORD-OBS-008', 'newest-first', 'oldest-first'),
   toggle('out-of-range-paging', 'ORD-OBS-009', 'reject', 'clamp-paging'),
@@ -109,28 +117,21 @@ export const KNOBS: readonly Knob[] = [
   choice('unicode-form', 'ORD-OBS-023', 'as-sent', { nfd: () => ({ rewriteRequest: textInNfd }) }),
   choice('some-response-fields', 'ORD-OBS-024', 'absent', {
     present: () => ({ rewriteReply: (request, reply) => onFullForm(request, reply, (order) => someResponseFields(order)) }),
+    'in-some-responses': inSomeResponses,
   }),
   choice('live-deleted-at', 'ORD-OBS-025', 'null', {
     'empty-string': () => ({ rewriteReply: (request, reply) => onFullForm(request, reply, (order) => liveDeletedAt(order, '')) }),
     'zero-time': () => ({ rewriteReply: (request, reply) => onFullForm(request, reply, (order) => liveDeletedAt(order, '0001-01-01T00:00:00Z')) }),
   }),
+  choice('deleted-ids', 'ORD-OBS-022', 'never-reused', { reused: deletedIdsReused }),
+  choice('status-words', 'ORD-DOC-002', 'created', { 'open-then-processing': otherStatusWords }),
+  choice('activities', 'ORD-DOC-004', 'none', { recorded: activitiesRecorded }),
+  choice('versioning', 'ORD-DOC-005', 'none', { 'version-header': versionHeader }),
   toggle('other-orders', 'ORD-OBS-021', 'none', 'prefilled-account'),
   toggle('other-clients', 'ORD-OBS-021', 'none', 'background-writer'),
   toggle('latency', 'ORD-DOC-006', 'none', 'latency-150ms'),
   toggle('rate-limit', 'ORD-DOC-006', 'none', 'rate-limit-429'),
 ];
-
-/**
- * Catalogue entries (OBSERVED or NONE) that no knob stands for, and why: a freedom with no
- * server-side choice to make, or one the reference server cannot show.
- */
-export const WITHOUT_KNOB: Readonly<Record<string, string>> = {
-  'ORD-OBS-006': 'the effect of an empty items array: the clean server replaces items (clears them); keeping or refusing them is a knob still to build',
-  'ORD-OBS-022': 'id reuse after delete: the reference assigns random UUIDs, so it never reuses an id; the suite never relies on reuse either way',
-  'ORD-DOC-002': 'status values and transitions: the suite checks only the type, so any string status is in range; the reference answers "created"',
-  'ORD-DOC-004': 'events are not part of the interface',
-  'ORD-DOC-005': 'versioning is not part of the interface',
-};
 
 /** The hooks of a setting of several knobs, merged into one behaviour (for named points of the space). */
 export function knobBehaviour(name: string, setting: Readonly<Record<string, string>>): Behaviour {
