@@ -23,11 +23,25 @@ export function showsDeleted(liveDeletedAt: unknown, body: unknown): boolean {
 
 export const deleteAccepted: Check = (exchange) => unless('ORD-DELETE-001', ...accepted(exchange));
 
-/** A get after the delete answers 404 or 410, or (a soft delete) the order with deleted_at set (`liveDeletedAt`: what it held while live). */
-export const deletedOnGet = (what: string, liveDeletedAt: unknown, exchange: Exchange): Finding | undefined => {
+/** What the create answered of an order that tells it from a later order given the same id: created_at, and deleted_at while live. */
+export type AsCreated = { created_at?: unknown; deleted_at?: unknown };
+
+/**
+ * Another order now holds the id: one created at another time. The id of a deleted order may be given to
+ * a new order (ORD-OBS-022), so a get of it that answers that order still shows the delete took effect.
+ */
+function anotherOrder(asCreated: AsCreated, body: unknown): boolean {
+  const createdAt = (body as Json | undefined)?.created_at;
+  if (typeof createdAt !== 'string' || typeof asCreated.created_at !== 'string' || createdAt === asCreated.created_at) return false;
+  return instantOf(createdAt) !== instantOf(asCreated.created_at);
+}
+
+/** A get after the delete answers 404 or 410, or (a soft delete) the order with deleted_at set, or another order that now has the id. */
+export const deletedOnGet = (what: string, asCreated: AsCreated, exchange: Exchange): Finding | undefined => {
   const soft = isSuccess(exchange.status);
-  return unless('ORD-DELETE-002', isNotFound(exchange.status) || (soft && showsDeleted(liveDeletedAt, exchange.json)), () => ({
-    expected: `${what}: 404 or 410, or the order with deleted_at set to a date-time (it was ${excerpt(liveDeletedAt)} while live)`,
+  const tookEffect = isNotFound(exchange.status) || (soft && (showsDeleted(asCreated.deleted_at, exchange.json) || anotherOrder(asCreated, exchange.json)));
+  return unless('ORD-DELETE-002', tookEffect, () => ({
+    expected: `${what}: 404 or 410, or the order with deleted_at set to a date-time (it was ${excerpt(asCreated.deleted_at)} while live), or another order created since`,
     received: soft ? `${exchange.status} with deleted_at ${excerpt((exchange.json as Json | undefined)?.deleted_at)}` : `${exchange.status}`,
     exchange,
   }));

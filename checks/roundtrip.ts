@@ -23,7 +23,8 @@ export function differences(sent: unknown, received: unknown, pointer = ''): Dif
 
 /**
  * Where a later answer of the service differs from an earlier one (the order before and after another
- * order's delete, or another account's refused update): exact, since both are what the server stores.
+ * order's delete, or another account's refused update): exact, since both are what the server stores
+ * (a field that appears in some responses excepted).
  */
 export function changesBetween(before: unknown, after: unknown, pointer = ''): Difference[] {
   return compare(before, after, pointer, 'unchanged');
@@ -32,12 +33,12 @@ export function changesBetween(before: unknown, after: unknown, pointer = ''): D
 /**
  * Where two answers that show the same stored order disagree (an update answer and the next get): a value
  * either carries is in the other, compared as a round trip both ways. No value (absent, null, "", 0, false,
- * empty) is the same in both, and a field that appears in some responses only is not compared.
+ * empty) is the same in both.
  */
 export function disagreements(first: unknown, second: unknown): Difference[] {
   const found = [...differences(first, second), ...differences(second, first).map(({ pointer, sent, received }) => ({ pointer, sent: received, received: sent }))];
   const byPointer = new Map(found.map((d) => [d.pointer, d]));
-  return [...byPointer.values()].filter((d) => !ruleAt(d.pointer)?.inSomeResponses && (holdsValue(d.sent) || holdsValue(d.received)));
+  return [...byPointer.values()].filter((d) => holdsValue(d.sent) || holdsValue(d.received));
 }
 
 /** True when a value carries anything but empty values ("", 0, false, null, empty objects and arrays) at any depth. */
@@ -50,7 +51,9 @@ export function holdsValue(value: unknown): boolean {
 type Mode = 'stored' | 'unchanged';
 
 function compare(sent: unknown, received: unknown, pointer: string, mode: Mode): Difference[] {
-  if (mode === 'stored' && ruleAt(pointer)?.computed) return [];
+  const rule = ruleAt(pointer);
+  // A field that "appears in some responses" may be in one answer and not the next: never a difference.
+  if (rule?.inSomeResponses || (mode === 'stored' && rule?.computed)) return [];
   // A sent null (no value) may be stored as no value at all: null, absent, or an empty string (ORD-OBS-011).
   if (sent === null) return received === null || received === undefined || (mode === 'stored' && received === '') ? [] : [{ pointer, sent, received }];
   if (Array.isArray(sent)) {

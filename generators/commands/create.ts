@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { requestLabel } from '../../contract/operations';
 import type { AccountName } from '../../harness/api';
+import type { AsCreated } from '../../checks/deletion';
 import { createAcceptedFor, createAnswersWhatWasSent, exoticValueRefused, idAssigned } from '../../checks/orders';
 import { stopOn } from '../../harness/property';
 import type { Payload } from '../schema';
@@ -27,7 +28,7 @@ export class CreateOrder extends OrderCommand {
     stopOn(idAssigned(exchange));
     const id = (exchange.json as { id: string }).id;
     stopOn(createAnswersWhatWasSent(this.body, exchange));
-    this.target = { handle: model.orders.length + 1, account: this.account, expected: structuredClone(this.body), updated: false, deleted: false, liveDeletedAt: (exchange.json as { deleted_at?: unknown }).deleted_at };
+    this.target = { handle: model.orders.length + 1, account: this.account, expected: structuredClone(this.body), updated: false, deleted: false, asCreated: { created_at: (exchange.json as AsCreated).created_at, deleted_at: (exchange.json as AsCreated).deleted_at } };
     model.orders.push(this.target);
     real.ids.set(this.target.handle, id);
   }

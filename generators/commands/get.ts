@@ -22,7 +22,7 @@ export class GetOrder extends OrderCommand {
     const order = (this.target = OrderCommand.pickFrom(model.orders, this.pick)!);
     const exchange = await apiOf(real, order.account).get(idOf(real, order));
     if (order.deleted) {
-      stopOn(deletedOnGet(`order #${order.handle}, deleted`, order.liveDeletedAt, exchange));
+      stopOn(deletedOnGet(`order #${order.handle}, deleted`, order.asCreated, exchange));
       return;
     }
     stopOn(getAccepted(exchange));

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import type { AsCreated } from '../../checks/deletion';
 import type { AccountName, OmsApi } from '../../harness/api';
 
 /**
@@ -15,8 +16,8 @@ export interface OwnOrder {
   /** Updated at least once: its get answers to ORD-UPDATE-003 rather than ORD-GET-002. */
   updated: boolean;
   deleted: boolean;
-  /** deleted_at as the create answered it: what a live order holds there is not shown (ORD-OBS-025). */
-  liveDeletedAt: unknown;
+  /** created_at and deleted_at as the create answered them: what a live order holds in deleted_at is not shown (ORD-OBS-025). */
+  asCreated: AsCreated;
 }
 
 export interface OrdersModel {
