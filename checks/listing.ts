@@ -111,9 +111,14 @@ export const neverAboveMaximum = (page: ListPage): Finding | undefined =>
 
 // ORD-LIST-006: numbering.
 
-/** Pages 1..k at one limit hold, in turn and each once, the orders `whole` (page 1 at limit k times L) holds. */
+/**
+ * Pages 1..k at one limit hold, in turn and each once, the orders `whole` (page 1 at limit k times L) holds.
+ * A `whole` short of its own limit while meta.total says there are more fails ORD-LIST-004 itself: the
+ * walk is then compared with as many orders as it holds.
+ */
 export function pagesContinue(pages: ListPage[], whole: ListPage, limit: number): Finding | undefined {
-  const problem = repeatedAcrossPages(pages) ?? firstMisplaced(pages, whole, limit);
+  const shortWhole = whole.total !== undefined && whole.ids.length < Math.min(Number(whole.query.limit), whole.total);
+  const problem = repeatedAcrossPages(pages) ?? firstMisplaced(pages, whole, limit, shortWhole ? whole.ids.length : undefined);
   return unless('ORD-LIST-006', problem === undefined, () => problem as Omit<Finding, 'requirementId'>);
 }
 
@@ -129,8 +134,8 @@ function repeatedAcrossPages(pages: ListPage[]): Omit<Finding, 'requirementId'> 
   };
 }
 
-function firstMisplaced(pages: ListPage[], whole: ListPage, limit: number): Omit<Finding, 'requirementId'> | undefined {
-  const walked = pages.flatMap((page) => page.ids);
+function firstMisplaced(pages: ListPage[], whole: ListPage, limit: number, compared?: number): Omit<Finding, 'requirementId'> | undefined {
+  const walked = pages.flatMap((page) => page.ids).slice(0, compared);
   const at = walked.findIndex((id, index) => id !== whole.ids[index]);
   const position = at === -1 && whole.ids.length !== walked.length ? walked.length : at;
   if (position === -1) return undefined;

@@ -42,8 +42,9 @@ const sameAssignedValues = (before: Json, exchange: Exchange, what: string): Ver
   const changed = kept
     .filter((field) => {
       const [name] = field.path;
-      // The same text is the same value, also a timestamp the suite cannot parse (its format is ORD-FORM-001's).
-      if (body[name] === before[name]) return false;
+      // The same text is the same value, also a timestamp the suite cannot parse (its format is ORD-FORM-001's);
+      // a value the earlier answer lacked cannot have changed (its absence is ORD-CREATE-003's).
+      if (body[name] === before[name] || before[name] === undefined) return false;
       return !isTimestamp(field) || typeof body[name] !== 'string' || Number.isNaN(instantOf(body[name])) || instantOf(body[name]) !== instantOf(String(before[name]));
     })
     .map(({ path: [name] }) => name);

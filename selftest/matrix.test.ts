@@ -95,7 +95,7 @@ test.describe('fault and variant matrix', () => {
     const name = rowName(row);
     const title =
       row.kind === 'fault'
-        ? `catches fault ${name} (${row.fault.level}) by ${row.fault.catches.join(', ')}, reporting any unrelated failure`
+        ? `catches fault ${name} (${row.fault.level}) by ${row.fault.catches.join(', ')} and no unrelated requirement`
         : `accepts variant ${name}`;
     test(title, async () => {
       const startedAt = Date.now();

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ApiError, errorReply } from '../http';
 import { honoursClientValueOnCreate } from './assigned';
-import { fault, is, mangleNonAscii, mapStrings, onFullForm, onSummaries, withJsonBody, type FaultDefinition, type Json } from './kit';
+import { because, fault, is, mangleNonAscii, mapStrings, onFullForm, onSummaries, withJsonBody, type FaultDefinition, type Json } from './kit';
 
 /** Create (section 4.2) and the service-assigned fields of the full form (2.1, 2.3, 2.4). */
 export const CREATE_FAULTS: FaultDefinition[] = [
@@ -9,6 +9,7 @@ export const CREATE_FAULTS: FaultDefinition[] = [
     id: 'create-drops-last-item',
     level: 'MUST',
     catches: ['ORD-CREATE-004', 'ORD-GET-002'],
+    collateral: because('the last item is never read, so a mistyped last item is not refused', ['ORD-ERR-004']),
     subtle: true,
     description: 'An order created with two or more items is stored without its last item.',
     hooks: () => ({
@@ -122,6 +123,7 @@ export const CREATE_FAULTS: FaultDefinition[] = [
     id: 'create-drops-extra-item-dimensions',
     level: 'MUST',
     catches: ['ORD-CREATE-004', 'ORD-GET-002'],
+    collateral: because('the dimensions of the second and later items are never read, so mistyped ones are not refused', ['ORD-ERR-004']),
     subtle: true,
     description: 'Only the first item keeps its nested dimensions object; the second and later items lose it.',
     hooks: () => ({
