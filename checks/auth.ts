@@ -29,6 +29,7 @@ export const untouchedByBadCredentials =
         received: after.status >= 300 ? `it is gone (get answers ${after.status})` : 'the note sent without credentials was stored',
         exchange: after,
       }),
+      after,
     ]);
 
 /** A verdict about a request with bad credentials, bound to the requirement they break. */
@@ -40,7 +41,7 @@ function withBadCredentials(requirementId: BadCredentials, verdict: Verdict): Fi
 
 /** POST /token did not answer an access token (`reason` says why). */
 export const tokenNotIssued = (reason: string): Finding | undefined =>
-  unless('ORD-AUTH-005', false, () => ({ expected: 'POST /token to answer a JSON body with access_token', received: reason }));
+  unless('ORD-AUTH-005', false, () => ({ expected: 'POST /token to answer a JSON body with access_token', received: reason }), undefined);
 
 export const issuedTokenAccepted: Check = (exchange) => unless('ORD-AUTH-005', ...accepted(exchange));
 

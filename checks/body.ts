@@ -21,6 +21,7 @@ const jsonBody = (exchange: Exchange): Verdict => [
         : `Content-Type ${contentType(exchange) || 'absent'}${exchange.json === undefined ? ', and the body does not parse as JSON' : ''}`,
     exchange,
   }),
+  exchange,
 ];
 
 export const contentTypeIsJson: Check = (exchange) => unless('ORD-GEN-001', ...jsonBody(exchange));
@@ -39,7 +40,7 @@ export const metaStatusMatches: Check = (exchange) => {
     expected: `meta.status ${exchange.status} (the HTTP status)`,
     received: `meta.status ${excerpt(meta.status)}`,
     exchange,
-  }));
+  }), exchange);
 };
 
 /** The body matches openapi.yaml's schema for its operation and status; undefined where there is no schema or no JSON to judge. */
@@ -50,6 +51,7 @@ function matchesSchema(operationId: OperationId, exchange: Exchange): Verdict | 
   return [
     problems.length === 0,
     () => ({ expected: `the body to match ${schema.source} in openapi.yaml`, received: `${problems.length} difference(s):\n${formatProblems(problems.slice(0, 12))}`, exchange }),
+    exchange,
   ];
 }
 
@@ -91,7 +93,7 @@ const listSummaries: Check = (exchange) => {
     expected: 'each element of data to match components.schemas.OrderSummary in openapi.yaml',
     received: `${problems.length} difference(s):\n${formatProblems(problems.slice(0, 12))}`,
     exchange,
-  }));
+  }), exchange);
 };
 
 /** Section 7: where an error answer carries meta, its fields have the stated types (schema ErrorEnvelope). */
@@ -103,7 +105,7 @@ const envelopeShape: Check = (exchange) => {
     expected: 'the error envelope of section 7 as components.schemas.ErrorEnvelope in openapi.yaml has it: meta.status integer, meta.code and meta.message strings, details entries { field: string, error: string }',
     received: `${problems.length} difference(s):\n${formatProblems(problems.slice(0, 12))}`,
     exchange,
-  }));
+  }), exchange);
 };
 
 /** Which error answers carry the envelope is not shown (section 7): its absence is a SHOULD. */
@@ -114,7 +116,7 @@ const carriesEnvelope: Check = (exchange) => {
     expected: 'the error envelope of section 7 (a JSON object with meta: status, code, message, details)',
     received: exchange.text === '' ? 'an empty body' : exchange.json === undefined ? 'a body that is not JSON' : `a body without meta: ${excerpt(exchange.json)}`,
     exchange,
-  }));
+  }), exchange);
 };
 
 /** The check a 2xx body of each operation answers to, and its requirement. */

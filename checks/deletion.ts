@@ -37,29 +37,31 @@ function anotherOrder(asCreated: AsCreated, body: unknown): boolean {
 }
 
 /** A get after the delete answers 404 or 410, or (a soft delete) the order with deleted_at set, or another order that now has the id. */
-export const deletedOnGet = (what: string, asCreated: AsCreated, exchange: Exchange): Finding | undefined => {
+export const deletedOnGet = (what: string, asCreated: AsCreated, exchange: Exchange, deleted?: Exchange): Finding | undefined => {
   const soft = isSuccess(exchange.status);
   const tookEffect = isNotFound(exchange.status) || (soft && (showsDeleted(asCreated.deleted_at, exchange.json) || anotherOrder(asCreated, exchange.json)));
   return unless('ORD-DELETE-002', tookEffect, () => ({
     expected: `${what}: 404 or 410, or the order with deleted_at set to a date-time (it was ${excerpt(asCreated.deleted_at)} while live), or another order created since`,
     received: soft ? `${exchange.status} with deleted_at ${excerpt((exchange.json as Json | undefined)?.deleted_at)}` : `${exchange.status}`,
     exchange,
-  }));
+  }), [deleted, exchange]);
 };
 
 /** An order get no longer finds is gone from the list too. */
-export const goneFromList = (id: string, listed: Listed | undefined): Finding | undefined =>
+export const goneFromList = (id: string, listed: Listed | undefined, searched: readonly Exchange[]): Finding | undefined =>
   unless('ORD-DELETE-002', listed === undefined, () => ({
     expected: `order ${id}, which get no longer finds, absent from the list`,
     received: `still listed at position ${(listed?.position ?? 0) + 1}`,
     exchange: listed?.exchange,
-  }));
+  }), searched);
 
 export const deleteUnknownIdAnswer =
   (ownForm: boolean): Check =>
   (exchange) =>
     unless('ORD-DELETE-003', ...unknownIdAnswer(exchange, ownForm));
 
-/** Another order of the account, got again after the delete, is as it was before. */
-export const othersUntouched = (id: string, deleted: string, before: Json | undefined, after: Exchange): Finding | undefined =>
-  unless('ORD-DELETE-004', ...untouched(after, before, `order ${id} untouched by the delete of ${deleted}`));
+/** Another order of the account, got again after the delete (`deletion`), is as it was before. */
+export const othersUntouched = (id: string, deleted: string, before: Json | undefined, after: Exchange, deletion: Exchange): Finding | undefined => {
+  const [holds, details] = untouched(after, before, `order ${id} untouched by the delete of ${deleted}`);
+  return unless('ORD-DELETE-004', holds, details, [deletion, after]);
+};

@@ -40,7 +40,7 @@ export function numericStringTakenAsNumber(sent: string, exchange: Exchange): Fi
     expected: `items[0].price ${JSON.stringify(sent)}, once accepted, stored as the number it denotes (${Number(sent)})`,
     received: `items[0].price ${excerpt(price)}`,
     exchange,
-  }));
+  }), exchange);
 }
 
 export const oversizedBodyAnswered: Check = (exchange) => unless('ORD-ERR-005', ...noServerError(exchange, 'a 2xx (accepted) or a 4xx such as 413'));

@@ -17,12 +17,12 @@ export const otherAccountCannotRead =
     unless('ORD-ISO-001', ...hiddenFromOtherAccount(exchange, what));
 
 /** Another account's list does not show the order (`listed`: where it showed it, if it did). */
-export const otherAccountCannotList = (what: string, reader: string, listed: Pick<Listed, 'position' | 'exchange'> | undefined): Finding | undefined =>
+export const otherAccountCannotList = (what: string, reader: string, listed: Pick<Listed, 'position' | 'exchange'> | undefined, searched: readonly Exchange[]): Finding | undefined =>
   unless('ORD-ISO-001', listed === undefined, () => ({
     expected: `${what} absent from ${reader}'s list`,
     received: `listed at position ${(listed?.position ?? 0) + 1}`,
     exchange: listed?.exchange,
-  }));
+  }), searched);
 
 /** Another account's update is refused (which status is not stated). */
 export const otherAccountCannotUpdate =
@@ -47,5 +47,5 @@ export function remainsAfterOtherAccountsDelete(what: string, liveDeletedAt: unk
     expected: `${what} not deleted (deleted_at as it was: ${excerpt(liveDeletedAt)})`,
     received: isSuccess(after.status) ? `deleted_at is ${excerpt(deletedAt)}` : `get answers ${after.status}`,
     exchange: after,
-  }));
+  }), after);
 }

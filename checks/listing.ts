@@ -51,6 +51,7 @@ const holds = (page: ListPage, expected: number, what: string): Verdict => [
     received: `${page.data.length} orders`,
     exchange: page.exchange,
   }),
+  page.exchange,
 ];
 
 /** A full page at `limit`: fewer only where meta.total shows the account has fewer (a page read alone: an unknown total expects a full page). */
@@ -65,6 +66,7 @@ const holdsAtMost = (page: ListPage, maximum: number): Verdict => [
     received: `${page.exchange.status} with ${page.data.length} orders`,
     exchange: page.exchange,
   }),
+  page.exchange,
 ];
 
 // ORD-LIST-001: the list answers a 2xx with the envelope (its schema is judged in body.ts).
@@ -77,7 +79,7 @@ export const listShowsOrders = (page: ListPage, accountHolds: number): Finding |
     expected: `data holding orders (the account has at least ${accountHolds})`,
     received: 'an empty data array',
     exchange: page.exchange,
-  }));
+  }), page.exchange);
 
 // ORD-LIST-002 to ORD-LIST-005: page sizes.
 
@@ -89,7 +91,7 @@ export const firstPageByDefault = (implicit: ListPage, explicit: ListPage): Find
     expected: `the same orders as page=${explicit.query.page}: ${explicit.ids.join(', ')}`,
     received: implicit.ids.join(', '),
     exchange: implicit.exchange,
-  }));
+  }), [implicit.exchange, explicit.exchange]);
 
 export const limitHonoured = (page: ListPage, limit: number): Finding | undefined => unless('ORD-LIST-004', ...isFull(page, limit));
 
@@ -119,7 +121,7 @@ export const neverAboveMaximum = (page: ListPage): Finding | undefined =>
 export function pagesContinue(pages: ListPage[], whole: ListPage, limit: number): Finding | undefined {
   const shortWhole = whole.total !== undefined && whole.ids.length < Math.min(Number(whole.query.limit), whole.total);
   const problem = repeatedAcrossPages(pages) ?? firstMisplaced(pages, whole, limit, shortWhole ? whole.ids.length : undefined);
-  return unless('ORD-LIST-006', problem === undefined, () => problem as Omit<Finding, 'requirementId'>);
+  return unless('ORD-LIST-006', problem === undefined, () => problem as Omit<Finding, 'requirementId'>, [...pages, whole].map((page) => page.exchange));
 }
 
 function repeatedAcrossPages(pages: ListPage[]): Omit<Finding, 'requirementId'> | undefined {
@@ -155,7 +157,7 @@ export const totalAtLeast = (page: ListPage, count: number, why: string): Findin
     expected: `meta.total at least ${count}: ${why}`,
     received: `meta.total ${excerpt(page.total)}`,
     exchange: page.exchange,
-  }));
+  }), page.exchange);
 
 /** Every page of one unchanged view carries the same meta.total (a page past the last answered with a 4xx carries none: ORD-LIST-009). */
 export function sameTotalOnEveryPage(pages: ListPage[], total: number): Finding | undefined {
@@ -164,7 +166,7 @@ export function sameTotalOnEveryPage(pages: ListPage[], total: number): Finding 
     expected: `meta.total ${total} on every page of one unchanged view`,
     received: `meta.total ${excerpt(other?.total)} on page ${other?.query.page ?? 1}`,
     exchange: other?.exchange,
-  }));
+  }), pages.map((page) => page.exchange));
 }
 
 /** The last page meta.total implies holds the rest of the orders. */
@@ -179,7 +181,7 @@ export const nothingPastLastPage = (page: ListPage, total: number | undefined): 
     expected: `no orders on page ${page.query.page}, past the last one meta.total ${total ?? '?'} implies at limit ${page.query.limit ?? '(default)'}`,
     received: `${page.exchange.status} with ${page.data.length} orders`,
     exchange: page.exchange,
-  }));
+  }), page.exchange);
 
 // ORD-LIST-008: the summaries.
 
@@ -191,17 +193,18 @@ export interface Listed {
 }
 
 /** An order just created is in the list. */
-export const listedAfterCreate = (id: string, listed: Listed | undefined): Finding | undefined =>
+export const listedAfterCreate = (id: string, listed: Listed | undefined, searched: readonly Exchange[]): Finding | undefined =>
   unless('ORD-LIST-008', listed !== undefined, () => ({
     expected: `order ${id}, just created, in the list (its summary is what section 2.7 describes)`,
-    received: 'not found in the list',
-  }));
+    received: `not found in the list (searched ${searched.length} page(s))`,
+    exchange: searched[searched.length - 1],
+  }), searched);
 
 /**
  * The summary of an order carries the values of its full form (2.7): the full form as get answers it,
  * projected on the summary schema, compared field for field.
  */
-export function summaryCarriesFullForm(id: string, fullForm: Exchange, listed: Listed | undefined): Finding | undefined {
+export function summaryCarriesFullForm(id: string, fullForm: Exchange, listed: Listed | undefined, searched: readonly Exchange[]): Finding | undefined {
   const changed = listed ? changesBetween(project(fullForm.json, contract().schema('OrderSummary')), listed.summary) : [];
   return unless('ORD-LIST-008', listed !== undefined && changed.length === 0, () =>
     listed
@@ -211,6 +214,7 @@ export function summaryCarriesFullForm(id: string, fullForm: Exchange, listed: L
           exchange: listed.exchange,
         }
       : { expected: `order ${id} in the list (searched the first, last and up to 20 further pages at limit 100)`, received: 'not found', exchange: fullForm },
+    [fullForm, ...searched],
   );
 }
 
@@ -224,6 +228,7 @@ export function summaryCarriesWhatWasSent(what: string, sent: unknown, page: Lis
       received: `${found.length} field(s) differ:\n${formatDifferences(found.map((d) => ({ ...d, pointer: `/data/${position}${d.pointer}` })))}`,
       exchange: page.exchange,
     }),
+    page.exchange,
   ];
   // After an update, old values may be an update never stored (ORD-UPDATE-003), not a list out of step with the order.
   return updated ? unless('ORD-UPDATE-003', ...verdict) : unless('ORD-LIST-008', ...verdict);
@@ -239,7 +244,7 @@ export function outOfRangePagingAnswered(page: ListPage): Finding | undefined {
     expected: `${describeQuery(page.query)}: a 4xx, or a page clamped into range holding 1 to ${maximum} orders`,
     received: clamped ? `${page.exchange.status} with ${page.data.length} orders` : `${page.exchange.status}`,
     exchange: page.exchange,
-  }));
+  }), page.exchange);
 }
 
 /** A page below 1 that was clamped rather than refused is page 1 (`first`: page 1 at the same limit, from an unchanged account). */
@@ -248,7 +253,7 @@ export const clampedToFirstPage = (page: ListPage, first: ListPage): Finding | u
     expected: `${describeQuery(page.query)} clamped to page ${first.query.page}: its orders ${first.ids.join(', ')} (or the request refused with a 4xx)`,
     received: `${page.exchange.status} with the orders ${page.ids.join(', ') || '(none)'}`,
     exchange: page.exchange,
-  }));
+  }), page.exchange);
 
 /**
  * What any page and limit must get (4.1, 8): in range, a 2xx page of at most limit orders (or, for a page
@@ -265,6 +270,7 @@ export function listAnswerInRange(query: ListQuery, exchange: Exchange, accountT
     const verdict: Verdict = [
       success && page.data.length <= limit,
       () => ({ expected: `${describeQuery(query)} (in range): a 2xx page of at most ${limit} orders`, received: success ? `${page.data.length} orders` : `${exchange.status}`, exchange }),
+      exchange,
     ];
     // Without limit the page size is the default's (ORD-LIST-002), not a limit asked for.
     return query.limit === undefined ? unless('ORD-LIST-002', ...verdict) : unless('ORD-LIST-004', ...verdict);
@@ -276,7 +282,7 @@ export function listAnswerInRange(query: ListQuery, exchange: Exchange, accountT
     exchange,
   });
   // A page above the maximum breaks ORD-LIST-005; any other wrong answer (a 5xx) is ORD-LIST-010's.
-  return success ? unless('ORD-LIST-005', clampedOrRefused, details) : unless('ORD-LIST-010', clampedOrRefused, details);
+  return success ? unless('ORD-LIST-005', clampedOrRefused, details, exchange) : unless('ORD-LIST-010', clampedOrRefused, details, exchange);
 }
 
 // ORD-LIST-011: a stable order.
@@ -289,5 +295,5 @@ export function sameOrderTwice(first: ListPage, second: ListPage): Finding | und
     expected: 'the orders of two identical list requests in the same relative order',
     received: `first: ${first.ids.slice(0, 8).join(', ')}…; then: ${second.ids.slice(0, 8).join(', ')}…`,
     exchange: second.exchange,
-  }));
+  }), [first.exchange, second.exchange]);
 }

@@ -32,6 +32,7 @@ const sentComesBack = (sent: unknown, exchange: Exchange, what: string): Verdict
   return [
     found.length === 0,
     () => ({ expected: `${what} to carry every field sent, with the value sent`, received: `${found.length} field(s) differ:\n${formatDifferences(found)}`, exchange }),
+    exchange,
   ];
 };
 
@@ -55,13 +56,14 @@ const sameAssignedValues = (before: Json, exchange: Exchange, what: string): Ver
       received: changed.map((field) => `${field} ${excerpt(before[field])} became ${excerpt(body[field])}`).join('; '),
       exchange,
     }),
+    exchange,
   ];
 };
 
 /** The order an exchange shows is the one with this id. */
 const showsOrder = (id: string, exchange: Exchange): Verdict => {
   const shown = (exchange.json as Json | undefined)?.id;
-  return [shown === id, () => ({ expected: `the order ${id}`, received: `the order ${excerpt(shown)}`, exchange })];
+  return [shown === id, () => ({ expected: `the order ${id}`, received: `the order ${excerpt(shown)}`, exchange }), exchange];
 };
 
 /** The client's value is not what the service answers or stores at that path (timestamps compared by instant). */
@@ -76,6 +78,7 @@ const clientValueNotTaken = (field: AssignedField, sent: string, exchange: Excha
       received: `${pathName(field.path)} ${excerpt(taken[0])}: the client's value was taken`,
       exchange,
     }),
+    exchange,
   ];
 };
 
@@ -89,6 +92,7 @@ export const untouched = (after: Exchange, before: Json | undefined, expected: s
   return [
     isSuccess(after.status) && changed.length === 0,
     () => ({ expected, received: !isSuccess(after.status) ? `get answers ${after.status}` : `it changed:\n${formatDifferences(changed)}`, exchange: after }),
+    after,
   ];
 };
 
@@ -115,7 +119,7 @@ export const assignsNonEmptyString =
       expected: `${field}: a non-empty string assigned by the service`,
       received: `${field} ${excerpt(value)}`,
       exchange,
-    }));
+    }), exchange);
   };
 
 export const idAssigned = assignsNonEmptyString('id');
@@ -127,7 +131,7 @@ export function oneUserIdPerAccount(first: Exchange, second: Exchange): Finding 
     expected: 'the same user_id (the account owner) on every order of the account',
     received: `user_id ${excerpt(one)} and then ${excerpt(other)}`,
     exchange: second,
-  }));
+  }), [first, second]);
 }
 
 export const createAnswersWhatWasSent = (sent: unknown, exchange: Exchange, what = 'the create response'): Finding | undefined =>
@@ -148,7 +152,7 @@ export const serviceAssignedParts: Check = (exchange) => {
     expected: 'customer.id and each item id (non-empty strings) and total (a number) in the full form',
     received: problems.join('; '),
     exchange,
-  }));
+  }), exchange);
 };
 
 /** The ids that stand more than once in a list of ids. */
@@ -163,7 +167,7 @@ export function distinctIds(ids: string[], exchanges: Exchange[]): Finding | und
     expected: `${ids.length} orders created in parallel to get ${ids.length} distinct ids`,
     received: `duplicate ids: ${[...new Set(repeated)].join(', ')}`,
     exchange: exchanges[ids.lastIndexOf(repeated[0])],
-  }));
+  }), exchanges);
 }
 
 /** An order created in parallel with others holds the customer sent with it, not another create's. */
@@ -176,7 +180,7 @@ export function holdsItsOwnCustomer(id: string, sent: Json, exchange: Exchange):
     expected: `order ${id} to hold the customer sent with it, ${excerpt(expected)}`,
     received: `customer.name ${excerpt(name)}`,
     exchange,
-  }));
+  }), exchange);
 }
 
 export const createIgnoresClientValue = (field: AssignedField, sent: string, exchange: Exchange, what: string): Finding | undefined =>
@@ -192,7 +196,7 @@ export const getAnswersAnObject: Check = (exchange) =>
     expected: 'the order as a JSON object',
     received: exchange.text === '' ? 'an empty body' : excerpt(exchange.text),
     exchange,
-  }));
+  }), exchange);
 
 export const getAnswersOrderAsked = (id: string, exchange: Exchange): Finding | undefined => unless('ORD-GET-001', ...showsOrder(id, exchange));
 
@@ -208,12 +212,13 @@ export const getUnknownIdAnswer =
     unless('ORD-GET-004', ...unknownIdAnswer(exchange, ownForm));
 
 /** The id can be put in GET/PUT/DELETE /orders/{order_id} as one segment (4.3: order_id is a path parameter). */
-export const idIsOnePathSegment = (id: string): Finding | undefined => {
+export const idIsOnePathSegment = (id: string, created?: Exchange): Finding | undefined => {
   const reason = notOnePathSegment(id);
   return unless('ORD-GET-005', reason === undefined, () => ({
     expected: 'an order id usable as one path segment: not empty, not "." or "..", no "/"',
     received: `the id ${JSON.stringify(id)}: ${reason}; the suite sent no request for it`,
-  }));
+    exchange: created,
+  }), created);
 };
 
 // Update (4.4).
@@ -223,8 +228,11 @@ export const updateAccepted: Check = (exchange) => unless('ORD-UPDATE-001', ...a
 export const updateAnswersWhatWasSent = (sent: unknown, exchange: Exchange, what = 'the update response'): Finding | undefined =>
   unless('ORD-UPDATE-002', ...sentComesBack(sent, exchange, what));
 
-export const updateVisibleOnGet = (sent: unknown, exchange: Exchange, what = 'the order after the update'): Finding | undefined =>
-  unless('ORD-UPDATE-003', ...sentComesBack(sent, exchange, what));
+/** `update`: the update whose effect the get shows, judged with it (where the test still holds it). */
+export const updateVisibleOnGet = (sent: unknown, exchange: Exchange, what = 'the order after the update', update?: Exchange): Finding | undefined => {
+  const [holds, details] = sentComesBack(sent, exchange, what);
+  return unless('ORD-UPDATE-003', holds, details, [update, exchange]);
+};
 
 /**
  * The update answers the order as it now stands (4.4: "Response body: the full Order"): each field of the
@@ -241,7 +249,7 @@ export function updateAnswersTheStoredOrder(sent: Json, answer: Exchange, next: 
     expected: `the update response to show the fields the update did not send (${unsent.join(', ')}) as the next get shows them`,
     received: `${found.length} field(s) differ:\n${formatDifferences(found, 10, ['the next get shows', 'the update response'])}`,
     exchange: answer,
-  }));
+  }), [answer, next]);
 }
 
 /** updated_at in the order an exchange shows is later than `previous`, the value before the update. */
@@ -251,7 +259,7 @@ export function updatedAtAdvanced(previous: unknown, exchange: Exchange, what: s
     expected: `updated_at in ${what} later than ${String(previous)}`,
     received: `updated_at ${excerpt(value)}`,
     exchange,
-  }));
+  }), exchange);
 }
 
 export const updateKeepsAssignedValues = (before: Json, exchange: Exchange): Finding | undefined =>
@@ -278,7 +286,7 @@ export function updateKeepsCustomerId(customerId: unknown, exchange: Exchange, w
     expected: `customer.id ${excerpt(customerId)} (assigned at create, section 2.3) in ${what}: the customer was not resent`,
     received: `customer.id ${excerpt(customer.id)}`,
     exchange,
-  }));
+  }), exchange);
 }
 
 /** An update that did not resend the items keeps the ids assigned at create on those that come back. */
@@ -289,5 +297,5 @@ export function updateKeepsItemIds(itemIds: unknown[], exchange: Exchange, what:
     expected: `the items, not resent, with the ids assigned at create (section 2.4) in ${what}: ${itemIds.map((id) => excerpt(id)).join(', ')}`,
     received: `item ids ${returned.map((id) => excerpt(id)).join(', ')}`,
     exchange,
-  }));
+  }), exchange);
 }

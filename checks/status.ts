@@ -20,18 +20,21 @@ const HIDDEN_FROM_OTHER_ACCOUNT = [403, 404, 410];
 export const accepted = (exchange: Exchange): Verdict => [
   isSuccess(exchange.status),
   () => ({ expected: 'a 2xx status', received: `${exchange.status}`, exchange }),
+  exchange,
 ];
 
 /** Refused: anything but a 2xx (which status is a requirement of its own where the document says). */
 export const refused = (exchange: Exchange, what = 'the request'): Verdict => [
   !isSuccess(exchange.status),
   () => ({ expected: `${what} to be refused (a non-2xx status)`, received: `${exchange.status}: it was accepted`, exchange }),
+  exchange,
 ];
 
 /** The request at fault: a 4xx. */
 export const clientError = (exchange: Exchange, expected = 'a 4xx status (the request is at fault)'): Verdict => [
   isClientError(exchange.status),
   () => ({ expected, received: `${exchange.status}${isSuccess(exchange.status) ? ': it was accepted' : ''}`, exchange }),
+  exchange,
 ];
 
 /**
@@ -45,19 +48,22 @@ export const unknownIdAnswer = (exchange: Exchange, ownForm: boolean): Verdict =
     received: `${exchange.status}`,
     exchange,
   }),
+  exchange,
 ];
 
 /** Without valid credentials: 401 (5.1). */
 export const unauthorized = (exchange: Exchange): Verdict => [
   exchange.status === 401,
   () => ({ expected: '401 for a request without valid credentials', received: `${exchange.status}`, exchange }),
+  exchange,
 ];
 
 /** Whatever was asked, no 5xx. */
-export const noServerError = (exchange: Exchange, expected: string): Verdict => [exchange.status < 500, () => ({ expected, received: `${exchange.status}`, exchange })];
+export const noServerError = (exchange: Exchange, expected: string): Verdict => [exchange.status < 500, () => ({ expected, received: `${exchange.status}`, exchange }), exchange];
 
 /** Another account asking for an order it does not own. */
 export const hiddenFromOtherAccount = (exchange: Exchange, what: string): Verdict => [
   HIDDEN_FROM_OTHER_ACCOUNT.includes(exchange.status),
   () => ({ expected: `${what}: 404, 403 or 410`, received: `${exchange.status}`, exchange }),
+  exchange,
 ];

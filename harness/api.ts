@@ -3,7 +3,7 @@ import { test } from '@playwright/test';
 import type { OperationId } from '../contract/openapi';
 import { operationOf, requestLine, type RequestLine } from '../contract/operations';
 import { recordCheckedOn } from './checked-on';
-import { responseChecks } from '../checks/body';
+import { responseChecks, responseRequirements } from '../checks/body';
 import { idIsOnePathSegment } from '../checks/orders';
 import { InconclusiveError, RateLimitedError, type OmsClient, type RequestSpec } from './http/client';
 import type { Exchange } from './http/exchange';
@@ -90,7 +90,8 @@ export class OmsApi {
       test.info().annotations.push({ type: RATE_LIMIT_ANNOTATION, description: `${exchange.retries} ${spec.method} ${spec.path}` });
     }
     for (const finding of responseChecks(exchange)) check(finding);
-    recordCheckedOn(exchange);
+    // Held to the checks every response gets, whether one judged here (meta.status where there is one) or not.
+    for (const requirementId of responseRequirements(exchange)) recordCheckedOn(requirementId, exchange);
     this.onExchange?.(exchange);
     return exchange;
   }

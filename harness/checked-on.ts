@@ -1,27 +1,43 @@
-import { test } from '@playwright/test';
-import { responseRequirements } from '../checks/body';
+import { test, type TestInfo } from '@playwright/test';
 import type { Exchange } from './http/exchange';
-import { REQUIREMENT_ANNOTATION } from './verifies';
 
 /**
- * Annotation type "checked-on", description "ORD-X <operationId>/<kind>" (kind 2xx, 4xx, 5xx): a
- * requirement held to a response of an operation. Recorded for the checks every response gets and for
- * the requirements the test verifies; requirements/coverage.ts builds the statement x operation x
- * response matrix from them and compares it with the catalogue's applies_to.
+ * Annotation type "checked-on", description "ORD-X <operationId>/<kind>" (kind 2xx, 4xx, 5xx): a check
+ * of a requirement ran on a response of an operation. Recorded only where a check judged that response:
+ * the checks every response gets (checks/body.ts responseRequirements, recorded by the api) and each
+ * judgement, which names the responses it judged (unless(…, on) in harness/findings.ts). A response a
+ * test only passed through (a setup request) counts for nothing. requirements/coverage.ts builds the
+ * statement x operation x response matrix from these and compares it with the catalogue's applies_to.
  */
 export const CHECKED_ON_ANNOTATION = 'checked-on';
+
+/** The responses a judgement was made on: one, several, or none (a judgement about no one response). */
+export type Judged = Exchange | readonly (Exchange | undefined)[] | undefined;
 
 export function responseKind(status: number): string {
   return `${Math.floor(status / 100)}xx`;
 }
 
-export function recordCheckedOn(exchange: Exchange): void {
-  if (!exchange.operationId || exchange.status === 429) return;
-  const info = test.info();
-  const verified = info.annotations.filter((a) => a.type === REQUIREMENT_ANNOTATION).map((a) => (a.description ?? '').split(' ')[0]);
-  const seen = new Set(info.annotations.filter((a) => a.type === CHECKED_ON_ANNOTATION).map((a) => a.description));
-  for (const id of new Set([...verified, ...responseRequirements(exchange)])) {
-    const description = `${id} ${exchange.operationId}/${responseKind(exchange.status)}`;
-    if (!seen.has(description)) info.annotations.push({ type: CHECKED_ON_ANNOTATION, description });
+const recordedByTest = new WeakMap<TestInfo, Set<string>>();
+
+/** Records that a check of the requirement ran on these responses; outside a test (a benchmark) there is nothing to record. */
+export function recordCheckedOn(requirementId: string, on: Judged): void {
+  const responses = (Array.isArray(on) ? on : [on]) as (Exchange | undefined)[];
+  const cells = responses
+    .filter((exchange): exchange is Exchange => exchange !== undefined && exchange.operationId !== undefined && exchange.status !== 429)
+    .map((exchange) => `${requirementId} ${exchange.operationId}/${responseKind(exchange.status)}`);
+  if (cells.length === 0) return;
+  let info: TestInfo;
+  try {
+    info = test.info();
+  } catch {
+    return;
+  }
+  const recorded = recordedByTest.get(info) ?? new Set<string>();
+  recordedByTest.set(info, recorded);
+  for (const description of cells) {
+    if (recorded.has(description)) continue;
+    recorded.add(description);
+    info.annotations.push({ type: CHECKED_ON_ANNOTATION, description });
   }
 }

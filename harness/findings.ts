@@ -3,6 +3,7 @@ import { clip, contentType, curlLine, MAX_BODY_EXCERPT, type Exchange } from './
 import { redact } from './http/redaction';
 import { requirement } from '../requirements/catalogue';
 import { visibleLines } from './safe-text';
+import { recordCheckedOn, type Judged } from './checked-on';
 
 /** A requirement that a response did not meet, with what it takes to act on it. */
 export interface Finding {
@@ -141,13 +142,15 @@ export function ensure(finding: Finding | undefined): void {
 }
 
 /**
- * The one way a judgement is written: the requirement it holds the server to, the condition, and what
- * to report when the condition is false. Either way the requirement counts as reached by the test, so a
- * test that verifies a requirement but never got to judge it does not pass it (the reporter shows it as
- * not reached).
+ * The one way a judgement is written: the requirement it holds the server to, the condition, what to
+ * report when the condition is false, and the responses it judged (`on`; undefined for a judgement about
+ * no one response). Either way the requirement counts as reached by the test, so a test that verifies a
+ * requirement but never got to judge it does not pass it (the reporter shows it as not reached), and each
+ * response in `on` counts as checked for it (the coverage matrix, harness/checked-on.ts).
  */
-export function unless(requirementId: string, condition: boolean, details: () => Omit<Finding, 'requirementId'>): Finding | undefined {
+export function unless(requirementId: string, condition: boolean, details: () => Omit<Finding, 'requirementId'>, on: Judged): Finding | undefined {
   reached(requirementId);
+  recordCheckedOn(requirementId, on);
   return condition ? undefined : { requirementId, ...details() };
 }
 

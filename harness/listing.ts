@@ -68,18 +68,27 @@ export async function ensureOrders(api: OmsApi, count: number): Promise<void> {
   }
 }
 
+/** Where a search of the list found the orders it looked for, and the pages it read to tell. */
+export interface ListSearch {
+  found: Map<string, Listed>;
+  searched: Exchange[];
+}
+
 /**
  * Finds orders in the list of an account that may hold many others: the first and the last pages at
  * limit 100 (where the newest orders are, whichever the order direction), then a bounded walk.
  */
-export async function findInList(api: OmsApi, ids: string[], maxPages = 20): Promise<Map<string, Listed>> {
+export async function findInList(api: OmsApi, ids: string[], maxPages = 20): Promise<ListSearch> {
   const found = new Map<string, Listed>();
+  const searched: Exchange[] = [];
   const limit = 100;
-  const visit = (page: ListPage, pageNumber: number) =>
+  const visit = (page: ListPage, pageNumber: number) => {
+    searched.push(page.exchange);
     page.data.forEach((summary, index) => {
       const id = String(summary.id);
       if (ids.includes(id) && !found.has(id)) found.set(id, { summary, position: (pageNumber - 1) * limit + index, exchange: page.exchange });
     });
+  };
   const first = await listPage(api, { page: 1, limit });
   visit(first, 1);
   const lastPage = Math.max(1, Math.ceil((first.total ?? 0) / limit));
@@ -92,7 +101,7 @@ export async function findInList(api: OmsApi, ids: string[], maxPages = 20): Pro
     ensure(listAccepted(page.exchange));
     visit(page, pageNumber);
   }
-  return found;
+  return { found, searched };
 }
 
 /** The summary of an order in the list carries the values of its full form (ORD-LIST-008): gets the order, finds it in the list, compares. */
@@ -103,7 +112,8 @@ export async function summaryMatchesFullForm(
 ): Promise<Finding | undefined> {
   const got = await api.get(id);
   stop(getAccepted(got));
-  return summaryCarriesFullForm(id, got, (await findInList(api, [id])).get(id));
+  const { found, searched } = await findInList(api, [id]);
+  return summaryCarriesFullForm(id, got, found.get(id), searched);
 }
 
 /**

@@ -15,7 +15,7 @@ export interface Requirement {
   quote: string;
   /** Why the statement cannot be tested; absent for every tested entry. */
   not_tested?: string;
-  /** The operations and response kinds a MUST or SHOULD statement holds for: 'listOrders/2xx'; a trailing '?' where only a faulty server answers that kind. */
+  /** The operations and response kinds a MUST or SHOULD statement holds for: 'listOrders/2xx'; a trailing '?' where the clean reference server never answers that kind (only a faulty one does, or one that takes a freedom: a 2xx for an out-of-range page that it clamps). */
   applies_to?: string[];
   /**
    * OBSERVED (and optionally NONE): the range of behaviours a correct server may show where the document

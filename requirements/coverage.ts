@@ -112,7 +112,7 @@ if (require.main === module) {
   console.log(`Tests without a requirement (${unlinked.length}):${unlinked.map((line) => `\n  ${line}`).join('')}`);
   let holes: string[] = [];
   if (!process.argv.includes('--no-run')) {
-    console.log('\nStatement x operation x response kind (a run of the suite against the embedded reference server; + checked, - hole, ? only a faulty server answers it):');
+    console.log('\nStatement x operation x response kind (a run of the suite against the embedded reference server; + checked, - hole, ? the clean reference server never answers it):');
     const matrix = computeMatrix();
     for (const r of catalogue().values()) {
       if (!r.applies_to?.length) continue;

@@ -32,11 +32,12 @@ export class ListOrders extends OrderCommand {
     stopOn(totalAtLeast(page, live, `this run alone holds ${live} orders in account ${this.account}`));
     for (const order of model.orders) {
       const position = page.ids.indexOf(idOf(real, order));
-      if (position === -1) continue;
-      const foreign = order.account !== this.account;
-      stopOn(otherAccountCannotList(`order #${order.handle} of account ${order.account}`, `account ${this.account}`, foreign ? { position, exchange } : undefined));
+      if (order.account !== this.account) {
+        stopOn(otherAccountCannotList(`order #${order.handle} of account ${order.account}`, `account ${this.account}`, position === -1 ? undefined : { position, exchange }, [exchange]));
+        continue;
+      }
       // A deleted order may stay listed (the effect of deletion is not shown): only live ones are compared.
-      if (order.deleted) continue;
+      if (position === -1 || order.deleted) continue;
       stopOn(summaryCarriesWhatWasSent(`order #${order.handle}`, order.expected, page, position, order.updated));
     }
   }

@@ -22,12 +22,16 @@ test.describe('DELETE /orders/{order_id} (4.5)', () => {
 
   test('takes effect: a later get answers 404/410 or the order with deleted_at set', verifies('ORD-DELETE-002', 'ORD-OBS-004', 'ORD-OBS-025'), async ({ api }) => {
     const created = await createOrder(api, minimalOrder());
-    ensure(deleteAccepted(await api.delete(created.id)));
+    const deletion = await api.delete(created.id);
+    ensure(deleteAccepted(deletion));
     const after = await api.get(created.id);
     const soft = isSuccess(after.status);
-    check(deletedOnGet('get after delete', created.body, after));
+    check(deletedOnGet('get after delete', created.body, after, deletion));
     // Gone for get, so gone from the list too.
-    if (!soft) check(goneFromList(created.id, (await findInList(api, [created.id])).get(created.id)));
+    if (!soft) {
+      const { found, searched } = await findInList(api, [created.id]);
+      check(goneFromList(created.id, found.get(created.id), searched));
+    }
     observe('ORD-OBS-004', soft ? `soft delete (get answers ${after.status} with deleted_at set)` : `hard delete (get answers ${after.status})`);
     observe('ORD-OBS-025', `deleted_at of a live order: ${created.body.deleted_at === undefined ? 'absent' : excerpt(created.body.deleted_at)}`);
   });
@@ -41,7 +45,8 @@ test.describe('DELETE /orders/{order_id} (4.5)', () => {
     // Compared with what the server held before the delete, not with what was sent: values it computes stay out of it.
     const before = new Map<string, Json>();
     for (const survivor of [orders[0], orders[2]]) before.set(survivor.id, (await getOrder(api, survivor.id)).body);
-    ensure(deleteAccepted(await api.delete(orders[1].id)));
-    for (const survivor of [orders[0], orders[2]]) check(othersUntouched(survivor.id, orders[1].id, before.get(survivor.id), await api.get(survivor.id)));
+    const deletion = await api.delete(orders[1].id);
+    ensure(deleteAccepted(deletion));
+    for (const survivor of [orders[0], orders[2]]) check(othersUntouched(survivor.id, orders[1].id, before.get(survivor.id), await api.get(survivor.id), deletion));
   });
 });

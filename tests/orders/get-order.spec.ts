@@ -17,7 +17,7 @@ test.describe('GET /orders/{order_id} (4.3)', () => {
 
   test('assigns ids that fit in one path segment', verifies('ORD-GET-005'), async ({ api }) => {
     const created = await createOrder(api, minimalOrder());
-    check(idIsOnePathSegment(created.id));
+    check(idIsOnePathSegment(created.id, created.exchange));
   });
 
   test('returns every field sent on create, at every depth', verifies('ORD-GET-002'), async ({ api }) => {

@@ -62,9 +62,10 @@ test.describe('PUT /orders/{order_id} (4.4)', () => {
     // Read before the update too, as clients do: a cache filled by that read must not outlive the update.
     await getOrder(api, created.id);
     const sent = fullUpdate();
-    ensure(updateAccepted(await api.update(created.id, sent)));
+    const update = await api.update(created.id, sent);
+    ensure(updateAccepted(update));
     const { exchange } = await getOrder(api, created.id);
-    check(updateVisibleOnGet(sent, exchange));
+    check(updateVisibleOnGet(sent, exchange, 'the order after the update', update));
   });
 
   test('answers the order as it now stands, also the fields it did not send', verifies('ORD-UPDATE-008'), async ({ api }) => {

@@ -66,7 +66,7 @@ test.describe('generated orders (4.2, 4.3, 4.4)', () => {
           stopOn(updateAnswersWhatWasSent(update, updated));
           const got = await own.get(id);
           stopOn(getAccepted(got));
-          return updateVisibleOnGet(update, got, 'the get after the update');
+          return updateVisibleOnGet(update, got, 'the get after the update', updated);
         },
       });
     },
