@@ -2,6 +2,7 @@ import { isTimestamp, keptAssignedFields, pathName, valuesAt, type AssignedField
 import { instantOf } from '../contract/datetime';
 import { contract, excerpt } from '../contract/openapi';
 import { holdsExoticValue } from '../generators/exotic';
+import { nestedFieldLeftOut } from '../generators/nested-fields';
 import { unless, type Finding } from '../harness/findings';
 import type { Exchange } from '../harness/http/exchange';
 import { notOnePathSegment } from '../harness/http/order-path';
@@ -17,11 +18,13 @@ export function itemsOf(order: Json): Json[] {
 }
 
 /**
- * A body with exotic values (blank or very long text, amounts out of a realistic range …) refused with a
- * 4xx: in range (ORD-OBS-017; required-ness, lengths and ranges are not shown, 2.7), so it proves nothing either way.
+ * A body a correct server may refuse, refused with a 4xx: one with exotic values (blank or very long text,
+ * amounts out of a realistic range …: ORD-OBS-017) or with nested objects that leave out fields a realistic
+ * client sends (ORD-OBS-026). Required-ness, lengths and ranges of nested fields are not shown (2.7), so
+ * such a refusal proves nothing either way.
  */
-export function exoticValueRefused(body: unknown, exchange: Exchange): boolean {
-  return holdsExoticValue(body) && isClientError(exchange.status);
+export function refusalProvesNothing(body: unknown, exchange: Exchange): boolean {
+  return (holdsExoticValue(body) || nestedFieldLeftOut(body) !== undefined) && isClientError(exchange.status);
 }
 
 // Shared verdicts.

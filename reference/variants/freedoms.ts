@@ -195,6 +195,28 @@ export function refuseExotic(exotic: (body: unknown) => string | undefined) {
   };
 }
 
+/** The nested fields the document's create example sends (2.3: its address; 2.4: "Fields sent when creating an item"). */
+const EXAMPLE_ADDRESS = ['street', 'city', 'state', 'zip', 'country_code'];
+const EXAMPLE_ITEM = ['name', 'quantity', 'category', 'price', 'hs_code', 'origin'];
+
+/** A server that requires in a create or update body the nested fields of the document's create example: what is missing, if anything. */
+export function exampleNestedFieldMissing(body: unknown): string | undefined {
+  if (!isObject(body)) return undefined;
+  const { customer, items } = body;
+  if (isObject(customer)) {
+    if (!('name' in customer)) return 'customer.name is required';
+    const address = customer.address;
+    if (!isObject(address)) return 'customer.address is required';
+    const field = EXAMPLE_ADDRESS.find((name) => !(name in address));
+    if (field) return `customer.address.${field} is required`;
+  }
+  for (const [index, entry] of (Array.isArray(items) ? items : []).entries()) {
+    const field = EXAMPLE_ITEM.find((name) => !isObject(entry) || !(name in entry));
+    if (field) return `items[${index}].${field} is required`;
+  }
+  return undefined;
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The form of the ids a server assigns, from one it made: a UUID, or its letter prefix and length. */

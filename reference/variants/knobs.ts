@@ -20,6 +20,7 @@ import {
   refuseExotic,
   exoticText,
   exoticNumber,
+  exampleNestedFieldMissing,
   refuseEmptyItemsOnUpdate,
   refuseMalformedIds,
   sentTimestampsInSeconds,
@@ -32,6 +33,7 @@ import {
   versionHeader,
 } from './freedoms';
 import type { StoredOrder } from '../store';
+import { nestedFieldLeftOut } from '../../generators/nested-fields';
 
 /**
  * The space of conformant servers: each freedom the document leaves (a silent point of
@@ -105,6 +107,10 @@ export const KNOBS: readonly Knob[] = [
     'text-refused': () => ({ intercept: refuseExotic(exoticText) }),
     'numbers-refused': () => ({ intercept: refuseExotic(exoticNumber) }),
     'all-refused': () => ({ intercept: refuseExotic((body) => exoticText(body) ?? exoticNumber(body)) }),
+  }),
+  choice('nested-required', 'ORD-OBS-026', 'none', {
+    'as-in-the-example': () => ({ intercept: refuseExotic(exampleNestedFieldMissing) }),
+    'every-filled-field': () => ({ intercept: refuseExotic(nestedFieldLeftOut) }),
   }),
   choice('order-id-check', 'ORD-OBS-018', 'looked-up', { 'malformed-refused': () => ({ intercept: refuseMalformedIds() }) }),
   choice('scalar-coercion', 'ORD-OBS-019', 'refused', { 'numeric-strings-taken': () => ({ rewriteRequest: coerceNumericStrings }) }),
