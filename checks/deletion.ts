@@ -4,7 +4,7 @@ import { unless, type Finding } from '../harness/findings';
 import type { Exchange } from '../harness/http/exchange';
 import type { Json } from '../harness/orders';
 import type { Check } from './check';
-import type { Listed } from './listing';
+import { whereListed, type ListSearch } from './listing';
 import { untouched } from './orders';
 import { accepted, isNotFound, isSuccess, unknownIdAnswer } from './status';
 
@@ -48,12 +48,15 @@ export const deletedOnGet = (what: string, asCreated: AsCreated, exchange: Excha
 };
 
 /** An order get no longer finds is gone from the list too. */
-export const goneFromList = (id: string, listed: Listed | undefined, searched: readonly Exchange[]): Finding | undefined =>
-  unless('ORD-DELETE-002', listed === undefined, () => ({
+export const goneFromList = (id: string, search: ListSearch): Finding | undefined => {
+  const listed = whereListed(search, id);
+  if (listed === 'unknown') return undefined;
+  return unless('ORD-DELETE-002', listed === undefined, () => ({
     expected: `order ${id}, which get no longer finds, absent from the list`,
     received: `still listed at position ${(listed?.position ?? 0) + 1}`,
     exchange: listed?.exchange,
-  }), searched);
+  }), search.searched);
+};
 
 export const deleteUnknownIdAnswer =
   (ownForm: boolean): Check =>

@@ -4,7 +4,7 @@ import type { Exchange } from '../harness/http/exchange';
 import type { Json } from '../harness/orders';
 import type { Check } from './check';
 import { showsDeleted } from './deletion';
-import type { Listed } from './listing';
+import { whereListed, type ListSearch } from './listing';
 import { untouched } from './orders';
 import { hiddenFromOtherAccount, isSuccess, refused } from './status';
 
@@ -17,12 +17,15 @@ export const otherAccountCannotRead =
     unless('ORD-ISO-001', ...hiddenFromOtherAccount(exchange, what));
 
 /** Another account's list does not show the order (`listed`: where it showed it, if it did). */
-export const otherAccountCannotList = (what: string, reader: string, listed: Pick<Listed, 'position' | 'exchange'> | undefined, searched: readonly Exchange[]): Finding | undefined =>
-  unless('ORD-ISO-001', listed === undefined, () => ({
+export const otherAccountCannotList = (what: string, reader: string, search: ListSearch, id: string): Finding | undefined => {
+  const listed = whereListed(search, id);
+  if (listed === 'unknown') return undefined;
+  return unless('ORD-ISO-001', listed === undefined, () => ({
     expected: `${what} absent from ${reader}'s list`,
     received: `listed at position ${(listed?.position ?? 0) + 1}`,
     exchange: listed?.exchange,
-  }), searched);
+  }), search.searched);
+};
 
 /** Another account's update is refused (which status is not stated). */
 export const otherAccountCannotUpdate =

@@ -1,6 +1,6 @@
 import { test } from '@playwright/test';
 import type { OmsApi } from './api';
-import { isPastLastPage, listAccepted, listAnswerInRange, readPage, summaryCarriesFullForm, type Listed, type ListPage } from '../checks/listing';
+import { isPastLastPage, listAccepted, listAnswerInRange, readPage, summaryCarriesFullForm, type Listed, type ListPage, type ListSearch } from '../checks/listing';
 import { getAccepted, requiredOnlyCreateAccepted } from '../checks/orders';
 import { isSuccess } from '../checks/status';
 import type { Exchange } from './http/exchange';
@@ -68,12 +68,6 @@ export async function ensureOrders(api: OmsApi, count: number): Promise<void> {
   }
 }
 
-/** Where a search of the list found the orders it looked for, and the pages it read to tell. */
-export interface ListSearch {
-  found: Map<string, Listed>;
-  searched: Exchange[];
-}
-
 /**
  * Finds orders in the list of an account that may hold many others: the first and the last pages at
  * limit 100 (where the newest orders are, whichever the order direction), then a bounded walk.
@@ -81,6 +75,7 @@ export interface ListSearch {
 export async function findInList(api: OmsApi, ids: string[], maxPages = 20): Promise<ListSearch> {
   const found = new Map<string, Listed>();
   const searched: Exchange[] = [];
+  const read = new Set<number>([1]);
   const limit = 100;
   const visit = (page: ListPage, pageNumber: number) => {
     searched.push(page.exchange);
@@ -100,8 +95,10 @@ export async function findInList(api: OmsApi, ids: string[], maxPages = 20): Pro
     if (pageNumber > lastPage && isPastLastPage(page, first.total)) continue;
     ensure(listAccepted(page.exchange));
     visit(page, pageNumber);
+    read.add(pageNumber);
   }
-  return { found, searched };
+  const complete = Array.from({ length: lastPage }, (_, i) => i + 1).every((pageNumber) => read.has(pageNumber));
+  return { found, searched, complete };
 }
 
 /** The summary of an order in the list carries the values of its full form (ORD-LIST-008): gets the order, finds it in the list, compares. */
@@ -112,8 +109,7 @@ export async function summaryMatchesFullForm(
 ): Promise<Finding | undefined> {
   const got = await api.get(id);
   stop(getAccepted(got));
-  const { found, searched } = await findInList(api, [id]);
-  return summaryCarriesFullForm(id, got, found.get(id), searched);
+  return summaryCarriesFullForm(id, got, await findInList(api, [id]));
 }
 
 /**

@@ -3,9 +3,6 @@ import { join, relative } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { SUITE_CODE_FOLDERS } from '../reporter/run-info';
 import { computeCoverage, computeMatrix } from '../requirements/coverage';
-import { updateVisibleOnGet } from '../checks/orders';
-import { CHECKED_ON_ANNOTATION } from '../harness/checked-on';
-import type { Exchange } from '../harness/http/exchange';
 import { catalogue } from '../requirements/catalogue';
 import { CHECKS_README, JUDGED_ID, judgements, readmeWithIndex } from '../requirements/judged-by';
 
@@ -28,23 +25,6 @@ test('statement x operation x response: a run against the embedded reference ser
   test.setTimeout(10 * 60_000);
   const { holes } = computeMatrix();
   expect(holes, 'cells no check judged (npm run coverage prints the matrix): add a check that names those responses, or mark the cell with ? where the clean server never answers it').toEqual([]);
-});
-
-test('a judgement counts as checked on the responses it names, never on those the test only passed through', () => {
-  const answer = (operationId: Exchange['operationId'], status: number, json: unknown): Exchange => ({
-    operationId,
-    request: { method: 'GET', url: 'http://127.0.0.1/', path: '/', headers: {} },
-    status,
-    headers: { 'content-type': 'application/json' },
-    text: JSON.stringify(json),
-    json,
-    retries: 0,
-  });
-  // A create that set the order up, then the update and the get that show it: only the last two are judged.
-  answer('createOrder', 201, { id: 'a' });
-  updateVisibleOnGet({ note: 'n' }, answer('getOrder', 200, { id: 'a', note: 'n' }), 'the order', answer('updateOrder', 200, { id: 'a', note: 'n' }));
-  const cells = test.info().annotations.filter((a) => a.type === CHECKED_ON_ANNOTATION).map((a) => a.description);
-  expect(cells.sort()).toEqual(['ORD-UPDATE-003 getOrder/2xx', 'ORD-UPDATE-003 updateOrder/2xx']);
 });
 
 test('every catalogue entry quotes the interface document word for word', () => {

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { requestLabel } from '../../contract/operations';
 import type { AccountName } from '../../harness/api';
 import { otherAccountCannotList } from '../../checks/isolation';
-import { atMostLimit, listAccepted, readPage, summaryCarriesWhatWasSent, totalAtLeast } from '../../checks/listing';
+import { atMostLimit, listAccepted, readPage, searchOfPage, summaryCarriesWhatWasSent, totalAtLeast } from '../../checks/listing';
 import { stopOn } from '../../harness/property';
 import { apiOf, idOf, liveOrders, OrderCommand, type OrdersModel, type OrdersReal } from './model';
 
@@ -31,9 +31,10 @@ export class ListOrders extends OrderCommand {
     const live = liveOrders(model, this.account).length;
     stopOn(totalAtLeast(page, live, `this run alone holds ${live} orders in account ${this.account}`));
     for (const order of model.orders) {
-      const position = page.ids.indexOf(idOf(real, order));
+      const id = idOf(real, order);
+      const position = page.ids.indexOf(id);
       if (order.account !== this.account) {
-        stopOn(otherAccountCannotList(`order #${order.handle} of account ${order.account}`, `account ${this.account}`, position === -1 ? undefined : { position, exchange }, [exchange]));
+        stopOn(otherAccountCannotList(`order #${order.handle} of account ${order.account}`, `account ${this.account}`, searchOfPage(page), id));
         continue;
       }
       // A deleted order may stay listed (the effect of deletion is not shown): only live ones are compared.

@@ -4,7 +4,7 @@ import { contract, type JsonSchema } from '../../contract/openapi';
 import { ApiError, errorReply, type ApiReply, type ApiRequest } from '../http';
 import type { StoredOrder } from '../store';
 import type { HookContext } from '../app';
-import { callerOf, is, isSuccess, mapStrings, onFullForm, onSummaries, operationOf, withJsonBody, withReplyBody, withStore, type Hooks, type Json } from '../faults/kit';
+import { allOrders, callerOf, is, isSuccess, mapStrings, onFullForm, onSummaries, operationOf, withJsonBody, withReplyBody, withStore, type Hooks, type Json } from '../faults/kit';
 
 /**
  * The behaviours of the freedoms of issue 11 (what an independent, correct server does where the
@@ -192,6 +192,19 @@ export function refuseExotic(exotic: (body: unknown) => string | undefined) {
     }
     const problem = exotic(body);
     return problem ? errorReply(new ApiError(400, 'validation_failed', 'The request body is invalid', [{ field: '(body)', error: problem }])) : undefined;
+  };
+}
+
+/** The list ordered by id (stable, but neither oldest nor newest first: a new order may land on any page; 4.1: order not shown). */
+export function listedById(): Hooks {
+  return {
+    wrapServices: (services) =>
+      withStore(services, (store) => ({
+        page: (account, offset, limit) => {
+          const orders = allOrders(store, account).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+          return { orders: orders.slice(offset, offset + limit), total: orders.length };
+        },
+      })),
   };
 }
 

@@ -13,6 +13,7 @@ import {
   hourOnlyOffsetTimestamps,
   inSomeResponses,
   itemTotalsWithTax,
+  listedById,
   keepItemsOnEmptyUpdate,
   nullUnsentFields,
   otherStatusWords,
@@ -85,7 +86,7 @@ export const KNOBS: readonly Knob[] = [
   toggle('update-omitted', 'ORD-OBS-005', 'keep', 'update-replace'),
   choice('empty-items-update', 'ORD-OBS-006', 'cleared', { kept: () => ({ rewriteRequest: keepItemsOnEmptyUpdate }), refused: () => ({ intercept: refuseEmptyItemsOnUpdate }) }),
   toggle('id-format', 'ORD-OBS-007', 'uuid', 'prefixed-ids'),
-  toggle('list-order', 'ORD-OBS-008', 'newest-first', 'oldest-first'),
+  choice('list-order', 'ORD-OBS-008', 'newest-first', { 'oldest-first': () => variantHooks('oldest-first'), 'by-id': listedById }),
   toggle('out-of-range-paging', 'ORD-OBS-009', 'reject', 'clamp-paging'),
   toggle('extra-fields', 'ORD-OBS-010', 'none', 'extra-fields'),
   choice('unsent-optionals', 'ORD-OBS-011', 'absent', {
