@@ -31,10 +31,13 @@ export type Family =
 const ROUND_TRIP_IDS = ['ORD-CREATE-004', 'ORD-GET-002', 'ORD-UPDATE-002', 'ORD-UPDATE-003', 'ORD-LIST-008', 'ORD-CREATE-005', 'ORD-CREATE-003', 'ORD-GET-003', 'ORD-UPDATE-005', 'ORD-CREATE-006', 'ORD-GEN-002'];
 const ROUND_TRIP = because('it compares the same field another way (round trip, summary against full form, assigned values), so the broken field fails it too', ROUND_TRIP_IDS);
 
-/** The response forms and where their fields sit: the full form (2.1), the summary (2.7), the list meta (4.1). */
-const FORMS: Array<{ component: string; requirement: string; apply: (request: ApiRequest, reply: ApiReply, change: (value: Json) => unknown) => ApiReply }> = [
-  { component: 'Order', requirement: 'ORD-FORM-001', apply: onFullForm },
-  { component: 'OrderSummary', requirement: 'ORD-FORM-002', apply: onSummaries },
+/**
+ * The response forms and where their fields sit: the full form (2.1), the summary (2.7), the list meta
+ * (4.1). `roundTrip`: the requirement that compares a field the client sent with what the form shows.
+ */
+const FORMS: Array<{ component: string; requirement: string; roundTrip?: string; apply: (request: ApiRequest, reply: ApiReply, change: (value: Json) => unknown) => ApiReply }> = [
+  { component: 'Order', requirement: 'ORD-FORM-001', roundTrip: 'ORD-CREATE-004', apply: onFullForm },
+  { component: 'OrderSummary', requirement: 'ORD-FORM-002', roundTrip: 'ORD-LIST-008', apply: onSummaries },
   {
     component: 'ListMeta',
     requirement: 'ORD-LIST-001',
@@ -42,15 +45,18 @@ const FORMS: Array<{ component: string; requirement: string; apply: (request: Ap
   },
 ];
 
-function typeOf(schema: JsonSchema): { type?: string; nullable: boolean; format?: string } {
+/** `formatOfSentValue`: the format holds for a value the client sent (x-format-of-sent-value), not for every answer. */
+function typeOf(schema: JsonSchema): { type?: string; nullable: boolean; format?: string; formatOfSentValue: boolean } {
   const resolved = contract().resolve(schema);
   const branches = ((resolved.oneOf ?? resolved.anyOf) as JsonSchema[] | undefined)?.map((b) => contract().resolve(b));
-  if (branches) {
-    const main = branches.find((b) => b.type !== 'null') ?? {};
-    return { type: main.type as string | undefined, nullable: branches.some((b) => b.type === 'null'), format: main.format as string | undefined };
-  }
-  const types = Array.isArray(resolved.type) ? (resolved.type as string[]) : [resolved.type as string | undefined];
-  return { type: types.find((t) => t !== 'null'), nullable: types.includes('null'), format: resolved.format as string | undefined };
+  const main = branches ? (branches.find((b) => b.type !== 'null') ?? {}) : resolved;
+  const types = branches ? branches.map((b) => b.type) : Array.isArray(resolved.type) ? (resolved.type as string[]) : [resolved.type as string | undefined];
+  return {
+    type: (branches ? main.type : types.find((t) => t !== 'null')) as string | undefined,
+    nullable: types.includes('null'),
+    format: main.format as string | undefined,
+    formatOfSentValue: main['x-format-of-sent-value'] === true,
+  };
 }
 
 const WRONG_TYPE: Record<string, unknown> = { string: 12345, number: '12.5', integer: '7', boolean: 'true', object: 'an object as text', array: { not: 'an array' } };
@@ -58,18 +64,26 @@ const WRONG_FORMAT: Record<string, string> = { 'date-time': 'last Tuesday', uuid
 
 function fieldFaults(): GeneratedFault[] {
   const faults: GeneratedFault[] = [];
+  const sentByClient = Object.keys(contract().schema('OrderCreate').properties as object);
   for (const form of FORMS) {
     const schema = contract().schema(form.component);
     const required = (schema.required ?? []) as string[];
     for (const [name, property] of Object.entries((schema.properties ?? {}) as Record<string, JsonSchema>)) {
-      const { type, nullable, format } = typeOf(property);
+      const { type, nullable, format, formatOfSentValue } = typeOf(property);
+      // A field the schema does not require may be null in a response (ORD-OBS-011: what an unsent or cleared field
+      // holds is not shown); one the client sent must still come back as sent, which the round trip judges.
+      const nullInResponses = nullable || !required.includes(name);
+      const roundTrip = form.roundTrip && sentByClient.includes(name) ? form.roundTrip : undefined;
       const where = `${form.component}.${name}`;
       const id = (what: string) => `generated-${form.component.toLowerCase()}-${name.replace(/_/g, '-')}-${what}`;
       const mutate = (change: (value: unknown) => unknown): Hooks => ({
         rewriteReply: (request, reply) => form.apply(request, reply, (value) => (value && typeof value === 'object' && name in value ? withValueAt(value, [name], change) : value)),
       });
-      const make = (family: Family, what: string, description: string, change: (value: unknown) => unknown) =>
-        faults.push({ ...fault({ id: id(what), level: 'MUST', catches: [form.requirement], collateral: ROUND_TRIP, subtle: false, description, hooks: () => mutate(change) }), family });
+      const make = (family: Family, what: string, description: string, change: (value: unknown) => unknown, requirement = form.requirement) =>
+        faults.push({
+          ...fault({ id: id(what), level: 'MUST', catches: [requirement], collateral: ROUND_TRIP.filter((c) => c.requirement !== requirement), subtle: false, description, hooks: () => mutate(change) }),
+          family,
+        });
       if (required.includes(name)) {
         faults.push({
           ...fault({
@@ -85,8 +99,14 @@ function fieldFaults(): GeneratedFault[] {
         });
       }
       if (type && WRONG_TYPE[type] !== undefined) make('field-wrong-type', 'wrong-type', `${where} (${type}) is answered as ${JSON.stringify(WRONG_TYPE[type])}.`, () => WRONG_TYPE[type]);
-      if (!nullable) make('field-null', 'null', `${where}, not nullable, is answered as null.`, () => null);
-      if (format && WRONG_FORMAT[format]) make('field-wrong-format', 'wrong-format', `${where} (format ${format}) is answered as ${JSON.stringify(WRONG_FORMAT[format])}.`, () => WRONG_FORMAT[format]);
+      if (!nullInResponses) make('field-null', 'null', `${where}, not nullable, is answered as null.`, () => null);
+      else if (roundTrip) make('field-null', 'null', `${where}, which the client sends, is answered as null.`, () => null, roundTrip);
+      if (format && WRONG_FORMAT[format]) {
+        const description = `${where} (format ${format}) is answered as ${JSON.stringify(WRONG_FORMAT[format])}.`;
+        // The format of a field the client sends holds for the value sent: the round trip judges it, not the schema.
+        if (!formatOfSentValue) make('field-wrong-format', 'wrong-format', description, () => WRONG_FORMAT[format]);
+        else if (roundTrip) make('field-wrong-format', 'wrong-format', description, () => WRONG_FORMAT[format], roundTrip);
+      }
     }
   }
   return faults;
