@@ -131,9 +131,11 @@ export class OmsApi {
 /**
  * An id of the same form as `sample` that no order has: a number far past it, or the same text with its
  * last six letters and digits redrawn within their kind (digit, hex digit, lower or upper case letter).
+ * A small number becomes the largest 32-bit integer: still an id a server with an int column can look up
+ * (a number past that range may be refused as malformed, which is not "not found").
  */
 export function lookalikeId(sample: string): string {
-  if (/^\d{1,15}$/.test(sample)) return String(Number(sample) + 987_654_321_000);
+  if (/^\d{1,15}$/.test(sample)) return String(Number(sample) < 1_000_000_000 ? 2_147_483_647 : Number(sample) + 987_654_321_000);
   const chars = [...sample];
   let changed = 0;
   const random = randomUUID().replace(/-/g, '');

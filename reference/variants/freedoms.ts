@@ -232,16 +232,25 @@ export function exampleNestedFieldMissing(body: unknown): string | undefined {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** The form of the ids a server assigns, from one it made: a UUID, or its letter prefix and length. */
-export function idForm(sample: string): RegExp {
+const INT32_MAX = 2_147_483_647;
+
+/** Ids from a sequence, as an integer column assigns them: "1", "2" … (2.1: the id's format is not shown, ORD-OBS-007). */
+export function int32SequenceIds(): Hooks {
+  let last = 0;
+  return { wrapServices: (services) => ({ ...services, newId: () => String(++last) }) };
+}
+
+/** The form of the ids a server assigns, from one it made: a UUID, a 32-bit integer, or its letter prefix and length. */
+export function idForm(sample: string): Pick<RegExp, 'test'> {
   if (UUID.test(sample)) return UUID;
+  if (/^\d+$/.test(sample)) return { test: (id) => /^\d{1,10}$/.test(id) && Number(id) <= INT32_MAX };
   const prefix = /^[A-Za-z]+_/.exec(sample)?.[0] ?? '';
   return new RegExp(`^${prefix}[A-Za-z0-9_-]{${sample.length - prefix.length}}$`);
 }
 
 /** Refuses with 400 an order id that is not of the form this server assigns, before looking it up. */
 export function refuseMalformedIds(): (request: ApiRequest, context: HookContext) => ApiReply | undefined {
-  let form: RegExp | undefined;
+  let form: Pick<RegExp, 'test'> | undefined;
   return (request, { accounts, services }) => {
     const { orderId } = operationOf(request);
     if (orderId === undefined || !callerOf(request, accounts)) return undefined;
