@@ -15,7 +15,7 @@ export interface Difference {
  * (compared in Unicode NFC, so a canonically equivalent spelling is not a difference), numbers by value
  * (an x-amount to the cent where the server answers cents), timestamps by instant at the precision the
  * server stores (a second-precision answer is the sent instant truncated or rounded to the second, never
- * further off), arrays element by element in the order sent, a sent null as null, absent or "".
+ * further off; text also with its whitespace trimmed and collapsed), arrays element by element in the order sent, a sent null as null, absent or "".
  */
 export function differences(sent: unknown, received: unknown, pointer = ''): Difference[] {
   return compare(sent, received, pointer, 'stored');
@@ -77,10 +77,17 @@ function sameScalar(sent: unknown, received: unknown, pointer: string, mode: Mod
   }
   if (typeof sent === 'string' && typeof received === 'string') {
     if (sent.normalize('NFC') === received.normalize('NFC')) return true;
+    // Stored text may be normalised (ORD-OBS-023): trimmed at the ends, whitespace runs made one space.
+    if (mode === 'stored' && normalisedSpace(sent) === normalisedSpace(received)) return true;
     if (!isIso8601DateTime(sent) || !isIso8601DateTime(received)) return false;
     return mode === 'stored' ? sameInstantAtStoredPrecision(sent, received) : instantOf(sent) === instantOf(received);
   }
   return sent === received;
+}
+
+/** Text in NFC, trimmed, every run of whitespace one space. */
+function normalisedSpace(text: string): string {
+  return text.normalize('NFC').replace(/\s+/g, ' ').trim();
 }
 
 /**

@@ -311,7 +311,12 @@ export function textInNfd(request: ApiRequest): ApiRequest {
   return is(request, 'create', 'update') ? withJsonBody(request, (body) => mapStrings(body, (text) => text.normalize('NFD')) as Json) : request;
 }
 
-/** The fields that "appear in some responses" (2.2, 2.6), added to every full form where they are missing. */
+/** Text stored with its whitespace normalised, as validators that trim do: `squish` also makes every run of whitespace one space. */
+export function textWhitespace(squish: boolean): (request: ApiRequest) => ApiRequest {
+  const normalise = (text: string) => (squish ? text.replace(/\s+/g, ' ') : text).trim();
+  return (request) => (is(request, 'create', 'update') ? withJsonBody(request, (body) => mapStrings(body, normalise) as Json) : request);
+}
+
 /**
  * A server that stores the bytes of its tokens and decodes what a client sends before the lookup, as
  * Node's base64url decoder does it: leniently (trailing bits and a lone trailing character ignored).

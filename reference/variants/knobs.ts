@@ -31,6 +31,7 @@ import {
   tokensDecodedBeforeLookup,
   storedAs,
   textInNfd,
+  textWhitespace,
   unsentFields,
   versionHeader,
 } from './freedoms';
@@ -123,6 +124,7 @@ export const KNOBS: readonly Knob[] = [
     'decoded-base64url': () => tokensDecodedBeforeLookup(),
   }),
   choice('unicode-form', 'ORD-OBS-023', 'as-sent', { nfd: () => ({ rewriteRequest: textInNfd }) }),
+  choice('text-whitespace', 'ORD-OBS-023', 'as-sent', { trimmed: () => ({ rewriteRequest: textWhitespace(false) }), squished: () => ({ rewriteRequest: textWhitespace(true) }) }),
   choice('some-response-fields', 'ORD-OBS-024', 'absent', {
     present: () => ({ rewriteReply: (request, reply) => onFullForm(request, reply, (order) => someResponseFields(order)) }),
     'in-some-responses': inSomeResponses,

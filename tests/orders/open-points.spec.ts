@@ -97,12 +97,15 @@ test.describe('What the document leaves open (2, 4, 7)', () => {
     observe('ORD-OBS-020', `list answered with content coding ${coding}; Connection ${connection}`);
   });
 
-  test('observes the Unicode form text is stored in', verifies('ORD-OBS-023'), async ({ api }) => {
+  test('observes the Unicode form and the whitespace text is stored with', verifies('ORD-OBS-023'), async ({ api }) => {
     const composed = 'Zo\u00eb \u00c5ngstr\u00f6m';
-    const created = await createOrder(api, minimalOrder({ note: composed }));
+    const spaced = '  Leave   at the door ';
+    const created = await createOrder(api, minimalOrder({ note: composed, customer: { ...fullOrder().customer, company: spaced } }));
     const note = created.body.note;
+    const company = (created.body.customer as Json | undefined)?.company;
     const form = note === composed ? 'as sent (NFC)' : typeof note === 'string' && note === composed.normalize('NFD') ? 'NFD' : `another form: ${excerpt(note)}`;
-    observe('ORD-OBS-023', `a composed note came back ${form}`);
+    const spacing = company === spaced ? 'as sent' : company === spaced.trim() ? 'trimmed' : company === 'Leave at the door' ? 'trimmed and collapsed' : `changed otherwise: ${excerpt(company)}`;
+    observe('ORD-OBS-023', `a composed note came back ${form}; a company name with extra whitespace came back ${spacing}`);
   });
 
   test('observes whether the fields that appear in some responses are there', verifies('ORD-OBS-024'), async ({ api }) => {
