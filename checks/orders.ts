@@ -241,13 +241,18 @@ export const updateVisibleOnGet = (sent: unknown, exchange: Exchange, what = 'th
  * The update answers the order as it now stands (4.4: "Response body: the full Order"): each field of the
  * order's data the update did not send (the fields of a create, 4.2) shows in the update answer what the
  * next get shows. Whether the update kept or cleared them is open (ORD-OBS-005); both answers must tell the
- * same. A next get that does not show what the update sent is stale, ORD-UPDATE-003's to judge: no verdict here.
+ * same. No verdict where the get is the one at fault: a next get that does not show what the update sent
+ * (stale: ORD-UPDATE-003's), or that lacks a field the update answer shows as the create sent it (ORD-GET-002's).
  */
-export function updateAnswersTheStoredOrder(sent: Json, answer: Exchange, next: Exchange): Finding | undefined {
+export function updateAnswersTheStoredOrder(createdWith: Json, sent: Json, answer: Exchange, next: Exchange): Finding | undefined {
   if (differences(sent, next.json).length > 0) return undefined;
+  const shown = (exchange: Exchange, field: string) => ((exchange.json ?? {}) as Json)[field];
+  const keptAsCreated = (field: string) => field in createdWith && differences(createdWith[field], shown(answer, field)).length === 0;
   const unsent = Object.keys(contract().schema('OrderCreate').properties as object).filter((field) => !(field in sent));
-  const pick = (exchange: Exchange) => Object.fromEntries(unsent.map((field) => [field, ((exchange.json ?? {}) as Json)[field]]));
-  const found = disagreements(pick(next), pick(answer));
+  const found = unsent.flatMap((field) => {
+    const differ = disagreements({ [field]: shown(next, field) }, { [field]: shown(answer, field) });
+    return differ.length > 0 && keptAsCreated(field) && differences(createdWith[field], shown(next, field)).length > 0 ? [] : differ;
+  });
   return unless('ORD-UPDATE-008', found.length === 0, () => ({
     expected: `the update response to show the fields the update did not send (${unsent.join(', ')}) as the next get shows them`,
     received: `${found.length} field(s) differ:\n${formatDifferences(found, 10, ['the next get shows', 'the update response'])}`,

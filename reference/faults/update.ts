@@ -109,6 +109,7 @@ export const UPDATE_FAULTS: FaultDefinition[] = [
     catches: ['ORD-CREATE-005'],
     collateral: [
       { requirement: 'ORD-UPDATE-007', reason: 'items an update kept come back without the ids assigned at create' },
+      { requirement: 'ORD-UPDATE-008', reason: 'the update answer leaves out the item ids the next get shows, so it is not the order as stored' },
     ],
     subtle: true,
     description: 'The update response carries its items without the service-assigned id and total: the full form is wrong only after an update.',

@@ -82,13 +82,17 @@ export function storedAs(change: (order: StoredOrder, operation: 'create' | 'upd
         insert: (order) => store.insert(change(order, 'create')),
         replace: (order) => store.replace(change(order, 'update')),
       })),
-    // The answer shows what was stored (through every store wrapper), keeping what other rewrites added.
+    // The answer shows the fields this change touches as stored (through every store wrapper); every other
+    // field keeps what the answer had, other rewrites included (a deleted_at another knob wrote).
     rewriteReply: (request, reply, { services }) =>
       is(request, 'create', 'update')
-        ? onFullForm(request, reply, (order) => ({
-            ...order,
-            ...(services.store.get(String(order.user_id), String(order.id)) ?? change(order as StoredOrder, is(request, 'create') ? 'create' : 'update')),
-          }))
+        ? onFullForm(request, reply, (order) => {
+            const operation = is(request, 'create') ? 'create' : 'update';
+            const changed = change(structuredClone(order) as StoredOrder, operation) as Json;
+            const stored = (services.store.get(String(order.user_id), String(order.id)) as Json | undefined) ?? changed;
+            const touched = Object.keys(changed).filter((key) => JSON.stringify(changed[key]) !== JSON.stringify(order[key]));
+            return { ...order, ...Object.fromEntries(touched.map((key) => [key, stored[key]])) };
+          })
         : reply,
   };
 }

@@ -74,7 +74,7 @@ test.describe('PUT /orders/{order_id} (4.4)', () => {
     const answer = await api.update(created.id, sent);
     ensure(updateAccepted(answer));
     const { exchange: next } = await getOrder(api, created.id);
-    check(updateAnswersTheStoredOrder(sent, answer, next));
+    check(updateAnswersTheStoredOrder(created.sent, sent, answer, next));
   });
 
   test('advances updated_at', verifies('ORD-UPDATE-004'), async ({ api }) => {
