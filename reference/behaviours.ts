@@ -4,7 +4,7 @@ import { FAULTS } from './faults';
 import { HOSTILE } from './hostile';
 import { GENERATED_FAULTS } from './faults/generated';
 import { VARIANTS } from './variants';
-import { KNOBS, knobNamed, parseKnobs } from './variants/knobs';
+import { inKnobOrder, KNOBS, knobNamed, parseKnobs } from './variants/knobs';
 
 /**
  * Behaviours named by OMS_FAULT, OMS_VARIANT and OMS_HOSTILE (comma-separated), and the knobs set by
@@ -46,7 +46,7 @@ function knobs(env: NodeJS.ProcessEnv): Behaviour[] {
     const known = KNOBS.map((knob) => `${knob.name} (${knob.values.join('|')})`).join(', ');
     throw new ConfigurationError(`OMS_KNOBS: ${(error as Error).message}. Knobs (reference/variants/knobs.ts): ${known}`);
   }
-  return Object.entries(setting).flatMap(([name, value]) => {
+  return inKnobOrder(setting).flatMap(([name, value]) => {
     const hooks = knobNamed(name).behaviour(value);
     return hooks ? [{ name: `${name}=${value}`, ...hooks }] : [];
   });

@@ -117,7 +117,6 @@ export const KNOBS: readonly Knob[] = [
   }),
   choice('order-id-check', 'ORD-OBS-018', 'looked-up', { 'malformed-refused': () => ({ intercept: refuseMalformedIds() }) }),
   choice('scalar-coercion', 'ORD-OBS-019', 'refused', { 'numeric-strings-taken': () => ({ rewriteRequest: coerceNumericStrings }) }),
-  toggle('content-coding', 'ORD-OBS-020', 'identity', 'gzip-responses'),
   toggle('keep-alive', 'ORD-OBS-020', 'node-default', 'keep-alive-500ms'),
   toggle('token-endpoint', 'ORD-DOC-003', 'any-form', 'oauth-form-1s-tokens'),
   choice('token-lookup', 'ORD-DOC-003', 'exact-text', {
@@ -141,11 +140,19 @@ export const KNOBS: readonly Knob[] = [
   toggle('other-clients', 'ORD-OBS-021', 'none', 'background-writer'),
   toggle('latency', 'ORD-DOC-006', 'none', 'latency-150ms'),
   toggle('rate-limit', 'ORD-DOC-006', 'none', 'rate-limit-429'),
+  // Last: it encodes whole bodies, so it takes effect after every knob that writes one (deleted-ids=reused renames an order).
+  toggle('content-coding', 'ORD-OBS-020', 'identity', 'gzip-responses'),
 ];
+
+/** A setting's knobs in the order of KNOBS, the order their hooks take effect in, whatever order they were named in. */
+export function inKnobOrder(setting: Readonly<Record<string, string>>): Array<[name: string, value: string]> {
+  const rank = (name: string) => KNOBS.findIndex((knob) => knob.name === name);
+  return Object.entries(setting).sort(([a], [b]) => rank(a) - rank(b));
+}
 
 /** The hooks of a setting of several knobs, merged into one behaviour (for named points of the space). */
 export function knobBehaviour(name: string, setting: Readonly<Record<string, string>>): Behaviour {
-  const hooks = Object.entries(setting).flatMap(([knobName, value]) => {
+  const hooks = inKnobOrder(setting).flatMap(([knobName, value]) => {
     const made = knobNamed(knobName, value).behaviour(value);
     return made ? [made] : [];
   });
