@@ -102,6 +102,8 @@ export interface GeneratedTest<T> {
   inconclusive?: string;
   /** A line printed under the counterexample's requests, where their pattern needs a word. */
   requestsNote?: string;
+  /** Inputs run first, every time, before the generated ones: the cases a subtle defect hides in. */
+  examples?: T[];
 }
 
 /** Runs that prove nothing, per run asked for, before the test is skipped. */
@@ -194,6 +196,8 @@ export async function forAll<T>(settings: Settings, generated: GeneratedTest<T>)
     endOnFailure: replay.path !== undefined,
     numRuns,
     maxSkipsPerRun: MAX_SKIPS_PER_RUN,
+    // Also when a path is replayed: fast-check counts the examples in the path it reports.
+    examples: (generated.examples ?? []).map((example): [T] => [example]),
   })) as fc.RunDetails<[T]>;
   if (stopped) throw stopped;
   if (budgetNote) info.annotations.push({ type: 'generated', description: `${budgetNote} (${budget.requests} requests)` });

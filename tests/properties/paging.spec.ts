@@ -19,6 +19,8 @@ test.describe('generated paging (4.1, 8)', () => {
       await ensureOrders(api, WALK.maxLimit * WALK.maxPages + 1);
       await forAll(settings, {
         input: pageWalk(WALK),
+        // Page 3 and beyond at a limit above the default, every time: a slip there shows nowhere else.
+        examples: [{ limit: 17, pages: 4 }],
         inconclusive: CHANGING,
         requestsNote: READ_TWICE,
         run: async ({ limit, pages }, trail) => {
