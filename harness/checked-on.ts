@@ -1,4 +1,5 @@
-import { test, type TestInfo } from '@playwright/test';
+import type { TestInfo } from '@playwright/test';
+import { currentTest } from './current-test';
 import type { Exchange } from './http/exchange';
 
 /**
@@ -27,12 +28,8 @@ export function recordCheckedOn(requirementId: string, on: Judged): void {
     .filter((exchange): exchange is Exchange => exchange !== undefined && exchange.operationId !== undefined && exchange.status !== 429)
     .map((exchange) => `${requirementId} ${exchange.operationId}/${responseKind(exchange.status)}`);
   if (cells.length === 0) return;
-  let info: TestInfo;
-  try {
-    info = test.info();
-  } catch {
-    return;
-  }
+  const info = currentTest();
+  if (!info) return;
   const recorded = recordedByTest.get(info) ?? new Set<string>();
   recordedByTest.set(info, recorded);
   for (const description of cells) {

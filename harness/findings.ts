@@ -4,6 +4,7 @@ import { redact } from './http/redaction';
 import { requirement } from '../requirements/catalogue';
 import { visibleLines } from './safe-text';
 import { recordCheckedOn, type Judged } from './checked-on';
+import { currentTest } from './current-test';
 
 /** A requirement that a response did not meet, with what it takes to act on it. */
 export interface Finding {
@@ -158,14 +159,6 @@ export function unless(requirementId: string, condition: boolean, details: () =>
 export const REACHED_ANNOTATION = 'reached';
 
 const reachedByTest = new WeakMap<object, Set<string>>();
-
-function currentTest(): ReturnType<typeof test.info> | undefined {
-  try {
-    return test.info();
-  } catch {
-    return undefined;
-  }
-}
 
 /** Records that the current test judged a requirement (once per test); outside a test (a benchmark) there is nothing to record. */
 export function reached(requirementId: string): void {
