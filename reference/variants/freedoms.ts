@@ -399,7 +399,8 @@ export function deletedIdsReused(): Hooks {
       withStore(services, (store) => ({
         remove: (accountId, orderId) => {
           const removed = store.remove(accountId, orderId);
-          if (removed) freed.push(orderId);
+          // Only an id nothing holds any more comes back into use: a soft-deleted order still holds its id.
+          if (removed && !store.get(accountId, orderId)) freed.push(orderId);
           return removed;
         },
         insert: (order) => {
