@@ -1,6 +1,7 @@
 import { isTimestamp, keptAssignedFields, pathName, valuesAt, type AssignedField } from '../contract/assigned';
 import { instantOf } from '../contract/datetime';
 import { contract, excerpt } from '../contract/openapi';
+import { project } from '../contract/projection';
 import { holdsExoticValue } from '../generators/exotic';
 import { nestedFieldLeftOut } from '../generators/nested-fields';
 import { unless, type Finding } from '../harness/findings';
@@ -241,12 +242,14 @@ export const updateVisibleOnGet = (sent: unknown, exchange: Exchange, what = 'th
  * The update answers the order as it now stands (4.4: "Response body: the full Order"): each field of the
  * order's data the update did not send (the fields of a create, 4.2) shows in the update answer what the
  * next get shows. Whether the update kept or cleared them is open (ORD-OBS-005); both answers must tell the
- * same. No verdict where the get is the one at fault: a next get that does not show what the update sent
- * (stale: ORD-UPDATE-003's), or that lacks a field the update answer shows as the create sent it (ORD-GET-002's).
+ * same, on the fields the document declares (an undocumented extra field may be in one answer only: ORD-OBS-010).
+ * No verdict where the get is the one at fault: a next get that does not show what the update sent (stale:
+ * ORD-UPDATE-003's), or that lacks a field the update answer shows as the create sent it (ORD-GET-002's).
  */
 export function updateAnswersTheStoredOrder(createdWith: Json, sent: Json, answer: Exchange, next: Exchange): Finding | undefined {
   if (differences(sent, next.json).length > 0) return undefined;
-  const shown = (exchange: Exchange, field: string) => ((exchange.json ?? {}) as Json)[field];
+  const declared = new Map([answer, next].map((exchange) => [exchange, (project(exchange.json ?? {}, contract().schema('Order')) ?? {}) as Json]));
+  const shown = (exchange: Exchange, field: string) => declared.get(exchange)?.[field];
   const keptAsCreated = (field: string) => field in createdWith && differences(createdWith[field], shown(answer, field)).length === 0;
   const unsent = Object.keys(contract().schema('OrderCreate').properties as object).filter((field) => !(field in sent));
   const found = unsent.flatMap((field) => {
