@@ -3,6 +3,7 @@ import { requestLabel } from '../../contract/operations';
 import type { AccountName } from '../../harness/api';
 import { otherAccountCannotList } from '../../checks/isolation';
 import { atMostLimit, listAccepted, readPage, searchOfPage, summaryCarriesWhatWasSent, totalAtLeast } from '../../checks/listing';
+import { updateVisibleOnGet } from '../../checks/orders';
 import { stopOn } from '../../harness/property';
 import { apiOf, idOf, liveOrders, OrderCommand, type OrdersModel, type OrdersReal } from './model';
 
@@ -39,7 +40,10 @@ export class ListOrders extends OrderCommand {
       }
       // A deleted order may stay listed (the effect of deletion is not shown): only live ones are compared.
       if (position === -1 || order.deleted) continue;
-      stopOn(summaryCarriesWhatWasSent(`order #${order.handle}`, order.expected, page, position, order.updated));
+      const summary = summaryCarriesWhatWasSent(`order #${order.handle}`, order.expected, page, position);
+      // An updated order's summary that differs: a lost update if the get does not show it either (ORD-UPDATE-003), else the list's.
+      if (summary && order.updated) stopOn(updateVisibleOnGet(order.expected, await apiOf(real, order.account).get(id), `order #${order.handle}`));
+      stopOn(summary);
     }
   }
 
