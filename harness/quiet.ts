@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -6,6 +7,8 @@ import { currentRunId } from '../config/settings';
 
 // One lock per run, shared by its workers (all children of the same runner process).
 const READING = join(tmpdir(), `oms-conformance-reading-${currentRunId()}`);
+/** Where proper-lockfile keeps the lock of READING (its default lockfilePath). */
+const LOCK_DIRECTORY = `${READING}.lock`;
 /**
  * proper-lockfile refreshes a held lock every STALE_MS / 2, however long the read takes: only a lock
  * left by a worker that died goes stale.
@@ -34,5 +37,6 @@ export async function whileReading<T>(read: () => Promise<T>): Promise<T> {
 
 /** Waits while another worker of this run reads a list view. */
 export async function beforeWrite(): Promise<void> {
-  while (await check(READING, LOCK_OPTIONS)) await sleep(20);
+  // Asked before every write: a lock that does not exist (one worker, or nobody reading) costs one sync stat, not proper-lockfile's check.
+  while (existsSync(LOCK_DIRECTORY) && (await check(READING, LOCK_OPTIONS))) await sleep(20);
 }

@@ -15,9 +15,17 @@ export const SILENT_AFTER_TIMEOUTS = 3;
  * timeouts, not one per remaining test.
  */
 function files(runId: string): { tally: string; stopped: string } {
-  const base = join(tmpdir(), `oms-conformance-silence-${runId.replace(/[^A-Za-z0-9._-]/g, '_')}`);
-  return { tally: `${base}.tally`, stopped: `${base}.stopped` };
+  let paths = filesOfRun.get(runId);
+  if (!paths) {
+    const base = join(tmpdir(), `oms-conformance-silence-${runId.replace(/[^A-Za-z0-9._-]/g, '_')}`);
+    paths = { tally: `${base}.tally`, stopped: `${base}.stopped` };
+    filesOfRun.set(runId, paths);
+  }
+  return paths;
 }
+
+/** Asked on every exchange: the paths are made once per run id. */
+const filesOfRun = new Map<string, { tally: string; stopped: string }>();
 
 /** A request got no complete answer within the timeout. */
 export function noteTimeout(runId: string, timeoutMs: number): void {
@@ -46,9 +54,10 @@ export function serverWentSilent(runId: string): string | undefined {
   return readFileSync(stopped, 'utf8');
 }
 
+/** 0 for a file that does not exist, without throwing: this runs twice per exchange, and a thrown ENOENT costs a stack trace. */
 function size(file: string): number {
   try {
-    return statSync(file).size;
+    return statSync(file, { throwIfNoEntry: false })?.size ?? 0;
   } catch {
     return 0;
   }
