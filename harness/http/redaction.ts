@@ -5,6 +5,8 @@ interface Secret {
   escaped: RegExp;
   /** Base64 and base64url text that only the secret's bytes determine, at each of the three byte alignments. */
   base64: string[];
+  /** The secret in lower case when it is all ASCII (see mayHold), else undefined. */
+  asciiLower: string | undefined;
 }
 
 const secrets = new Map<string, Secret>();
@@ -12,7 +14,7 @@ const secrets = new Map<string, Secret>();
 export function registerSecret(value: string | undefined, placeholder: string): void {
   // Very short values would blank out ordinary text; no real token is that short.
   if (!value || value.length < 6 || secrets.has(value)) return;
-  secrets.set(value, { placeholder, escaped: escapedForms(value), base64: base64Forms(value) });
+  secrets.set(value, { placeholder, escaped: escapedForms(value), base64: base64Forms(value), asciiLower: /^[\x20-\x7e]+$/.test(value) ? value.toLowerCase() : undefined });
 }
 
 /** The shell variables that stand for secrets in output: the only text a reproduction line lets the shell expand. */
@@ -27,14 +29,26 @@ export function placeholders(): string[] {
 export function redact(text: string): string {
   let out = text;
   for (const secret of secrets.values()) {
-    out = out.replace(secret.escaped, secret.placeholder);
+    if (mayHold(out, secret)) out = out.replace(secret.escaped, secret.placeholder);
     for (const form of secret.base64) if (out.includes(form)) out = out.split(form).join(secret.placeholder);
   }
   return out;
 }
 
+/**
+ * False only when the escaped pattern cannot match: each form of a character other than the character
+ * itself holds a backslash, a percent sign or a plus, so in a text without them only the secret as written
+ * (case aside) can match. Redaction runs on every header and body of every exchange; the pattern, one
+ * alternation per character, is the costly part. Lower-casing keeps every ASCII run as it is, so an ASCII
+ * secret present in any case is never missed (the `i` flag never folds a non-ASCII character to ASCII).
+ */
+function mayHold(text: string, secret: Secret): boolean {
+  if (secret.asciiLower === undefined || /[\\%+]/.test(text)) return true;
+  return text.toLowerCase().includes(secret.asciiLower);
+}
+
 /** One pattern: each character as itself, as \uXXXX, as its UTF-8 %XX bytes, or (a space) as "+". */
-function escapedForms(value: string): RegExp {
+export function escapedForms(value: string): RegExp {
   const parts = [...value].map((char) => {
     const forms = [char.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')];
     // JSON escapes a character outside the BMP as its surrogate pair: \ud83d\ude00.
