@@ -28,7 +28,7 @@ export interface EffortProfile {
 
 /** quick gates CI against the embedded server in seconds; thorough is for certification. */
 export const EFFORT: Record<Settings['effort'], EffortProfile> = {
-  quick: { numRuns: 8, sequences: 5, maxCommands: 10, timeLimitMs: 30_000, maxRequests: 1_500, shrink: { timeLimitMs: 3_000, maxRequests: 300 } },
+  quick: { numRuns: 8, sequences: 5, maxCommands: 10, timeLimitMs: 30_000, maxRequests: 1_500, shrink: { timeLimitMs: 1_000, maxRequests: 100 } },
   thorough: {
     numRuns: 200,
     sequences: 60,
