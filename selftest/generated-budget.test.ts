@@ -46,7 +46,7 @@ test.describe.serial('budgets of generated tests', () => {
     const runs = { count: 0 };
     const error = await forAll(SETTINGS, failingFromTen(runs)).then(() => undefined, (e: unknown) => e as Error);
     expect(error?.message).toContain('[ORD-LIST-004]');
-    // At most the 8 generated runs, then shrink candidates until 300 requests are spent.
+    // At most the 8 generated runs, then shrink candidates until the shrink budget of requests is spent.
     expect(runs.count).toBeLessThanOrEqual(EFFORT.quick.numRuns + EFFORT.quick.shrink.maxRequests / REQUESTS_PER_RUN);
     const attached = test.info().attachments.filter((a) => a.name === FINDING_ATTACHMENT);
     const finding = JSON.parse(String(attached[attached.length - 1]?.body)) as Finding;
