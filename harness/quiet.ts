@@ -7,13 +7,13 @@ import { currentRunId } from '../config/settings';
 
 // One lock per run, shared by its workers (all children of the same runner process).
 const READING = join(tmpdir(), `oms-conformance-reading-${currentRunId()}`);
-/** Where proper-lockfile keeps the lock of READING (its default lockfilePath). */
+/** The directory proper-lockfile makes while READING is locked; beforeWrite looks for it before asking proper-lockfile. */
 const LOCK_DIRECTORY = `${READING}.lock`;
 /**
  * proper-lockfile refreshes a held lock every STALE_MS / 2, however long the read takes: only a lock
  * left by a worker that died goes stale.
  */
-const LOCK_OPTIONS = { realpath: false, stale: 10_000 };
+const LOCK_OPTIONS = { realpath: false, stale: 10_000, lockfilePath: LOCK_DIRECTORY };
 
 /**
  * Reads a list view while this run's other workers hold their writes. On a slow server a view of
