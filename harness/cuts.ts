@@ -1,0 +1,43 @@
+import { currentTest } from './current-test';
+
+/** Annotation type of a cut: a JSON `Cut` in its description (data, never parsed out of prose). */
+export const CUT_ANNOTATION = 'oms-cut';
+
+/**
+ * Something a test planned and did not do, and why: generated runs a budget or a stop left unmade.
+ * The reporter lists every cut (report.json, index.html, the terminal) and weighs it in the verdict.
+ */
+export interface Cut {
+  /** What was cut, counted in `made` and `planned`. */
+  unit: 'generated runs' | 'command sequences';
+  made: number;
+  planned: number;
+  /** Requests the test sent on them (shrinking included). */
+  requests: number;
+  /**
+   * budget: the effort's request budget (configuration: a thorough effort completes it);
+   * server: the server stopped answering, or rate limits outlasted the retries;
+   * interrupted: the run was stopped (Ctrl-C, a global timeout).
+   */
+  cause: 'budget' | 'server' | 'interrupted';
+  /** One line: which limit cut it ("budget of 1500 requests reached"). */
+  reason: string;
+  /** Fewer runs than the effort's floor: the requirements the test verifies count as not checked. */
+  belowFloor: boolean;
+}
+
+/** Records a cut on the current test (outside a Playwright test there is nothing to record it on). */
+export function recordCut(cut: Cut): void {
+  currentTest()?.annotations.push({ type: CUT_ANNOTATION, description: JSON.stringify(cut) });
+}
+
+/** A cut back from its annotation; undefined for anything else. */
+export function cutOf(annotation: { type: string; description?: string }): Cut | undefined {
+  if (annotation.type !== CUT_ANNOTATION || !annotation.description) return undefined;
+  try {
+    const cut = JSON.parse(annotation.description) as Cut;
+    return typeof cut?.made === 'number' && typeof cut.planned === 'number' ? cut : undefined;
+  } catch {
+    return undefined;
+  }
+}
