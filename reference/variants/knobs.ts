@@ -138,7 +138,7 @@ export const KNOBS: readonly Knob[] = [
   choice('versioning', 'ORD-DOC-005', 'none', { 'version-header': versionHeader }),
   toggle('other-orders', 'ORD-OBS-021', 'none', 'prefilled-account'),
   toggle('other-clients', 'ORD-OBS-021', 'none', 'background-writer'),
-  toggle('latency', 'ORD-DOC-006', 'none', 'latency-150ms'),
+  choice('latency', 'ORD-DOC-006', 'none', { 'latency-50ms': () => variantHooks('latency-50ms'), 'latency-150ms': () => variantHooks('latency-150ms') }),
   toggle('rate-limit', 'ORD-DOC-006', 'none', 'rate-limit-429'),
   // Last: it encodes whole bodies, so it takes effect after every knob that writes one (deleted-ids=reused renames an order).
   toggle('content-coding', 'ORD-OBS-020', 'identity', 'gzip-responses'),

@@ -30,17 +30,19 @@ export const LOAD_VARIANTS: VariantDefinition[] = [
         operationOf(request).operation === 'token' && request.method === 'POST' ? issueToken(request, accounts, { accepts: ['form'], lifetimeSeconds: 1 }) : undefined,
     }),
   }),
-  variant({
-    name: 'latency-150ms',
-    description: 'Every response comes 150 ms late.',
-    basis: 'A remote service is slower than the embedded one; timing is not part of the interface.',
-    hooks: () => ({
-      intercept: async () => {
-        await sleep(150);
-        return undefined;
-      },
+  ...[50, 150].map((ms) =>
+    variant({
+      name: `latency-${ms}ms`,
+      description: `Every response comes ${ms} ms late.`,
+      basis: 'A remote service is slower than the embedded one; timing is not part of the interface.',
+      hooks: () => ({
+        intercept: async () => {
+          await sleep(ms);
+          return undefined;
+        },
+      }),
     }),
-  }),
+  ),
   variant({
     name: 'rate-limit-429',
     description: 'Every 10th order request is refused with 429, Retry-After: 1 and the error envelope.',
