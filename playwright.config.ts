@@ -1,6 +1,8 @@
 import { defineConfig } from '@playwright/test';
 import { exitOnConfigurationError } from './config/exit-codes';
-import { readSettings, type Settings } from './config/settings';
+import { defaultWorkers } from './config/network';
+import { readSettings, writeSettings, type Settings } from './config/settings';
+import { measureRoundTrip } from './harness/http/round-trip';
 
 // Read once here to fail fast on a bad variable; workers read the same settings through the settings fixture.
 let settings: Settings;
@@ -10,11 +12,18 @@ try {
   exitOnConfigurationError(error);
 }
 
+// Measured once, in the runner (workers inherit it): how far away the server is decides how much goes out at once.
+// The embedded server runs in this process: no network between, nothing to measure.
+if (process.env.TEST_WORKER_INDEX === undefined && settings.baseUrl && settings.roundTripMs === undefined && (settings.workers === undefined || settings.concurrency === undefined)) {
+  settings.roundTripMs = measureRoundTrip(settings.baseUrl);
+  writeSettings({ roundTripMs: settings.roundTripMs });
+}
+
 export default defineConfig({
   testDir: 'tests',
   globalSetup: require.resolve('./harness/global-setup'),
   fullyParallel: true,
-  workers: settings.workers,
+  workers: settings.workers ?? defaultWorkers(settings.roundTripMs),
   retries: 0,
   timeout: 120_000,
   outputDir: 'test-results',

@@ -164,9 +164,35 @@ export const SETTINGS = {
   workers: setting({
     variable: 'OMS_WORKERS',
     value: positiveInteger('N'),
-    default: 2,
-    flag: { name: 'workers', commands: ['run', 'replay'], help: 'parallel workers' },
-    meaning: 'Parallel Playwright workers.',
+    default: undefined,
+    defaultNote: 'from the round trip: 2 on the same machine, 4 across a network',
+    flag: { name: 'workers', commands: ['run', 'replay'], help: 'parallel workers (processes)' },
+    meaning:
+      'Parallel Playwright workers (processes, about 170 MB each). By default the round trip to `OMS_BASE_URL`, measured at start, decides: 2 below 10 ms, 4 above.',
+  }),
+  concurrency: setting({
+    variable: 'OMS_CONCURRENCY',
+    value: positiveInteger('N'),
+    default: undefined,
+    defaultNote: 'from the round trip: 4 on the same machine, up to 16 across a network',
+    flag: { name: 'concurrency', commands: ['run', 'replay'], help: 'requests in flight at once per worker, at most' },
+    meaning:
+      'Requests of one worker in flight at once, at most: independent generated runs, list pages and probes go out together up to it (`OMS_MAX_RPS` and 429 waits still hold). By default the round trip decides: 4 below 10 ms, one per 10 ms of round trip above, at most 16. Verdicts do not depend on it: the same seed gives the same ones at any concurrency.',
+  }),
+  listSettleMs: setting({
+    variable: 'OMS_LIST_SETTLE_MS',
+    value: integer('MS'),
+    default: 5_000,
+    flag: { name: 'list-settle', commands: ['run', 'replay'], help: 'how long a write may take to show in the list' },
+    meaning:
+      'How long a create, update or delete may take to show in `GET /orders` (a list served from an index or a replica lags behind writes; the document says nothing of list consistency). A list that does not show a write yet is read again until then, and judged on the last read: a change never shown within it is still a violation. `0` judges the first read.',
+  }),
+  roundTripMs: setting({
+    variable: 'OMS_ROUND_TRIP_MS',
+    value: integer('MS'),
+    default: undefined,
+    internal: true,
+    meaning: 'The round trip to the server measured at start (harness/http/round-trip.ts), handed to the workers to size their concurrency.',
   }),
   reportDir: setting({
     variable: 'OMS_REPORT_DIR',

@@ -4,7 +4,8 @@ import { orderRequestLine } from './http/order-path';
 import { OmsClient } from './http/client';
 import { recordOf } from './findings';
 import { recordViolated } from './run-knowledge';
-import { pacer } from './http/pacer';
+import { RequestGate } from './http/gate';
+import { defaultConcurrency } from '../config/network';
 import { CreatedOrders } from './created-orders';
 import { currentRunId, readSettings, registerSettingsSecrets, type Settings } from '../config/settings';
 import { INCONCLUSIVE, serverWentSilent } from './http/silence';
@@ -48,7 +49,11 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 
   accounts: [
     async ({ settings }, use, workerInfo) => {
-      const pace = settings.maxRps ? pacer(settings.maxRps / Math.max(1, workerInfo.config.workers)) : undefined;
+      // One gate for both accounts: the worker's requests in flight, its share of OMS_MAX_RPS, and 429 pauses.
+      const gate = new RequestGate({
+        maxInFlight: settings.concurrency ?? defaultConcurrency(settings.roundTripMs),
+        requestsPerSecond: settings.maxRps ? settings.maxRps / Math.max(1, workerInfo.config.workers) : undefined,
+      });
       const created = new CreatedOrders();
       const baseUrl = settings.baseUrl as string;
       const open = (name: AccountName, token: string | undefined) => {
@@ -62,7 +67,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
           maxResponseBytes: settings.maxResponseBytes,
           currentToken: tokens && (() => tokens.current()),
           renewToken: tokens && (async (refused) => (await tokens.renew(refused)).accessToken),
-          pace,
+          gate,
         });
         return new OmsApi(name, client, created, settings.readOnly);
       };
@@ -71,7 +76,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         B: settings.tokenB || settings.clientIdB ? open('B', settings.tokenB) : undefined,
       };
       await use(accounts);
-      await deleteLeftovers(accounts, created);
+      await deleteLeftovers(accounts, created, gate.maxInFlight);
       accounts.A.client.close();
       accounts.B?.client.close();
     },
@@ -119,11 +124,8 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   ],
 });
 
-/** Leftover deletes sent at once by one worker at its end. */
-const LEFTOVER_DELETES_IN_FLIGHT = 4;
-
 /** Deletes every order this worker created and did not delete, even after failures; reports what it could not. */
-async function deleteLeftovers(accounts: Accounts, created: CreatedOrders): Promise<void> {
+async function deleteLeftovers(accounts: Accounts, created: CreatedOrders, inFlight: number): Promise<void> {
   const failed: string[] = [];
   // A silent server would cost a timeout per order: the ledger keeps them for `oms-conformance cleanup`.
   if (serverWentSilent(currentRunId())) return;
@@ -143,8 +145,8 @@ async function deleteLeftovers(accounts: Accounts, created: CreatedOrders): Prom
       }
     }
   };
-  // A few at a time: against a remote server the round trips overlap (the pacer and 429 back-off still hold).
-  await Promise.all(Array.from({ length: LEFTOVER_DELETES_IN_FLIGHT }, deleteNext));
+  // As many at a time as the worker's concurrency: against a remote server the round trips overlap (the gate's caps and 429 pauses still hold).
+  await Promise.all(Array.from({ length: inFlight }, deleteNext));
   if (failed.length) {
     console.warn(`oms-conformance: could not delete ${failed.length} order(s) it created: ${failed.join(', ')}`);
   }

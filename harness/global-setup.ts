@@ -7,6 +7,7 @@ import { behavioursFromEnvironment } from '../reference/behaviours';
 import { startReferenceServer, type RunningReference } from '../reference/server';
 import { preflight, PreflightError } from './preflight';
 import { forgetRun } from './run-knowledge';
+import { forgetQuiet } from './quiet';
 import { clientCredentials, fetchToken } from './http/token';
 
 /**
@@ -50,7 +51,9 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
     exitOnConfigurationError(error);
   }
   return async () => {
-    forgetRun(readSetting('runId') ?? `pid-${process.pid}`);
+    const runId = readSetting('runId') ?? `pid-${process.pid}`;
+    forgetRun(runId);
+    forgetQuiet(runId);
     await server?.close();
   };
 }

@@ -30,8 +30,8 @@ export async function readStableView(
   return whileReading(async () => {
     let previous: ListPage[] | undefined;
     for (let attempt = 0; attempt < attempts; attempt++) {
-      const pages: ListPage[] = [];
-      for (const query of queries) pages.push(readPage(query, await api.list(query)));
+      // Every page of the view at once: one round trip for the view, so less time for anyone to change it between pages.
+      const pages = (await Promise.all(queries.map((query) => api.list(query)))).map((exchange, index) => readPage(queries[index], exchange));
       // A page past the last may answer a 4xx (ORD-LIST-009: not shown); any other list request must succeed.
       const total = pages.find((page) => page.total !== undefined)?.total;
       for (const page of pages) if (!isPastLastPage(page, total)) stop(listAccepted(page.exchange));
@@ -56,6 +56,8 @@ function sameView(a: ListPage[], b: ListPage[]): boolean {
 
 /** Makes sure the account holds at least `count` orders, creating (and so owning and later deleting) the missing ones. */
 export async function ensureOrders(api: OmsApi, count: number): Promise<void> {
+  // Orders this worker created and still holds are there whatever anyone else did: no need to count.
+  if (api.ownOrderCount() >= count) return;
   for (let round = 0; round < 3; round++) {
     const { total } = await listPage(api, { limit: 1 });
     // Bounded by what this worker already created: a meta.total that stays low (a fault) costs `count` orders, not more.
@@ -67,6 +69,9 @@ export async function ensureOrders(api: OmsApi, count: number): Promise<void> {
     }
   }
 }
+
+/** Pages of a search read side by side: the newest orders are on the first or the last pages, so a few usually suffice. */
+const PAGES_AT_ONCE = 4;
 
 /**
  * Finds orders in the list of an account that may hold many others: the first and the last pages at
@@ -88,14 +93,19 @@ export async function findInList(api: OmsApi, ids: string[], maxPages = 20): Pro
   visit(first, 1);
   const lastPage = Math.max(1, Math.ceil((first.total ?? 0) / limit));
   const order = [lastPage, lastPage - 1, ...Array.from({ length: maxPages }, (_, i) => i + 2)];
-  for (const pageNumber of [...new Set(order)].filter((p) => p > 1 && p <= lastPage + 1)) {
-    if (found.size === ids.length) break;
-    // The page after the last (there in case the account grew meanwhile) may answer a 4xx (ORD-LIST-009).
-    const page = readPage({ page: pageNumber, limit }, await api.list({ page: pageNumber, limit }));
-    if (pageNumber > lastPage && isPastLastPage(page, first.total)) continue;
-    ensure(listAccepted(page.exchange));
-    visit(page, pageNumber);
-    read.add(pageNumber);
+  const toRead = [...new Set(order)].filter((p) => p > 1 && p <= lastPage + 1);
+  // A few pages at a time, in the order above (the newest orders first), until every id is found.
+  for (let start = 0; start < toRead.length && found.size < ids.length; start += PAGES_AT_ONCE) {
+    const batch = toRead.slice(start, start + PAGES_AT_ONCE);
+    const exchanges = await Promise.all(batch.map((pageNumber) => api.list({ page: pageNumber, limit })));
+    batch.forEach((pageNumber, index) => {
+      // The page after the last (there in case the account grew meanwhile) may answer a 4xx (ORD-LIST-009).
+      const page = readPage({ page: pageNumber, limit }, exchanges[index]);
+      if (pageNumber > lastPage && isPastLastPage(page, first.total)) return;
+      ensure(listAccepted(page.exchange));
+      visit(page, pageNumber);
+      read.add(pageNumber);
+    });
   }
   const complete = Array.from({ length: lastPage }, (_, i) => i + 1).every((pageNumber) => read.has(pageNumber));
   return { found, searched, complete };

@@ -5,6 +5,8 @@ import type { OmsApi } from './api';
 import { clip, type Exchange } from './http/exchange';
 import { ensure, type Finding, type Replay as FindingReplay } from './findings';
 import { knownViolated, recordViolated } from './run-knowledge';
+import { recordCut, type Cut } from './cuts';
+import { defaultConcurrency } from '../config/network';
 import type { Settings } from '../config/settings';
 
 /**
@@ -19,24 +21,22 @@ export interface EffortProfile {
   /** Command sequences per model-based test, and the longest sequence. */
   sequences: number;
   maxCommands: number;
-  /** What the generated runs of one test may take, in time and in requests, before any failure. */
-  timeLimitMs: number;
+  /**
+   * Requests the generated runs of one test may send before any failure. Counted in requests, never in
+   * seconds: a slow server gets the same runs as a fast one, later. A run that would start past it is cut,
+   * and the cut is reported (harness/cuts.ts).
+   */
   maxRequests: number;
-  /** What shrinking one failure may take; a requirement another test already failed is not shrunk at all. */
-  shrink: { timeLimitMs: number; maxRequests: number };
+  /** Below this share of the planned runs, a cut test leaves its requirements not checked (the run is incomplete). */
+  floor: number;
+  /** Requests shrinking one failure may send; a requirement another test already failed is not shrunk at all. */
+  shrink: { maxRequests: number };
 }
 
-/** quick gates CI against the embedded server in seconds; thorough is for certification. */
+/** quick gates CI in seconds; thorough is for certification. */
 export const EFFORT: Record<Settings['effort'], EffortProfile> = {
-  quick: { numRuns: 8, sequences: 5, maxCommands: 10, timeLimitMs: 30_000, maxRequests: 1_500, shrink: { timeLimitMs: 1_000, maxRequests: 100 } },
-  thorough: {
-    numRuns: 200,
-    sequences: 60,
-    maxCommands: 30,
-    timeLimitMs: 10 * 60_000,
-    maxRequests: 50_000,
-    shrink: { timeLimitMs: 60_000, maxRequests: 5_000 },
-  },
+  quick: { numRuns: 8, sequences: 5, maxCommands: 10, maxRequests: 1_500, floor: 0.5, shrink: { maxRequests: 100 } },
+  thorough: { numRuns: 200, sequences: 60, maxCommands: 30, maxRequests: 50_000, floor: 0.5, shrink: { maxRequests: 5_000 } },
 };
 
 export interface Replay {
@@ -98,6 +98,8 @@ export interface GeneratedTest<T> {
   runsFactor?: number;
   /** How many runs, instead of the profile's numRuns (model-based tests: EFFORT[…].sequences). */
   numRuns?: number;
+  /** What one run is, in the report's words where a budget cuts runs ("command sequences"). */
+  unit?: Cut['unit'];
   /** Why a run may prove nothing (it calls fc.pre(false)); the test is skipped with it when most runs do. */
   inconclusive?: string;
   /** A line printed under the counterexample's requests, where their pattern needs a word. */
@@ -106,134 +108,277 @@ export interface GeneratedTest<T> {
   examples?: T[];
 }
 
-/** Runs that prove nothing, per run asked for, before the test is skipped. */
+/** Runs that prove nothing, per run asked for, before the test is skipped (fast-check's maxSkipsPerRun). */
 const MAX_SKIPS_PER_RUN = 5;
 
-/**
- * What a generated test may still spend, in requests and time: first on generated runs, then, from the
- * first failure on, on shrinking it. A spent budget ends the test with what it has (a pass so far, or the
- * smallest counterexample found): fast-check cannot stop a run in flight, so no run starts past the budget.
- */
-class Budget {
-  requests = 0;
-  private shrinkFrom?: { at: number; requests: number; allowance: EffortProfile['shrink'] };
-  private readonly started = Date.now();
-
-  constructor(private readonly profile: EffortProfile) {}
-
-  /** Shrinking starts: with the profile's allowance, or none when the requirement is already known failed. */
-  shrinking(alreadyKnown: boolean): void {
-    this.shrinkFrom ??= { at: Date.now(), requests: this.requests, allowance: alreadyKnown ? { timeLimitMs: 0, maxRequests: 0 } : this.profile.shrink };
-  }
-
-  get isShrinking(): boolean {
-    return this.shrinkFrom !== undefined;
-  }
-
-  /** Why no further run may start, or undefined while the budget lasts. */
-  spent(): string | undefined {
-    const from = this.shrinkFrom;
-    if (from) {
-      if (from.allowance.maxRequests === 0) return 'not shrunk: another test of this run already failed the requirement';
-      if (this.requests - from.requests >= from.allowance.maxRequests) return `shrinking stopped at its budget of ${from.allowance.maxRequests} requests`;
-      if (Date.now() - from.at >= from.allowance.timeLimitMs) return `shrinking stopped at its budget of ${from.allowance.timeLimitMs / 1000} s`;
-      return undefined;
-    }
-    if (this.requests >= this.profile.maxRequests) return `budget of ${this.profile.maxRequests} requests reached`;
-    if (Date.now() - this.started >= this.profile.timeLimitMs) return `time limit of ${this.profile.timeLimitMs / 1000} s reached`;
-    return undefined;
-  }
+/** What a failed run left: where it stands in fast-check's order of inputs, its input and its failure. */
+interface LaneFailure<T> {
+  index: number;
+  input: T;
+  failure: FailedRun;
 }
 
 /**
- * Runs a generated test with fast-check in the current Playwright test. On a failure, stops the test
- * with the requirement's finding, the shrunk counterexample as the list of requests, and how to replay it.
+ * Runs a generated test with fast-check in the current Playwright test. The runs go out side by side, up to
+ * the worker's concurrency (config/network.ts), on the inputs fast-check would run one after another for the
+ * seed, in its order: the first failure in that order is the one shrunk and reported, whatever finished
+ * first, so the same seed gives the same verdict at any concurrency. Shrinking runs one candidate at a time.
+ * On a failure, stops the test with the requirement's finding, the shrunk counterexample as the list of
+ * requests, and how to replay it (OMS_SEED, OMS_PATH).
  */
 export async function forAll<T>(settings: Settings, generated: GeneratedTest<T>): Promise<void> {
   const profile = EFFORT[settings.effort];
   const replay = readReplay(settings);
   const seed = replay.seed ?? Math.floor(Math.random() * 0x7fffffff);
   const info = test.info();
-  info.setTimeout(profile.timeLimitMs + profile.shrink.timeLimitMs + 60_000);
+  const lanes = concurrencyOf(settings);
+  // Bounded by the budgets (requests) and each request's deadline; this is only the backstop for a run that hangs.
+  info.setTimeout(testTimeoutMs(settings, profile, lanes));
   info.annotations.push({ type: 'seed', description: `OMS_SEED=${seed} (effort ${settings.effort})` });
-
-  const budget = new Budget(profile);
-  let stopped: unknown;
-  let budgetNote: string | undefined;
-  const predicate = async (input: T): Promise<boolean> => {
-    // After a skip (rate limit, read-only), no run sends anything more.
-    if (stopped) return true;
-    // A spent budget: the remaining runs and shrink candidates pass without a request.
-    budgetNote ??= budget.spent();
-    if (budgetNote) return true;
-    const trail = new Trail();
-    try {
-      const finding = await generated.run(input, trail);
-      if (finding) throw new Violation(finding);
-      return true;
-    } catch (error) {
-      // fc.pre(false): the run proves nothing (an allowed refusal, a view changed by another client).
-      if (fc.PreconditionFailure.isFailure(error)) throw error;
-      if (info.expectedStatus === 'skipped') {
-        stopped = error;
-        return true;
-      }
-      if (!budget.isShrinking) {
-        const requirementId = error instanceof Violation ? error.finding.requirementId : undefined;
-        budget.shrinking(requirementId !== undefined && knownViolated(requirementId));
-        if (requirementId) recordViolated([requirementId]);
-      }
-      throw new FailedRun(error, trail.exchanges);
-    } finally {
-      budget.requests += trail.exchanges.length;
-    }
-  };
-
   const numRuns = generated.numRuns ?? Math.max(1, Math.round(profile.numRuns * (generated.runsFactor ?? 1)));
-  const details = (await fc.check(fc.asyncProperty(generated.input, predicate), {
-    seed,
-    path: replay.path,
-    endOnFailure: replay.path !== undefined,
-    numRuns,
-    maxSkipsPerRun: MAX_SKIPS_PER_RUN,
-    // Also when a path is replayed: fast-check counts the examples in the path it reports.
-    examples: (generated.examples ?? []).map((example): [T] => [example]),
-  })) as fc.RunDetails<[T]>;
-  if (stopped) throw stopped;
-  if (budgetNote) info.annotations.push({ type: 'generated', description: `${budgetNote} (${budget.requests} requests)` });
-  if (!details.failed) return;
-  if (details.counterexample === null) {
+  const examples = (generated.examples ?? []).map((example): [T] => [example]);
+  const property = (predicate: (input: T) => Promise<boolean>) => fc.asyncProperty(generated.input, predicate);
+  const runner = new Runner(generated, profile);
+
+  if (replay.path !== undefined) {
+    // One counterexample, replayed exactly as fast-check walks its path.
+    const details = (await fc.check(property((input) => runner.predicate(input)), { seed, path: replay.path, endOnFailure: true, numRuns, examples })) as fc.RunDetails<[T]>;
+    runner.rethrowStop();
+    if (!details.failed || details.counterexample === null) return;
+    return runner.report(details, seed);
+  }
+
+  // The inputs fast-check would try, in its order (examples first), with spares for runs that prove nothing.
+  const inputs = inputsOf(generated.input, { seed, numRuns: numRuns * (1 + MAX_SKIPS_PER_RUN), examples });
+  const outcome = await runner.inLanes(inputs, numRuns, lanes);
+  runner.rethrowStop();
+  if (outcome.failed) {
+    const first = outcome.failed;
+    const alreadyKnown = first.failure.cause instanceof Violation && knownViolated(first.failure.cause.finding.requirementId);
+    if (first.failure.cause instanceof Violation) recordViolated([first.failure.cause.finding.requirementId]);
+    runner.budget.shrinking(alreadyKnown);
+    // Shrinking starts from the failed input, found again by its place in fast-check's order.
+    const details = alreadyKnown
+      ? undefined
+      : ((await fc.check(property((input) => runner.predicate(input)), { seed, path: String(first.index), numRuns: first.index + 1, examples })) as fc.RunDetails<[T]>);
+    runner.rethrowStop();
+    if (details?.failed && details.counterexample !== null) return runner.report(details, seed);
+    // Not shrunk (already known failed), or the failure did not come again on a second try: the first one, as it was.
+    return runner.report(
+      { counterexample: [first.input], counterexamplePath: String(first.index), numShrinks: 0, numRuns: first.index + 1, errorInstance: first.failure } as unknown as fc.RunDetails<[T]>,
+      seed,
+      details ? 'it did not fail again when run a second time, to shrink it' : undefined,
+    );
+  }
+  if (outcome.sparesRanOut && outcome.made < numRuns * profile.floor) {
     // Too many runs proved nothing: an unmet precondition, never a pass or a fail.
-    info.skip(true, `${details.numSkips} of the generated runs proved nothing (seed ${seed}): ${generated.inconclusive ?? 'fc.pre failed'}`);
+    info.skip(true, `${outcome.skipped} of the generated runs proved nothing (seed ${seed}): ${generated.inconclusive ?? 'fc.pre failed'}`);
     return;
   }
-
-  const failure = details.errorInstance;
-  const requests = failure instanceof FailedRun ? failure.requests : [];
-  const cause = failure instanceof FailedRun ? failure.cause : failure;
-  const parts: ReportParts = {
-    seed,
-    path: details.counterexamplePath,
-    input: details.counterexample[0],
-    numShrinks: details.numShrinks,
-    numRuns: details.numRuns,
-    requests,
-    note: generated.requestsNote,
-    shrinkNote: budget.isShrinking ? budgetNote : undefined,
-  };
-  const report = counterexampleReport(parts);
-  if (cause instanceof Violation) {
-    const { finding } = cause;
-    ensure({
-      requirementId: finding.requirementId,
-      expected: finding.expected,
-      received: finding.received,
-      exchange: finding.exchange,
-      counterexample: report,
-      replay: replayOf(parts),
+  if (outcome.made < numRuns) {
+    recordCut({
+      unit: generated.unit ?? 'generated runs',
+      made: outcome.made,
+      planned: numRuns,
+      requests: runner.budget.requests,
+      cause: outcome.cutBy === 'budget' ? 'budget' : 'server',
+      reason: outcome.cutReason ?? `${outcome.skipped} runs proved nothing and no spare input was left`,
+      belowFloor: outcome.made < numRuns * profile.floor,
     });
   }
-  throw new Error(`${cause instanceof Error ? cause.message : String(cause)}\n\n${report}`);
+}
+
+/** Requests of one worker in flight at once (config/network.ts): also how many generated runs go out together. */
+function concurrencyOf(settings: Settings): number {
+  return settings.concurrency ?? defaultConcurrency(settings.roundTripMs);
+}
+
+/**
+ * The test's backstop timeout: the budgets' requests at a few round trips each (a run is a chain of them),
+ * shared by the lanes, plus shrinking one at a time, plus a minute. Budgets and each request's deadline bound
+ * the test long before this on any server that answers.
+ */
+function testTimeoutMs(settings: Settings, profile: EffortProfile, lanes: number): number {
+  const perRequest = 4 * (settings.roundTripMs ?? 0) + 50;
+  return 60_000 + Math.ceil((profile.maxRequests / lanes + profile.shrink.maxRequests) * perRequest);
+}
+
+/** The inputs fast-check generates for a seed, in the order it would run them (examples first); nothing is sent. */
+function inputsOf<T>(arbitrary: fc.Arbitrary<T>, options: { seed: number; numRuns: number; examples: Array<[T]> }): T[] {
+  const inputs: T[] = [];
+  // A synchronous property that only keeps what it is given: fast-check hands each run a clone of values that need one (commands).
+  fc.check(
+    fc.property(arbitrary, (input) => {
+      inputs.push(input);
+      return true;
+    }),
+    { ...options, numRuns: options.numRuns + options.examples.length },
+  );
+  return inputs;
+}
+
+interface LanesOutcome<T> {
+  /** Runs that proved something (passed or failed). */
+  made: number;
+  skipped: number;
+  /** The failed run first in fast-check's order, if any run failed. */
+  failed?: LaneFailure<T>;
+  cutBy?: 'budget' | 'stop';
+  cutReason?: string;
+  sparesRanOut: boolean;
+}
+
+/** The runs of one generated test: its budget, a stop (a skip of the whole test) and the report of a failure. */
+class Runner<T> {
+  readonly budget: Budget;
+  private stopped: unknown;
+  private shrinkNote?: string;
+
+  constructor(
+    private readonly generated: GeneratedTest<T>,
+    profile: EffortProfile,
+  ) {
+    this.budget = new Budget(profile);
+  }
+
+  /** One run as fast-check's predicate (replay and shrinking): true passes, a thrown FailedRun fails. */
+  async predicate(input: T): Promise<boolean> {
+    // After a skip (rate limit, read-only), no run sends anything more.
+    if (this.stopped) return true;
+    // A spent budget: the remaining shrink candidates pass without a request.
+    this.shrinkNote ??= this.budget.spent();
+    if (this.shrinkNote) return true;
+    const result = await this.once(input);
+    if (result === 'passed' || result === 'stopped') return true;
+    if (result === 'skipped') fc.pre(false);
+    throw result;
+  }
+
+  /** Runs `planned` of the inputs, `lanes` at a time, taking the next input in order for a run that proved nothing. */
+  async inLanes(inputs: T[], planned: number, lanes: number): Promise<LanesOutcome<T>> {
+    const outcome: LanesOutcome<T> = { made: 0, skipped: 0, sparesRanOut: false };
+    let next = 0;
+    let started = 0;
+    const lane = async (): Promise<void> => {
+      // A run starts only while fewer than `planned` have started or proved nothing, no run failed and the budget lasts.
+      while (!outcome.failed && !this.stopped && started < planned + outcome.skipped) {
+        const spent = this.budget.spent();
+        if (spent) {
+          outcome.cutBy = 'budget';
+          outcome.cutReason = spent;
+          return;
+        }
+        if (next >= inputs.length) {
+          outcome.sparesRanOut = true;
+          return;
+        }
+        const index = next++;
+        started++;
+        const result = await this.once(inputs[index]);
+        if (result === 'skipped') outcome.skipped++;
+        else if (result === 'stopped') return;
+        else {
+          outcome.made++;
+          // The first in fast-check's order wins, not the first to finish: the verdict does not depend on timing.
+          const earlier = outcome.failed as LaneFailure<T> | undefined;
+          if (result !== 'passed' && (!earlier || index < earlier.index)) outcome.failed = { index, input: inputs[index], failure: result };
+        }
+      }
+    };
+    // Runs start in order, so when one fails every run before it has started; all are waited for, and the
+    // first failure in order is the one a run one at a time would have met.
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(lanes, planned)) }, lane));
+    return outcome;
+  }
+
+  /** One run: passed, proved nothing (fc.pre), stopped (the test is being skipped), or the failed run. */
+  private async once(input: T): Promise<'passed' | 'skipped' | 'stopped' | FailedRun> {
+    const trail = new Trail();
+    try {
+      const finding = await this.generated.run(input, trail);
+      if (finding) throw new Violation(finding);
+      return 'passed';
+    } catch (error) {
+      // fc.pre(false): the run proves nothing (an allowed refusal, a view changed by another client).
+      if (fc.PreconditionFailure.isFailure(error)) return 'skipped';
+      if (test.info().expectedStatus === 'skipped') {
+        this.stopped ??= error;
+        return 'stopped';
+      }
+      return new FailedRun(error, trail.exchanges);
+    } finally {
+      this.budget.requests += trail.exchanges.length;
+    }
+  }
+
+  /** The skip a run asked for (rate limit, read-only), thrown on once every run has ended. */
+  rethrowStop(): void {
+    if (this.stopped) throw this.stopped;
+  }
+
+  /** Stops the test with the failure's finding and counterexample. */
+  report(details: fc.RunDetails<[T]>, seed: number, note?: string): never {
+    const failure = details.errorInstance;
+    const requests = failure instanceof FailedRun ? failure.requests : [];
+    const cause = failure instanceof FailedRun ? failure.cause : failure;
+    const parts: ReportParts = {
+      seed,
+      path: details.counterexamplePath as string,
+      input: (details.counterexample as [T])[0],
+      numShrinks: details.numShrinks,
+      numRuns: details.numRuns,
+      requests,
+      note: this.generated.requestsNote,
+      shrinkNote: note ?? this.budget.shrinkNote(),
+    };
+    const report = counterexampleReport(parts);
+    if (cause instanceof Violation) {
+      const { finding } = cause;
+      ensure({
+        requirementId: finding.requirementId,
+        expected: finding.expected,
+        received: finding.received,
+        exchange: finding.exchange,
+        counterexample: report,
+        replay: replayOf(parts),
+      });
+    }
+    throw new Error(`${cause instanceof Error ? cause.message : String(cause)}\n\n${report}`);
+  }
+}
+
+/**
+ * What a generated test may still send: first on generated runs, then, from the first failure on, on
+ * shrinking it. A spent budget ends the test with what it has (a pass so far, or the smallest
+ * counterexample found): no run starts past it.
+ */
+class Budget {
+  requests = 0;
+  private shrinkFrom?: { requests: number; allowance: number };
+
+  constructor(private readonly profile: EffortProfile) {}
+
+  /** Shrinking starts: with the profile's allowance, or none when the requirement is already known failed. */
+  shrinking(alreadyKnown: boolean): void {
+    this.shrinkFrom ??= { requests: this.requests, allowance: alreadyKnown ? 0 : this.profile.shrink.maxRequests };
+  }
+
+  /** Why no further run may start, or undefined while the budget lasts. */
+  spent(): string | undefined {
+    const from = this.shrinkFrom;
+    if (from) {
+      if (from.allowance === 0) return 'not shrunk: another test of this run already failed the requirement';
+      if (this.requests - from.requests >= from.allowance) return `shrinking stopped at its budget of ${from.allowance} requests`;
+      return undefined;
+    }
+    if (this.requests >= this.profile.maxRequests) return `budget of ${this.profile.maxRequests} requests reached`;
+    return undefined;
+  }
+
+  /** Why shrinking stopped before it was done, if it did. */
+  shrinkNote(): string | undefined {
+    return this.shrinkFrom ? this.spent() : undefined;
+  }
 }
 
 interface ReportParts {

@@ -1,42 +1,152 @@
-import { existsSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { check, lock } from 'proper-lockfile';
 import { currentRunId } from '../config/settings';
 
-// One lock per run, shared by its workers (all children of the same runner process).
-const READING = join(tmpdir(), `oms-conformance-reading-${currentRunId()}`);
-/** The directory proper-lockfile makes while READING is locked; beforeWrite looks for it before asking proper-lockfile. */
-const LOCK_DIRECTORY = `${READING}.lock`;
 /**
- * proper-lockfile refreshes a held lock every STALE_MS / 2, however long the read takes: only a lock
- * left by a worker that died goes stale.
+ * Quiet for list views: while a worker of this run reads a view of several pages, the run's writes wait,
+ * so that on a slow server its own parallel tests do not change the view every time (other clients' writes
+ * are still met by reading each view twice and retrying: see listing.ts). Readers share: any number of
+ * workers read at once. Writes that wait hold new readers back until they have gone, so neither side
+ * starves, and every wait is bounded: a write that goes ahead only costs a reader a second look, never a
+ * wrong verdict. State is one file per worker in two directories of the run, keyed by its id.
  */
-const LOCK_OPTIONS = { realpath: false, stale: 10_000, lockfilePath: LOCK_DIRECTORY };
+function directories(runId: string): { readers: string; writers: string } {
+  const base = join(tmpdir(), `oms-conformance-quiet-${runId.replace(/[^A-Za-z0-9._-]/g, '_')}`);
+  return { readers: `${base}.readers`, writers: `${base}.writers` };
+}
 
-/**
- * Reads a list view while this run's other workers hold their writes. On a slow server a view of
- * several pages takes long enough that the suite's own parallel tests would change it every time;
- * other clients' writes are still met by reading the view twice and retrying (see listing.ts).
- */
+const { readers: READERS, writers: WRITERS } = directories(currentRunId());
+const MARK = String(process.pid);
+/** A file not touched for this long was left by a worker that died. */
+const FRESH_MS = 10_000;
+/** How often a reader touches its file while it reads. */
+const REFRESH_MS = 2_000;
+/** Reads of this worker that start within this time of its turn share it; later ones wait for the next turn. */
+const JOIN_WINDOW_MS = 1_000;
+/** The longest a write waits for readers, and a reader for waiting writes to go. */
+const MAX_WRITE_WAIT_MS = 5_000;
+const MAX_READ_WAIT_MS = 2_000;
+const POLL_MS = 20;
+
+/** This worker's turn at reading: the reads sharing it, and when it is over. */
+interface Turn {
+  ready: Promise<void>;
+  since: number;
+  readers: number;
+  over: Promise<void>;
+  end(): void;
+}
+
+let turn: Turn | undefined;
+let waitingWrites = 0;
+
+/** Reads a list view while this run's writes wait. Reads of one worker that start together (the runs of a generated test) share one turn. */
 export async function whileReading<T>(read: () => Promise<T>): Promise<T> {
-  const release = await lock(READING, {
-    ...LOCK_OPTIONS,
-    retries: { forever: true, minTimeout: 20, maxTimeout: 20 },
-    // A lock lost to a stalled event loop costs only quiet: the view is still read twice and compared.
-    onCompromised: () => undefined,
-  });
+  const mine = await joinTurn();
   try {
     return await read();
   } finally {
-    // A compromised lock is gone already; there is nothing left to release.
-    await release().catch(() => undefined);
+    leaveTurn(mine);
   }
 }
 
-/** Waits while another worker of this run reads a list view. */
+async function joinTurn(): Promise<Turn> {
+  for (;;) {
+    if (turn && Date.now() - turn.since < JOIN_WINDOW_MS) {
+      const joined = turn;
+      joined.readers++;
+      await joined.ready;
+      return joined;
+    }
+    if (turn) {
+      await turn.over;
+      continue;
+    }
+    let end = () => {};
+    const over = new Promise<void>((resolve) => (end = resolve));
+    const started: Turn = { ready: startReading(), since: Date.now(), readers: 1, over, end };
+    turn = started;
+    await started.ready;
+    started.since = Date.now();
+    return started;
+  }
+}
+
+let refresh: NodeJS.Timeout | undefined;
+
+async function startReading(): Promise<void> {
+  // Writes already waiting go first.
+  const until = Date.now() + MAX_READ_WAIT_MS;
+  while (Date.now() < until && othersPresent(WRITERS)) await sleep(POLL_MS);
+  mark(READERS);
+  refresh = setInterval(() => touch(join(READERS, MARK)), REFRESH_MS);
+  refresh.unref();
+}
+
+function leaveTurn(mine: Turn): void {
+  if (--mine.readers > 0) return;
+  if (turn === mine) turn = undefined;
+  clearInterval(refresh);
+  remove(join(READERS, MARK));
+  mine.end();
+}
+
+/** Waits while this run's readers (in this worker or another) read a list view, for a bounded time. */
 export async function beforeWrite(): Promise<void> {
-  // Asked before every write: a lock that does not exist (one worker, or nobody reading) costs one sync stat, not proper-lockfile's check.
-  while (existsSync(LOCK_DIRECTORY) && (await check(READING, LOCK_OPTIONS))) await sleep(20);
+  // Asked before every write: nobody reading costs one directory listing.
+  if (!present(READERS)) return;
+  if (waitingWrites++ === 0) mark(WRITERS);
+  try {
+    const until = Date.now() + MAX_WRITE_WAIT_MS;
+    while (Date.now() < until && present(READERS)) await sleep(POLL_MS);
+  } finally {
+    if (--waitingWrites === 0) remove(join(WRITERS, MARK));
+  }
+}
+
+/** Removes the run's directories (global teardown). */
+export function forgetQuiet(runId: string): void {
+  for (const directory of Object.values(directories(runId))) rmSync(directory, { recursive: true, force: true });
+}
+
+/** Whether a live worker holds a file there (this one included). */
+function present(directory: string): boolean {
+  return fresh(directory).length > 0;
+}
+
+/** Whether another live worker holds a file there. */
+function othersPresent(directory: string): boolean {
+  return fresh(directory).some((name) => name !== MARK);
+}
+
+function fresh(directory: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(directory);
+  } catch {
+    return [];
+  }
+  const now = Date.now();
+  return names.filter((name) => now - (statSync(join(directory, name), { throwIfNoEntry: false })?.mtimeMs ?? 0) < FRESH_MS);
+}
+
+/** This worker's file in a directory, made with the directory the first time. */
+function mark(directory: string): void {
+  mkdirSync(directory, { recursive: true });
+  writeFileSync(join(directory, MARK), '');
+}
+
+function touch(file: string): void {
+  try {
+    const now = new Date();
+    utimesSync(file, now, now);
+  } catch {
+    // Gone: the turn ended meanwhile.
+  }
+}
+
+function remove(file: string): void {
+  rmSync(file, { force: true });
 }

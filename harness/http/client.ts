@@ -5,6 +5,7 @@ import { redact } from './redaction';
 import { currentRunId } from '../../config/settings';
 import { INCONCLUSIVE, noteAnswer, noteTimeout, serverWentSilent } from './silence';
 import { HttpTransport, TransportError } from './transport';
+import { RequestGate } from './gate';
 
 export interface RequestSpec {
   operationId?: OperationId;
@@ -41,8 +42,8 @@ export interface ClientOptions {
   maxResponseBytes: number;
   /** Bounded waits on 429/503 with Retry-After. */
   maxRetries?: number;
-  /** Called before every request (request-rate cap). */
-  pace?: () => Promise<void>;
+  /** Every request passes it: the worker's in-flight cap, request-rate cap and rate-limit pauses (shared by its accounts). */
+  gate?: RequestGate;
   /** The token to send now, when it comes from POST /token (renewed before it expires). */
   currentToken?: () => Promise<string>;
   /** Asked for a fresh token once per request after a 401 (tokens from POST /token expire), given the refused one. */
@@ -59,9 +60,11 @@ export class OmsClient {
   private token: string;
   private readonly transport = new HttpTransport();
   private readonly runId = currentRunId();
+  private readonly gate: RequestGate;
 
   constructor(private readonly options: ClientOptions) {
     this.token = options.token;
+    this.gate = options.gate ?? new RequestGate({ maxInFlight: 1 });
   }
 
   close(): void {
@@ -93,12 +96,14 @@ export class OmsClient {
       const authorization = spec.authorization === undefined ? `Bearer ${this.token}` : spec.authorization;
       if (authorization !== null) headers.Authorization = authorization;
       if (body !== undefined) headers['Content-Type'] = spec.contentType ?? 'application/json';
-      await this.options.pace?.();
-      const response = await this.exchange(spec, path, url, headers, body);
+      const response = await this.gate.run(() => this.exchange(spec, path, url, headers, body));
       const { status } = response;
       const responseHeaders = redactHeaders(response.headers);
       if ((status === 429 || status === 503) && attempt < maxRetries) {
-        await sleep(retryDelay(responseHeaders['retry-after'], attempt));
+        // The whole worker holds back, not only this request: its other requests in flight would meet the same limit.
+        const delay = retryDelay(responseHeaders['retry-after'], attempt);
+        this.gate.pauseFor(delay);
+        await sleep(delay);
         continue;
       }
       if (status === 429) {

@@ -17,27 +17,30 @@ const OUT_OF_RANGE_PAGES = [pageBounds.minimum - 1, pageBounds.minimum - 2];
 const IN_RANGE_LIMIT = 5;
 
 test.describe('GET /orders bounds against a full account (8)', () => {
-  test.describe.configure({ mode: 'default' });
   test.beforeEach(async ({ api }) => {
     await ensureOrders(api, FULL_ACCOUNT);
   });
 
   test('never answers more than 100 orders for an out-of-range limit or page', verifies('ORD-LIST-005'), async ({ api }) => {
     const queries = [...OUT_OF_RANGE_LIMITS.map((limit) => ({ limit })), ...OUT_OF_RANGE_PAGES.map((page) => ({ page })), ...OUT_OF_RANGE_PAGES.map((page) => ({ page, limit: limitBounds.maximum }))];
-    for (const query of queries) check(neverAboveMaximum(readPage(query, await api.list(query))));
+    const answers = await Promise.all(queries.map((query) => api.list(query)));
+    queries.forEach((query, index) => check(neverAboveMaximum(readPage(query, answers[index]))));
   });
 
   test('answers a page below 1, when it clamps rather than refuses, with the orders of page 1', verifies('ORD-LIST-010'), async ({ api }) => {
-    for (const page of OUT_OF_RANGE_PAGES) {
-      const [first] = await stableView(api, [{ page: pageBounds.minimum, limit: IN_RANGE_LIMIT }]);
-      const answered = readPage({ page, limit: IN_RANGE_LIMIT }, await api.list({ page, limit: IN_RANGE_LIMIT }));
-      const [again] = await stableView(api, [{ page: pageBounds.minimum, limit: IN_RANGE_LIMIT }]);
-      if (!isSuccess(answered.exchange.status) || again.ids.join() !== first.ids.join()) continue; // refused, or the account changed meanwhile
-      check(clampedToFirstPage(answered, first));
+    // Page 1 before and after the out-of-range pages: unchanged, it is what a clamped page must show.
+    const [first] = await stableView(api, [{ page: pageBounds.minimum, limit: IN_RANGE_LIMIT }]);
+    const answers = await Promise.all(OUT_OF_RANGE_PAGES.map((page) => api.list({ page, limit: IN_RANGE_LIMIT })));
+    const [again] = await stableView(api, [{ page: pageBounds.minimum, limit: IN_RANGE_LIMIT }]);
+    if (again.ids.join() !== first.ids.join()) return; // the account changed meanwhile: nothing to conclude
+    for (const [index, page] of OUT_OF_RANGE_PAGES.entries()) {
+      const answered = readPage({ page, limit: IN_RANGE_LIMIT }, answers[index]);
+      if (isSuccess(answered.exchange.status)) check(clampedToFirstPage(answered, first)); // a refusal is the other choice
     }
   });
 
   test('honours an in-range limit when the page is out of range', verifies('ORD-LIST-004'), async ({ api }) => {
-    for (const page of OUT_OF_RANGE_PAGES) check(atMostLimit(readPage({ page, limit: IN_RANGE_LIMIT }, await api.list({ page, limit: IN_RANGE_LIMIT }))));
+    const answers = await Promise.all(OUT_OF_RANGE_PAGES.map((page) => api.list({ page, limit: IN_RANGE_LIMIT })));
+    OUT_OF_RANGE_PAGES.forEach((page, index) => check(atMostLimit(readPage({ page, limit: IN_RANGE_LIMIT }, answers[index]))));
   });
 });
