@@ -15,6 +15,13 @@ import { beforeWrite } from './quiet';
 
 export type AccountName = 'A' | 'B';
 
+export interface ApiOptions {
+  /** OMS_READ_ONLY: a test that needs a write is skipped instead. */
+  readOnly: boolean;
+  /** OMS_LIST_SETTLE_MS: how long a write may take to show in the list (harness/listing.ts judgedWhenSettled). */
+  listSettleMs: number;
+}
+
 /** Annotation type of a request that waited out 429/503 answers; its description starts with the count. */
 export const RATE_LIMIT_ANNOTATION = 'rate-limit-retries';
 
@@ -28,14 +35,14 @@ export class OmsApi {
     readonly account: AccountName,
     readonly client: OmsClient,
     private readonly created: CreatedOrders,
-    private readonly readOnly: boolean,
+    private readonly options: ApiOptions,
     /** Told of every exchange this api completes (the requests of a generated run, for its counterexample). */
     private readonly onExchange?: (exchange: Exchange) => void,
   ) {}
 
   /** The same account and guards, every exchange it completes also handed to `onExchange`. */
   recording(onExchange: (exchange: Exchange) => void): OmsApi {
-    return new OmsApi(this.account, this.client, this.created, this.readOnly, onExchange);
+    return new OmsApi(this.account, this.client, this.created, this.options, onExchange);
   }
 
   list(query: Record<string, string | number> = {}): Promise<Exchange> {
@@ -96,6 +103,11 @@ export class OmsApi {
     return exchange;
   }
 
+  /** How long a write may take to show in the list (OMS_LIST_SETTLE_MS). */
+  get listSettleMs(): number {
+    return this.options.listSettleMs;
+  }
+
   /** How many orders this account holds that this worker created and has not deleted. */
   ownOrderCount(): number {
     return this.created.remaining().filter(([, owner]) => owner === this.account).length;
@@ -124,7 +136,7 @@ export class OmsApi {
   }
 
   private refuseInReadOnly(what: string): void {
-    if (this.readOnly) test.info().skip(true, `read-only mode (OMS_READ_ONLY): this check needs to ${what}`);
+    if (this.options.readOnly) test.info().skip(true, `read-only mode (OMS_READ_ONLY): this check needs to ${what}`);
   }
 }
 

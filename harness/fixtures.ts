@@ -69,7 +69,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
           renewToken: tokens && (async (refused) => (await tokens.renew(refused)).accessToken),
           gate,
         });
-        return new OmsApi(name, client, created, settings.readOnly);
+        return new OmsApi(name, client, created, { readOnly: settings.readOnly, listSettleMs: settings.listSettleMs });
       };
       const accounts: Accounts = {
         A: open('A', settings.token),

@@ -38,7 +38,7 @@ const CLIENTS: Record<string, Send> = {
     return () => client.send({ operationId: 'getOrder', method: 'GET', path: env('BENCH_PATH') });
   },
   'harness OmsApi (client and response checks)': () => {
-    const api = new OmsApi('A', new OmsClient({ baseUrl: env('BENCH_URL'), token: env('BENCH_TOKEN'), timeoutMs: 15_000, maxResponseBytes: 10 * 1024 * 1024 }), new CreatedOrders(), false);
+    const api = new OmsApi('A', new OmsClient({ baseUrl: env('BENCH_URL'), token: env('BENCH_TOKEN'), timeoutMs: 15_000, maxResponseBytes: 10 * 1024 * 1024 }), new CreatedOrders(), { readOnly: false, listSettleMs: 0 });
     return () => api.send({ operationId: 'getOrder', method: 'GET', path: env('BENCH_PATH') });
   },
   'harness OmsClient, checks, expect only on a finding': () => {
@@ -49,7 +49,7 @@ const CLIENTS: Record<string, Send> = {
     };
   },
   'harness OmsApi inside one test.step': () => {
-    const api = new OmsApi('A', new OmsClient({ baseUrl: env('BENCH_URL'), token: env('BENCH_TOKEN'), timeoutMs: 15_000, maxResponseBytes: 10 * 1024 * 1024 }), new CreatedOrders(), false);
+    const api = new OmsApi('A', new OmsClient({ baseUrl: env('BENCH_URL'), token: env('BENCH_TOKEN'), timeoutMs: 15_000, maxResponseBytes: 10 * 1024 * 1024 }), new CreatedOrders(), { readOnly: false, listSettleMs: 0 });
     return () => api.send({ operationId: 'getOrder', method: 'GET', path: env('BENCH_PATH') });
   },
 };

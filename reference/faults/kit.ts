@@ -2,7 +2,7 @@ import type { Account, AccountRegistry } from '../accounts';
 import type { Behaviour } from '../app';
 import type { ApiReply, ApiRequest } from '../http';
 import type { Services } from '../services';
-import type { OrderStore, StoredOrder } from '../store';
+import { InMemoryOrderStore, type OrderStore, type StoredOrder } from '../store';
 
 /**
  * What faults and variants share: which operation a request is, and small rewrites of JSON bodies.
@@ -99,6 +99,50 @@ export function withStore(services: Services, change: (store: OrderStore) => Par
     ...change(base),
   };
   return { ...services, store };
+}
+
+/**
+ * A list served from a search index that takes `lagMs` to learn of each write, while get, update and delete
+ * by id see the store at once (as a service whose list reads a replica does). `reaches` says which creates
+ * the index ever learns of (a fault drops some); stop() forgets what is still on its way.
+ */
+export function listFromLaggingIndex(lagMs: number, reaches: (created: number) => boolean = () => true): Hooks {
+  const index = new InMemoryOrderStore();
+  const pending = new Set<NodeJS.Timeout>();
+  let creates = 0;
+  const later = (write: () => void) => {
+    const timer = setTimeout(() => {
+      pending.delete(timer);
+      write();
+    }, lagMs);
+    timer.unref();
+    pending.add(timer);
+  };
+  return {
+    wrapServices: (services) =>
+      withStore(services, (store) => ({
+        insert: (order) => {
+          store.insert(order);
+          const copy = structuredClone(order);
+          if (reaches(++creates)) later(() => index.insert(copy));
+        },
+        replace: (order) => {
+          store.replace(order);
+          const copy = structuredClone(order);
+          later(() => index.replace(copy));
+        },
+        remove: (accountId, orderId) => {
+          const removed = store.remove(accountId, orderId);
+          if (removed) later(() => index.remove(accountId, orderId));
+          return removed;
+        },
+        page: (accountId, offset, limit) => index.page(accountId, offset, limit),
+      })),
+    stop: () => {
+      for (const timer of pending) clearTimeout(timer);
+      pending.clear();
+    },
+  };
 }
 
 /** Every order of an account, newest first, as the store pages them. */

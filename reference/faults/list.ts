@@ -2,10 +2,19 @@ import { ApiError, errorReply } from '../http';
 import type { StoredOrder } from '../store';
 import { contract } from '../../contract/openapi';
 import { project } from '../../contract/projection';
-import { allOrders, callerOf, fault, is, mangleNonAscii, onSummaries, withQuery, withStore, type FaultDefinition, type Hooks, type Json } from './kit';
+import { allOrders, callerOf, fault, is, listFromLaggingIndex, mangleNonAscii, onSummaries, withQuery, withStore, type FaultDefinition, type Hooks, type Json } from './kit';
 
 /** List and pagination (sections 4.1, 2.7 and 8). */
 export const LIST_FAULTS: FaultDefinition[] = [
+  fault({
+    id: 'list-index-drops-orders',
+    level: 'MUST',
+    catches: ['ORD-LIST-008'],
+    subtle: true,
+    description:
+      'The list is served from an index 800 ms behind the store (conformant, knob list-lag), and every second order created never reaches it: get finds the order, the list never shows it.',
+    hooks: () => listFromLaggingIndex(800, (created) => created % 2 === 1),
+  }),
   fault({
     id: 'list-default-limit-20',
     level: 'MUST',

@@ -1,5 +1,5 @@
 import type { Behaviour } from '../app';
-import { onFullForm, type Hooks } from '../faults/kit';
+import { listFromLaggingIndex, onFullForm, type Hooks } from '../faults/kit';
 import { LOAD_VARIANTS } from './load';
 import { RESPONSE_VARIANTS } from './responses';
 import { STORAGE_VARIANTS } from './storage';
@@ -136,6 +136,7 @@ export const KNOBS: readonly Knob[] = [
   choice('status-words', 'ORD-DOC-002', 'created', { 'open-then-processing': otherStatusWords }),
   choice('activities', 'ORD-DOC-004', 'none', { recorded: activitiesRecorded }),
   choice('versioning', 'ORD-DOC-005', 'none', { 'version-header': versionHeader }),
+  choice('list-lag', 'ORD-OBS-027', 'none', { 'index-800ms': () => listFromLaggingIndex(800) }),
   toggle('other-orders', 'ORD-OBS-021', 'none', 'prefilled-account'),
   toggle('other-clients', 'ORD-OBS-021', 'none', 'background-writer'),
   choice('latency', 'ORD-DOC-006', 'none', { 'latency-50ms': () => variantHooks('latency-50ms'), 'latency-150ms': () => variantHooks('latency-150ms') }),

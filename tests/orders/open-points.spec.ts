@@ -7,7 +7,7 @@ import { createAnswersWhatWasSent } from '../../checks/orders';
 import { isSuccess } from '../../checks/status';
 import { check } from '../../harness/findings';
 import { test } from '../../harness/fixtures';
-import { listPage } from '../../harness/listing';
+import { findInList, listPage, readUntilShown } from '../../harness/listing';
 import { observe } from '../../harness/observe';
 import { createOrder, type Json } from '../../harness/orders';
 import { fullOrder, minimalOrder } from '../../generators/examples';
@@ -117,6 +117,28 @@ test.describe('What the document leaves open (2, 4, 7)', () => {
       `billing.shipping_tax_rate ${'shipping_tax_rate' in billing ? excerpt(billing.shipping_tax_rate) : 'absent'}`,
     ];
     observe('ORD-OBS-024', shown.join('; '));
+  });
+
+  test('observes how soon a new order shows in the list', verifies('ORD-OBS-027'), async ({ api }) => {
+    const created = await createOrder(api, minimalOrder());
+    const reads: number[] = [];
+    const started = Date.now();
+    const search = await readUntilShown(
+      api,
+      async () => {
+        reads.push(Date.now() - started);
+        return findInList(api, [created.id]);
+      },
+      (read) => read.found.has(created.id) || !read.complete,
+    );
+    const seen = search.found.has(created.id)
+      ? reads.length === 1
+        ? 'at once (on the first read after the create answered)'
+        : `after about ${reads[reads.length - 1]} ms (read ${reads.length} times)`
+      : search.complete
+        ? `not within ${api.listSettleMs} ms (OMS_LIST_SETTLE_MS): ORD-LIST-008 judges that`
+        : 'unknown: the account is too large to search whole';
+    observe('ORD-OBS-027', `a new order shows in the list ${seen}`);
   });
 
   test('observes how many orders the account holds besides the run', verifies('ORD-OBS-021'), async ({ api }) => {

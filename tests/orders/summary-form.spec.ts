@@ -1,7 +1,7 @@
 import { listedAfterCreate } from '../../checks/listing';
 import { check } from '../../harness/findings';
 import { test } from '../../harness/fixtures';
-import { findInList } from '../../harness/listing';
+import { findInList, judgedWhenSettled } from '../../harness/listing';
 import { createOrder } from '../../harness/orders';
 import { fullOrder } from '../../generators/examples';
 import { verifies } from '../../harness/verifies';
@@ -13,5 +13,5 @@ import { verifies } from '../../harness/verifies';
  */
 test('answers the summary of a fully filled order in the form of section 2.7', verifies('ORD-FORM-002'), async ({ api }) => {
   const created = await createOrder(api, fullOrder());
-  check(listedAfterCreate(created.id, await findInList(api, [created.id])));
+  check(await judgedWhenSettled(api, () => findInList(api, [created.id]), (search) => listedAfterCreate(created.id, search)));
 });
