@@ -16,6 +16,11 @@ export interface Behaviour {
   wrapServices?(services: Services, accounts: AccountRegistry): Services;
   /** Rewrite the request before authentication and routing. */
   rewriteRequest?(request: ApiRequest, context: HookContext): ApiRequest;
+  /**
+   * Answer on the request line and headers alone, before any of the body is read, then close the
+   * connection (a proxy refusing a body too large, a gateway refusing a missing token).
+   */
+  answerBeforeBody?(request: Omit<ApiRequest, 'bodyText'>, context: HookContext): ApiReply | undefined;
   /** Answer before routing (rate limits, latency). */
   intercept?(request: ApiRequest, context: HookContext): ApiReply | undefined | Promise<ApiReply | undefined>;
   /** Rewrite the reply before it is sent. */
@@ -68,6 +73,10 @@ export function createReferenceApp(options: ReferenceOptions = {}): ReferenceApp
   }
 
   const handle: RequestListener = (incoming, outgoing) => {
+    for (const behaviour of behaviours) {
+      const early = behaviour.answerBeforeBody?.(requestLine(incoming), context);
+      if (early) return sendAndClose(incoming, outgoing, early);
+    }
     void (async () => {
       let reply: ApiReply;
       let request: ApiRequest | undefined;
@@ -180,7 +189,12 @@ function toErrorReply(error: unknown): ApiReply {
   return errorReply(new ApiError(500, 'internal_error', 'Unexpected server error'));
 }
 
-function send(outgoing: ServerResponse, reply: ApiReply): void {
+/** The reply, then the connection closed with whatever of the request body was never read (the peer may see a reset). */
+function sendAndClose(incoming: IncomingMessage, outgoing: ServerResponse, reply: ApiReply): void {
+  send(outgoing, { ...reply, headers: { ...(reply.headers ?? {}), Connection: 'close' } }, () => incoming.socket.destroy());
+}
+
+function send(outgoing: ServerResponse, reply: ApiReply, sent?: () => void): void {
   if (reply.stream) return reply.stream(outgoing);
   const text = reply.rawBody ?? (reply.body === undefined ? '' : JSON.stringify(reply.body));
   const headers: Record<string, string> = { ...(reply.headers ?? {}) };
@@ -189,5 +203,5 @@ function send(outgoing: ServerResponse, reply: ApiReply): void {
   }
   headers['Content-Length'] = String(typeof text === 'string' ? Buffer.byteLength(text) : text.length);
   outgoing.writeHead(reply.status, headers);
-  outgoing.end(text);
+  outgoing.end(text, sent);
 }

@@ -442,3 +442,25 @@ export function activitiesRecorded(): Hooks {
 export function versionHeader(): Hooks {
   return { rewriteReply: (_request, reply) => ({ ...reply, headers: { ...reply.headers, 'API-Version': '2026-11-01' } }) };
 }
+
+/** The reference server's own limit on a request body (reference/app.ts). */
+const LARGEST_BODY = 1024 * 1024;
+
+/**
+ * A proxy or gateway in front of the service: a body declared larger than the limit gets 413, and an order
+ * request without a known bearer token 401, on the headers alone, before any of the body is read; then the
+ * connection is closed, so a client still sending the body may see it reset.
+ */
+export function answeredBeforeBody(): Hooks {
+  return {
+    answerBeforeBody: (request, { accounts }) => {
+      if (Number(request.headers['content-length'] ?? 0) > LARGEST_BODY) {
+        return errorReply(new ApiError(413, 'payload_too_large', `The request body exceeds ${LARGEST_BODY} bytes`));
+      }
+      if (!/^\/orders(\/|$)/.test(request.path)) return undefined;
+      const token = /^Bearer (\S+)$/i.exec(String(request.headers.authorization ?? ''))?.[1];
+      if (token && accounts.accountFor(token)) return undefined;
+      return errorReply(new ApiError(401, 'unauthorized', 'A valid bearer token is required', [], { 'WWW-Authenticate': 'Bearer realm="oms"' }));
+    },
+  };
+}

@@ -5,6 +5,7 @@ import { RESPONSE_VARIANTS } from './responses';
 import { STORAGE_VARIANTS } from './storage';
 import {
   activitiesRecorded,
+  answeredBeforeBody,
   amountsInCents,
   billingComputed,
   coerceNumericStrings,
@@ -136,6 +137,7 @@ export const KNOBS: readonly Knob[] = [
   choice('status-words', 'ORD-DOC-002', 'created', { 'open-then-processing': otherStatusWords }),
   choice('activities', 'ORD-DOC-004', 'none', { recorded: activitiesRecorded }),
   choice('versioning', 'ORD-DOC-005', 'none', { 'version-header': versionHeader }),
+  choice('early-answers', 'ORD-OBS-028', 'after-reading', { 'before-reading': answeredBeforeBody }),
   choice('list-lag', 'ORD-OBS-027', 'none', { 'index-800ms': () => listFromLaggingIndex(800) }),
   toggle('other-orders', 'ORD-OBS-021', 'none', 'prefilled-account'),
   toggle('other-clients', 'ORD-OBS-021', 'none', 'background-writer'),
