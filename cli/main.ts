@@ -6,6 +6,8 @@ import { PACKAGE_ROOT } from '../reporter/run-info';
 import { cleanup } from './cleanup';
 import { expectations } from './expectations';
 import { replay } from './replay';
+import { diff } from './diff';
+import { judge } from './judge';
 import { merge } from './merge';
 import { optionHelp, parseOptions, UsageError, type Command } from './options';
 import { run } from './run';
@@ -18,7 +20,9 @@ const COMMANDS: Record<Command, { usage: string; about: string }> = {
   verify: { usage: 'oms-conformance verify REPORT.json [--pub KEY.pub]', about: 'check the hashes (and signature) of a report' },
   keygen: { usage: 'oms-conformance keygen KEY.pem', about: 'write a new Ed25519 key pair for --sign-key (KEY.pem) and verify --pub (KEY.pub)' },
   expectations: { usage: 'oms-conformance expectations --prune REPORT.json [--expect FILE]', about: 'list the expectations entries that pass in a report, or have expired' },
-  replay: { usage: 'oms-conformance replay REPORT.json [--times N] [options]', about: 'run again exactly the failed requirements of a report, with their seeds and paths; FIXED, STILL FAILING or FLAKY each' },
+  replay: { usage: 'oms-conformance replay REPORT.json [--times N] [--out DIR] [options]', about: 'run again exactly the failed requirements of a report, with their seeds and paths; FIXED, STILL FAILING or FLAKY each' },
+  diff: { usage: 'oms-conformance diff OLD/report.json NEW/report.json [--fail-on-observed] [--json FILE]', about: 'what changed between two reports: requirements whose status changed, observed behaviours that changed' },
+  judge: { usage: 'oms-conformance judge TRAFFIC.har [--base-url URL] [--profile P] [--json FILE]', about: 'judge recorded traffic (a HAR) with the suite\'s checks, sending no request; what the traffic cannot show is "not judged"' },
 };
 
 /** The `oms-conformance` command: parses the command line and returns the exit code. */
@@ -52,6 +56,10 @@ export async function main(argv: string[]): Promise<number> {
         return expectations(parsed);
       case 'replay':
         return await replay(parsed);
+      case 'diff':
+        return diff(parsed);
+      case 'judge':
+        return judge(parsed);
     }
   } catch (error) {
     // A configuration problem is one line; anything else is a bug, shown whole but never with a secret in it.
@@ -71,7 +79,7 @@ function help(command: Command): string {
     lines.push(
       '',
       'Commands:',
-      ...(Object.keys(COMMANDS) as Command[]).map((name) => `  ${name.padEnd(9)} ${COMMANDS[name].about}`),
+      ...(Object.keys(COMMANDS) as Command[]).map((name) => `  ${name.padEnd(13)} ${COMMANDS[name].about}`),
       '',
       'Every option also has its environment variable (in brackets); an option wins over the variable.',
       '',
@@ -84,6 +92,8 @@ function help(command: Command): string {
       '  OMS_TOKEN=... oms-conformance --base-url https://oms.example.com/api --out report',
       '  oms-conformance --base-url $URL --token-file token.txt --profile strict --expect known.yaml',
       '  oms-conformance --shard 1/2 --seed 42 --out shard-1 && oms-conformance merge shard-1 shard-2 --out report',
+      '  oms-conformance diff release-1/report.json release-2/report.json',
+      '  oms-conformance judge traffic.har --base-url https://oms.example.com/api',
     );
   }
   return lines.join('\n');

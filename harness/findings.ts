@@ -82,7 +82,7 @@ export function toRecord(finding: Finding): FindingRecord {
     record.curl = curlLine(request);
     if (exchange.timing) record.timing = exchange.timing;
   }
-  if (finding.context) record.context = finding.context;
+  if (finding.context) record.context = Object.fromEntries(Object.entries(finding.context).map(([key, value]) => [key, typeof value === 'string' ? redact(value) : value]));
   if (finding.counterexample) record.counterexample = redact(finding.counterexample);
   if (finding.replay) record.replay = finding.replay;
   return record;

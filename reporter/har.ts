@@ -185,10 +185,10 @@ export class HarError extends Error {}
 
 /**
  * The exchanges of a HAR 1.2 document (a browser's, a proxy's, or failures.har), each with its operation
- * of the interface where its path is one: `basePath` is the path prefix of the service (the path of its
- * base URL); without it, the path up to the first /orders or /token segment is taken as the prefix.
+ * of the interface where it is a request of the service: below `baseUrl` (origin and path prefix) when it
+ * is given; without it, below the path up to the first /orders or /token segment, on any origin.
  */
-export function readHar(text: string, basePath?: string): Array<HarExchange & { index: number }> {
+export function readHar(text: string, baseUrl?: string): Array<HarExchange & { index: number }> {
   let har: { log?: { entries?: unknown } };
   try {
     har = JSON.parse(text) as typeof har;
@@ -197,15 +197,15 @@ export function readHar(text: string, basePath?: string): Array<HarExchange & { 
   }
   const entries = har?.log?.entries;
   if (!Array.isArray(entries)) throw new HarError('it has no log.entries: not a HAR document');
-  return entries.map((entry, index) => ({ index, ...harExchange(entry as HarEntry, index, basePath) }));
+  return entries.map((entry, index) => ({ index, ...harExchange(entry as HarEntry, index, baseUrl) }));
 }
 
-function harExchange(entry: HarEntry, index: number, basePath: string | undefined): HarExchange {
+function harExchange(entry: HarEntry, index: number, baseUrl: string | undefined): HarExchange {
   const { request, response } = entry ?? {};
   if (typeof request?.method !== 'string' || typeof request.url !== 'string' || typeof response?.status !== 'number') {
     throw new HarError(`entry ${index} lacks request.method, request.url or response.status`);
   }
-  const path = relativePath(request.url, basePath);
+  const path = relativePath(request.url, baseUrl);
   const content = response.content ?? { size: 0, mimeType: '' };
   const text = content.encoding === 'base64' ? Buffer.from(content.text ?? '', 'base64').toString('utf8') : (content.text ?? '');
   const exchange: Exchange = {
@@ -228,16 +228,19 @@ function harExchange(entry: HarEntry, index: number, basePath: string | undefine
   };
 }
 
-/** Path and query below the service's base path; undefined for a URL outside it. */
-function relativePath(url: string, basePath: string | undefined): string | undefined {
+/** Path and query below the service's base URL; undefined for a URL outside it. */
+function relativePath(url: string, baseUrl: string | undefined): string | undefined {
   let parsed: URL;
+  let base: URL | undefined;
   try {
     parsed = new URL(url);
+    base = baseUrl === undefined ? undefined : new URL(baseUrl);
   } catch {
     return undefined;
   }
   const path = parsed.pathname;
-  const prefix = basePath !== undefined ? basePath.replace(/\/$/, '') : /^(.*?)\/(orders|token)(\/|$)/.exec(path)?.[1];
+  if (base && base.origin !== parsed.origin) return undefined;
+  const prefix = base ? base.pathname.replace(/\/$/, '') : /^(.*?)\/(orders|token)(\/|$)/.exec(path)?.[1];
   if (prefix === undefined || (path !== prefix && !path.startsWith(`${prefix}/`))) return undefined;
   return `${path.slice(prefix.length)}${parsed.search}`;
 }

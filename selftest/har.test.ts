@@ -139,7 +139,8 @@ test('readHar takes the path prefix of the base URL, or finds it, and leaves oth
   expect(found.map((e) => [e.exchange.operationId, e.exchange.request.path])).toEqual([['getOrder', '/orders/7'], [undefined, 'https://shop.example/static/app.js'], [undefined, '/orders']]);
   expect(found[0].exchange.json).toEqual({});
   expect(found[0].exchange.headers).toEqual({ 'content-type': 'application/json' });
-  expect(readHar(text, '/api').map((e) => e.exchange.request.path)[0]).toBe('/v1/orders/7');
+  expect(readHar(text, 'https://shop.example/api').map((e) => e.exchange.request.path)[0]).toBe('/v1/orders/7');
+  expect(readHar(text, 'https://other.example/api/v1')[0].exchange.operationId).toBeUndefined();
   expect(() => readHar('{"log":{}}')).toThrow('no log.entries');
   expect(() => readHar('not json')).toThrow('not JSON');
 });
