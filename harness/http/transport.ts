@@ -49,6 +49,8 @@ export class TransportError extends Error {
   constructor(
     readonly failure: TransportFailure,
     message: string,
+    /** Node's error code of a network failure (ECONNREFUSED, DEPTH_ZERO_SELF_SIGNED_CERT …), for a message that says what to do. */
+    readonly code?: string,
   ) {
     super(message);
   }
@@ -119,7 +121,7 @@ export class HttpTransport {
         const reset = error.code === 'ECONNRESET' || error.code === 'EPIPE' || /socket hang up/i.test(error.message);
         if (reset && outgoing.reusedSocket && !answered) return fail(new StaleSocketError());
         if (reset) return fail(new TransportError('connection-reset', `connection reset by the server (${error.code ?? error.message})`));
-        fail(new TransportError('network', error.message));
+        fail(new TransportError('network', error.message, error.code));
       });
       outgoing.on('response', (incoming: IncomingMessage) => {
         answered = true;
