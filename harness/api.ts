@@ -28,7 +28,8 @@ export class OmsApi {
     readonly account: AccountName,
     readonly client: OmsClient,
     private readonly created: CreatedOrders,
-    private readonly readOnly: boolean,
+    /** OMS_READ_ONLY: every request that could change something is refused (the test skipped with the reason). */
+    readonly readOnly: boolean,
     /** Told of every exchange this api completes (the requests of a generated run, for its counterexample). */
     private readonly onExchange?: (exchange: Exchange) => void,
   ) {}
