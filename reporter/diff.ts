@@ -1,4 +1,4 @@
-import { observedBehaviour } from '../harness/observe';
+import { observedBehaviour } from '../requirements/observed';
 import { visible, visibleLines } from '../harness/safe-text';
 import type { Level } from '../requirements/catalogue';
 import { targetLabel } from './display';
