@@ -6,6 +6,7 @@ import { requirement } from '../requirements/catalogue';
 import { visibleLines } from './safe-text';
 import { recordCheckedOn, type Judged } from './checked-on';
 import { currentTest } from './current-test';
+import { readSetting } from '../config/settings';
 
 /** A requirement that a response did not meet, with what it takes to act on it. */
 export interface Finding {
@@ -49,6 +50,11 @@ export interface FindingRecord {
   response?: { status: number; contentType: string; headers: Record<string, string>; body: string; retries: number; total?: number; truncated?: true };
   /** When the exchange started and how long its phases took. */
   timing?: ExchangeTiming;
+  /**
+   * With --har (OMS_HAR), the whole bodies the excerpts above cut (each up to MAX_HAR_BODY, redacted), for
+   * failures.har: `oms-conformance judge` needs them whole. Never in report.json (write-report.ts drops them).
+   */
+  whole?: { request?: string; response?: string };
   context?: FindingContext;
   /** Built from the structured request: one shell word per argument, the token as ${OMS_TOKEN}. */
   curl?: string;
@@ -81,11 +87,23 @@ export function toRecord(finding: Finding): FindingRecord {
     };
     record.curl = curlLine(request);
     if (exchange.timing) record.timing = exchange.timing;
+    if (readSetting('har')) {
+      const whole = { ...wholeIfCut('request', request.body), ...wholeIfCut('response', exchange.text) };
+      if (Object.keys(whole).length) record.whole = whole;
+    }
   }
   if (finding.context) record.context = Object.fromEntries(Object.entries(finding.context).map(([key, value]) => [key, typeof value === 'string' ? redact(value) : value]));
   if (finding.counterexample) record.counterexample = redact(finding.counterexample);
   if (finding.replay) record.replay = finding.replay;
   return record;
+}
+
+/** Largest body failures.har keeps whole; a larger one stays cut, and says so. */
+export const MAX_HAR_BODY = 1_048_576;
+
+function wholeIfCut(part: 'request' | 'response', body: string | undefined): { request?: string; response?: string } {
+  const text = body === undefined ? undefined : redact(body);
+  return text !== undefined && text.length > MAX_BODY_EXCERPT && text.length <= MAX_HAR_BODY ? { [part]: text } : {};
 }
 
 /** `truncated` for a body longer than a record keeps. */

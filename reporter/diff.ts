@@ -22,7 +22,8 @@ export interface StatusChange {
   to: StatusIn;
   /** new-failure: failed now and not before, and it gates the new report's profile; fixed: failed before, passed now. */
   kind: 'new-failure' | 'fixed' | 'changed';
-  /** What the first new finding says, for a new failure. */
+  /** What the first new finding says, for a requirement that failed in the new report. */
+  expected?: string;
   received?: string;
   /** Skip reasons of the new report, when it no longer checked the requirement. */
   reasons: string[];
@@ -72,8 +73,9 @@ export function diffReports(oldFile: string, old: ConformanceReport, newFile: st
     const describe = { id, level: about.level, section: about.section, statement: about.statement };
     if (from !== to) {
       const kind = to === 'failed' && now?.gating ? 'new-failure' : from === 'failed' && to === 'passed' ? 'fixed' : 'changed';
-      const received = to === 'failed' ? now?.findings[0]?.received : undefined;
-      statusChanges.push({ ...describe, from, to, kind, ...(received !== undefined && { received }), reasons: to === 'failed' || to === 'passed' ? [] : (now?.skipReasons ?? []) });
+      const finding = to === 'failed' ? now?.findings[0] : undefined;
+      const evidence = finding ? { expected: finding.expected, received: finding.received } : {};
+      statusChanges.push({ ...describe, from, to, kind, ...evidence, reasons: to === 'failed' || to === 'passed' ? [] : (now?.skipReasons ?? []) });
     }
     // An observation is compared only where both runs made one (one run not reaching it is a status change
     // above), by the behaviour it records: the instance that illustrates it (an id, a count) differs every run.
@@ -133,6 +135,7 @@ export function diffLines(diff: ReportDiff): string[] {
     const label = { 'new-failure': 'NEW FAILURE', fixed: 'FIXED', changed: 'CHANGED' } as const;
     for (const c of diff.statusChanges) {
       lines.push(`  ${label[c.kind].padEnd(11)}  ${c.id} (${c.level}, §${c.section}) ${c.from} → ${c.to}: ${c.statement}`);
+      if (c.expected !== undefined) lines.push(...visibleLines(`Expected: ${c.expected}`).map((line) => `      ${line}`));
       if (c.received !== undefined) lines.push(...visibleLines(`Received: ${c.received}`).map((line) => `      ${line}`));
       for (const reason of c.reasons) lines.push(`      ${visible(reason)}`);
     }

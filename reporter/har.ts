@@ -158,19 +158,21 @@ export function failureExchanges(report: ConformanceReport): HarExchange[] {
     .flatMap((finding) => (finding.request && finding.response ? [fromEvidence(finding)] : []));
 }
 
+/** A finding's exchange, with the whole bodies where the record kept them for the HAR. */
 function fromEvidence(evidence: Evidence): HarExchange {
-  const { request, response } = evidence as Required<Pick<Evidence, 'request' | 'response'>> & Evidence;
+  const { request, response, whole } = evidence as Required<Pick<Evidence, 'request' | 'response'>> & Evidence;
   const { truncated: requestCut, ...sent } = request;
+  const requestBody = whole?.request ?? sent.body;
   const exchange: Exchange = {
-    request: sent,
+    request: { ...sent, ...(requestBody !== undefined && { body: requestBody }) },
     status: response.status,
     headers: response.headers,
-    text: response.body,
+    text: whole?.response ?? response.body,
     json: undefined,
     retries: response.retries,
     ...(evidence.timing && { timing: evidence.timing }),
   };
-  const truncated = { ...(requestCut && { request: true as const }), ...(response.truncated && { response: true as const }) };
+  const truncated = { ...(requestCut && whole?.request === undefined && { request: true as const }), ...(response.truncated && whole?.response === undefined && { response: true as const }) };
   return {
     exchange,
     requirement: evidence.requirementId,

@@ -36,6 +36,8 @@ export interface TrafficRequirement {
   evidence: TrafficEvidence[];
   /** For a requirement not judged: why the traffic could not show it. */
   reason?: string;
+  /** The exchanges of recorded traffic it is judged on, for a requirement traffic can show. */
+  judgedFrom?: string;
 }
 
 /** A requirement the recording says its run failed, on which entries, and what judging the same entries found. */
@@ -91,7 +93,14 @@ export function judgeTraffic(file: string, recorded: ReadonlyArray<RecordedExcha
   const gatingLevelsOfProfile = gatingLevels(profile);
   const requirements = [...catalogue().values()].map((r): TrafficRequirement => {
     const result = judged.get(r.id);
-    const base = { id: r.id, section: r.section, level: r.level, statement: r.statement, gating: gatingLevelsOfProfile.includes(r.level) && !r.not_tested };
+    const base = {
+      id: r.id,
+      section: r.section,
+      level: r.level,
+      statement: r.statement,
+      gating: gatingLevelsOfProfile.includes(r.level) && !r.not_tested,
+      ...(JUDGED_FROM_TRAFFIC[r.id] && { judgedFrom: JUDGED_FROM_TRAFFIC[r.id] }),
+    };
     if (!result) return { ...base, status: 'not-judged', judgedOn: 0, occurrences: 0, evidence: [], reason: notJudgedReason(r.id, r.level, r.not_tested) };
     const evidence = result.findings.slice(0, MAX_EVIDENCE).map(({ entry, finding }) => evidenceOf(entry, finding));
     return { ...base, status: result.findings.length ? 'failed' : 'passed', judgedOn: result.on, occurrences: result.findings.length, evidence };
@@ -115,7 +124,7 @@ export function judgeTraffic(file: string, recorded: ReadonlyArray<RecordedExcha
 
 function notJudgedReason(id: string, level: Level, notTested: string | undefined): string {
   if (notTested) return `not testable: ${notTested}`;
-  if (JUDGED_FROM_TRAFFIC[id]) return `no exchange in this traffic shows it (judged on ${JUDGED_FROM_TRAFFIC[id]})`;
+  if (JUDGED_FROM_TRAFFIC[id]) return 'no exchange in this traffic shows it (--json lists what each is judged on)';
   if (level === 'OBSERVED' || level === 'NONE') return 'an observation the suite makes with requests of its own; traffic is judged, not observed';
   const need = NEEDS.find(([pattern]) => pattern.test(id))?.[1] ?? 'it needs requests the suite designs for it';
   return `recorded traffic cannot show it: ${need}`;
@@ -148,10 +157,12 @@ export function trafficLines(report: TrafficReport): string[] {
   }
   const passed = report.requirements.filter((r) => r.status === 'passed');
   if (passed.length) lines.push('', `Passed, on the exchanges that show them: ${passed.map((r) => `${r.id} (${r.judgedOn})`).join(', ')}`);
-  const notJudged = report.requirements.filter((r) => r.status === 'not-judged' && r.level !== 'NONE');
-  if (notJudged.length) {
+  // By reason, each with the requirements it holds for; the not-testable ones (the catalogue says why) are left out.
+  const notJudged = new Map<string, string[]>();
+  for (const r of report.requirements.filter((x) => x.status === 'not-judged' && !x.reason?.startsWith('not testable'))) notJudged.set(r.reason ?? '', [...(notJudged.get(r.reason ?? '') ?? []), r.id]);
+  if (notJudged.size) {
     lines.push('', 'Not judged:');
-    for (const r of notJudged) lines.push(`  ${r.id} (${r.level}): ${r.reason}`);
+    for (const [reason, ids] of notJudged) lines.push(`  ${ids.join(', ')}: ${reason}`);
   }
   if (report.recordedFailures.length) {
     lines.push('', 'The recording names the requirements its run failed on these exchanges (failures.har):');
