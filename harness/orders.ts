@@ -56,7 +56,7 @@ export async function ordersToRead(api: OmsApi, count: number, sent: () => Json 
   ensure(listAccepted(exchange));
   const data = (exchange.json as { data?: unknown } | undefined)?.data;
   const ids = (Array.isArray(data) ? data : []).map((order) => (order as Json | null)?.id).filter((id) => typeof id === 'string' || typeof id === 'number');
-  if (ids.length < count) test.info().skip(true, `read-only mode (OMS_READ_ONLY): this check reads ${count} order(s) the account holds, and its list shows ${ids.length}`);
+  if (ids.length < count) test.info().skip(true, `read-only mode (OMS_READ_ONLY): this check needs to read ${count} order(s) the account already holds, and its list shows ${ids.length}`);
   return ids.slice(0, count).map((id) => ({ id: String(id), exchange }));
 }
 
