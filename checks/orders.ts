@@ -4,8 +4,8 @@ import { contract, excerpt } from '../contract/openapi';
 import { project } from '../contract/projection';
 import { holdsExoticValue } from '../generators/exotic';
 import { nestedFieldLeftOut } from '../generators/nested-fields';
-import { unless, type Finding } from '../harness/findings';
-import type { Exchange } from '../harness/http/exchange';
+import { unless, type Finding, type FindingContext } from '../harness/findings';
+import { MAX_BODY_EXCERPT, type Exchange } from '../harness/http/exchange';
 import { notOnePathSegment } from '../harness/http/order-path';
 import type { Json } from '../harness/orders';
 import type { Check, Verdict } from './check';
@@ -35,10 +35,16 @@ const sentComesBack = (sent: unknown, exchange: Exchange, what: string): Verdict
   const found = differences(sent, exchange.json);
   return [
     found.length === 0,
-    () => ({ expected: `${what} to carry every field sent, with the value sent`, received: `${found.length} field(s) differ:\n${formatDifferences(found)}`, exchange }),
+    () => ({ expected: `${what} to carry every field sent, with the value sent`, received: `${found.length} field(s) differ:\n${formatDifferences(found)}`, exchange, context: sentContext(sent) }),
     exchange,
   ];
 };
+
+/** What was sent, kept with a finding (bounded) where the exchange that shows it is not the one that sent it: a get after a create. */
+function sentContext(sent: unknown): FindingContext | undefined {
+  const text = JSON.stringify(sent);
+  return text !== undefined && text.length <= MAX_BODY_EXCERPT ? { sent: text } : undefined;
+}
 
 /** The values the service assigned that an order keeps for life (4.2: id, user_id, created_at; from openapi.yaml) of `before`, unchanged in the order an exchange shows. */
 const sameAssignedValues = (before: Json, exchange: Exchange, what: string): Verdict => {

@@ -47,6 +47,8 @@ export const unknownIdAnswer = (exchange: Exchange, ownForm: boolean): Verdict =
     expected: ownForm ? '404 or 410 (an unknown id of the form the service assigns)' : '404 or 410, or another 4xx (an unknown id of another form than the service assigns)',
     received: `${exchange.status}`,
     exchange,
+    // Kept with the finding: judging the recorded exchange again needs to know which form of unknown id it asked for.
+    context: { ownForm },
   }),
   exchange,
 ];

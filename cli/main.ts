@@ -3,13 +3,7 @@ import { join } from 'node:path';
 import { configurationMessage, EXIT_CODE } from '../config/exit-codes';
 import { redact } from '../harness/http/redaction';
 import { PACKAGE_ROOT } from '../reporter/run-info';
-import { cleanup } from './cleanup';
-import { expectations } from './expectations';
-import { replay } from './replay';
-import { merge } from './merge';
-import { optionHelp, parseOptions, UsageError, type Command } from './options';
-import { run } from './run';
-import { keygen, verify } from './verify';
+import { optionHelp, parseOptions, UsageError, type Command, type Parsed } from './options';
 
 const COMMANDS: Record<Command, { usage: string; about: string }> = {
   run: { usage: 'oms-conformance [run] [options]', about: 'run the conformance suite against a server and write the report' },
@@ -18,7 +12,25 @@ const COMMANDS: Record<Command, { usage: string; about: string }> = {
   verify: { usage: 'oms-conformance verify REPORT.json [--pub KEY.pub]', about: 'check the hashes (and signature) of a report' },
   keygen: { usage: 'oms-conformance keygen KEY.pem', about: 'write a new Ed25519 key pair for --sign-key (KEY.pem) and verify --pub (KEY.pub)' },
   expectations: { usage: 'oms-conformance expectations --prune REPORT.json [--expect FILE]', about: 'list the expectations entries that pass in a report, or have expired' },
-  replay: { usage: 'oms-conformance replay REPORT.json [--times N] [options]', about: 'run again exactly the failed requirements of a report, with their seeds and paths; FIXED, STILL FAILING or FLAKY each' },
+  replay: { usage: 'oms-conformance replay REPORT.json [--times N] [--out DIR] [options]', about: 'run again exactly the failed requirements of a report, with their seeds and paths; FIXED, STILL FAILING or FLAKY each' },
+  diff: { usage: 'oms-conformance diff OLD/report.json NEW/report.json [--fail-on-observed] [--json FILE]', about: 'what changed between two reports: requirements whose status changed, observed behaviours that changed' },
+  judge: { usage: 'oms-conformance judge TRAFFIC.har [--base-url URL] [--profile P] [--json FILE]', about: 'judge recorded traffic (a HAR) with the suite\'s checks, sending no request; what the traffic cannot show is "not judged"' },
+};
+
+/**
+ * Each command's module, loaded only when that command runs: `--help` or a diff does not pay for loading
+ * the others (judge's checks load Playwright's test library, over a second of start-up).
+ */
+const COMMAND_RUNNERS: Record<Command, (parsed: Parsed) => number | Promise<number>> = {
+  run: (parsed) => (require('./run') as typeof import('./run')).run(parsed),
+  merge: (parsed) => (require('./merge') as typeof import('./merge')).merge(parsed),
+  cleanup: (parsed) => (require('./cleanup') as typeof import('./cleanup')).cleanup(parsed),
+  verify: (parsed) => (require('./verify') as typeof import('./verify')).verify(parsed),
+  keygen: (parsed) => (require('./verify') as typeof import('./verify')).keygen(parsed),
+  expectations: (parsed) => (require('./expectations') as typeof import('./expectations')).expectations(parsed),
+  replay: (parsed) => (require('./replay') as typeof import('./replay')).replay(parsed),
+  diff: (parsed) => (require('./diff') as typeof import('./diff')).diff(parsed),
+  judge: (parsed) => (require('./judge') as typeof import('./judge')).judge(parsed),
 };
 
 /** The `oms-conformance` command: parses the command line and returns the exit code. */
@@ -37,22 +49,7 @@ export async function main(argv: string[]): Promise<number> {
       console.log(help(name));
       return EXIT_CODE.conformant;
     }
-    switch (name) {
-      case 'run':
-        return await run(parsed);
-      case 'merge':
-        return await merge(parsed);
-      case 'cleanup':
-        return await cleanup(parsed);
-      case 'verify':
-        return verify(parsed);
-      case 'keygen':
-        return keygen(parsed);
-      case 'expectations':
-        return expectations(parsed);
-      case 'replay':
-        return await replay(parsed);
-    }
+    return await COMMAND_RUNNERS[name](parsed);
   } catch (error) {
     // A configuration problem is one line; anything else is a bug, shown whole but never with a secret in it.
     console.error(configurationMessage(error) ?? `oms-conformance: ${redact(String((error as Error).stack ?? error))}`);
@@ -71,7 +68,7 @@ function help(command: Command): string {
     lines.push(
       '',
       'Commands:',
-      ...(Object.keys(COMMANDS) as Command[]).map((name) => `  ${name.padEnd(9)} ${COMMANDS[name].about}`),
+      ...(Object.keys(COMMANDS) as Command[]).map((name) => `  ${name.padEnd(13)} ${COMMANDS[name].about}`),
       '',
       'Every option also has its environment variable (in brackets); an option wins over the variable.',
       '',
@@ -84,6 +81,8 @@ function help(command: Command): string {
       '  OMS_TOKEN=... oms-conformance --base-url https://oms.example.com/api --out report',
       '  oms-conformance --base-url $URL --token-file token.txt --profile strict --expect known.yaml',
       '  oms-conformance --shard 1/2 --seed 42 --out shard-1 && oms-conformance merge shard-1 shard-2 --out report',
+      '  oms-conformance diff release-1/report.json release-2/report.json',
+      '  oms-conformance judge traffic.har --base-url https://oms.example.com/api',
     );
   }
   return lines.join('\n');

@@ -6,7 +6,7 @@ import { SETTING_NAMES, SETTINGS, type SettingName } from '../config/settings-ta
  * The command line, as one table: each option's name, its value, the setting it sets (config/settings-table.ts,
  * where the options of settings come from) and its help line. The parser and the help text both come from this table.
  */
-export type Command = 'run' | 'merge' | 'cleanup' | 'verify' | 'keygen' | 'expectations' | 'replay';
+export type Command = 'run' | 'merge' | 'cleanup' | 'verify' | 'keygen' | 'expectations' | 'replay' | 'diff' | 'judge';
 
 export interface OptionSpec {
   name: string;
@@ -47,7 +47,9 @@ const COMMAND_OPTIONS: OptionSpec[] = [
   { name: 'all-runs', help: 'cleanup: every run that has a ledger', commands: ['cleanup'] },
   { name: 'dry-run', help: 'cleanup: list what would be deleted, delete nothing', commands: ['cleanup'] },
   { name: 'pub', value: 'KEY.pub', path: true, help: 'verify: the Ed25519 public key the report must be signed with', commands: ['verify'] },
-  { name: 'help', help: 'show this help', commands: ['run', 'merge', 'cleanup', 'verify', 'keygen', 'expectations', 'replay'] },
+  { name: 'fail-on-observed', help: 'diff: exit 1 also when an observed behaviour changed', commands: ['diff'] },
+  { name: 'json', value: 'FILE', path: true, help: 'diff, judge: also write the result as JSON to FILE', commands: ['diff', 'judge'] },
+  { name: 'help', help: 'show this help', commands: ['run', 'merge', 'cleanup', 'verify', 'keygen', 'expectations', 'replay', 'diff', 'judge'] },
   { name: 'version', help: 'print the suite version', commands: ['run'] },
 ];
 

@@ -1,6 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { EXIT_CODE } from '../config/exit-codes';
 import { writeSettings } from '../config/settings';
 import type { Replay } from '../harness/findings';
@@ -82,24 +81,23 @@ export async function replay({ options, positionals }: Parsed): Promise<number> 
     return EXIT_CODE.conformant;
   }
   const outcomes = new Map<string, Array<'failed' | 'passed' | 'unchecked'>>();
-  const work = mkdtempSync(join(tmpdir(), 'oms-replay-'));
-  try {
-    for (let round = 1; round <= times; round++) {
-      for (const [index, unit] of units.entries()) {
-        const out = join(work, `${round}-${index}`);
-        const child = await runPlaywright(replayArguments(unit, out), writeSettings({ seed: unit.seed, replayPath: unit.path, reportDir: out }, { ...env }));
-        if (child === EXIT_CODE.configuration) throw new UsageError(`the replay stopped on its configuration or preflight (exit 2); see the message above`);
-        const rerun = readReportFile(join(out, REPORT_FILES.json));
-        for (const id of unit.requirements) {
-          const status = rerun.requirements.find((r) => r.id === id)?.status;
-          const outcome = status === 'failed' ? 'failed' : status === 'passed' || status === 'observed' ? 'passed' : 'unchecked';
-          outcomes.set(id, [...(outcomes.get(id) ?? []), outcome]);
-        }
+  const work = replayDirectory(options.get('out'), file);
+  const reports: string[] = [];
+  for (let round = 1; round <= times; round++) {
+    for (const [index, unit] of units.entries()) {
+      const out = join(work, `run-${round}-${index + 1}`);
+      const child = await runPlaywright(replayArguments(unit, out), writeSettings({ seed: unit.seed, replayPath: unit.path, reportDir: out }, { ...env }));
+      if (child === EXIT_CODE.configuration) throw new UsageError(`the replay stopped on its configuration or preflight (exit 2); see the message above`);
+      const rerun = readReportFile(join(out, REPORT_FILES.json));
+      reports.push(`${shown(out)}/${REPORT_FILES.html} (${unit.requirements.join(', ')})`);
+      for (const id of unit.requirements) {
+        const status = rerun.requirements.find((r) => r.id === id)?.status;
+        const outcome = status === 'failed' ? 'failed' : status === 'passed' || status === 'observed' ? 'passed' : 'unchecked';
+        outcomes.set(id, [...(outcomes.get(id) ?? []), outcome]);
       }
     }
-  } finally {
-    rmSync(work, { recursive: true, force: true });
   }
+  console.log(`\nReports of the replay runs, kept: ${reports.join('; ')}`);
   console.log(`\nReplay of ${file}, ${times} time(s):`);
   const verdicts = [...outcomes].map(([id, runs]) => {
     const verdict = replayVerdict(runs);
@@ -108,6 +106,21 @@ export async function replay({ options, positionals }: Parsed): Promise<number> 
     return verdict;
   });
   return verdicts.every((v) => v === 'FIXED') ? EXIT_CODE.conformant : EXIT_CODE.violations;
+}
+
+/** Where replay keeps the report of each of its runs (--out, default replay-report): never the directory of the report it replays. */
+function replayDirectory(out: string | true | undefined, file: string): string {
+  const directory = resolve(typeof out === 'string' ? out : 'replay-report');
+  if (directory === resolve(dirname(file))) throw new UsageError(`--out ${out}: that is the directory of ${file}, which replay reads; give another one`);
+  mkdirSync(directory, { recursive: true });
+  // Only what an earlier replay wrote there goes: a directory given with --out may hold anything else.
+  for (const name of readdirSync(directory)) if (/^run-\d+-\d+$/.test(name)) rmSync(join(directory, name), { recursive: true, force: true });
+  return directory;
+}
+
+function shown(path: string): string {
+  const relativePath = relative(process.cwd(), path);
+  return relativePath.startsWith('..') ? path : relativePath;
 }
 
 /** A recorded counterexample runs its one test (file:line); the others run the tests tagged with their requirement. */

@@ -7,7 +7,7 @@ import { newRunId } from '../harness/http/ledger';
 import { loadExpectations } from '../reporter/expectations';
 import { loadPrivateKey } from '../reporter/integrity';
 import { REPORT_FILES, type ConformanceReport } from '../reporter/report';
-import { publishToGithub } from '../reporter/github';
+import { publishToGithub, writeGithubOutputs } from '../reporter/github';
 import { clearReport } from '../reporter/write-report';
 import { checkedSettings, environmentFrom } from './environment';
 import { UsageError, type Parsed } from './options';
@@ -70,6 +70,7 @@ export function exitCode(childCode: number, out: string): number {
   }
   const report = JSON.parse(readFileSync(file, 'utf8')) as ConformanceReport;
   publishToGithub(report, process.env.GITHUB_STEP_SUMMARY);
+  writeGithubOutputs(report, out);
   // An interrupted run (Ctrl-C, global timeout) keeps Playwright's code: it neither passed nor found violations.
   if (report.interrupted) return childCode || EXIT_CODE.violations;
   return report.gate.passed ? EXIT_CODE.conformant : EXIT_CODE.violations;

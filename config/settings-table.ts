@@ -47,7 +47,7 @@ export const SETTINGS = {
     value: httpUrl,
     default: undefined,
     defaultNote: 'the embedded reference server',
-    flag: { name: 'base-url', commands: TARGET, help: 'server under test' },
+    flag: { name: 'base-url', commands: [...TARGET, 'judge'], help: 'server under test (judge: the base URL the recorded traffic went to)' },
     meaning: 'Base URL of the server under test, with any path prefix.',
   }),
   token: setting({
@@ -112,7 +112,7 @@ export const SETTINGS = {
     variable: 'OMS_PROFILE',
     value: choice(['core', 'strict']),
     default: 'core',
-    flag: { name: 'profile', commands: ['run'], help: 'core: MUST requirements gate; strict: MUST and SHOULD' },
+    flag: { name: 'profile', commands: ['run', 'judge'], help: 'core: MUST requirements gate; strict: MUST and SHOULD' },
     meaning: '`core`: only MUST requirements fail the run. `strict`: SHOULD requirements fail it too.',
   }),
   effort: setting({
@@ -198,7 +198,7 @@ export const SETTINGS = {
     variable: 'OMS_REPORT_DIR',
     value: path('DIR'),
     default: 'conformance-report',
-    flag: { name: 'out', commands: ['run', 'merge'], help: 'report directory' },
+    flag: { name: 'out', commands: ['run', 'merge', 'replay'], help: 'report directory (replay: where the reports of its runs go, default replay-report)' },
     meaning: 'Where the conformance report is written.',
   }),
   replayPath: setting({

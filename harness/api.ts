@@ -103,6 +103,11 @@ export class OmsApi {
     return exchange;
   }
 
+  /** OMS_READ_ONLY: every request that could change something is refused (the test skipped with the reason). */
+  get readOnly(): boolean {
+    return this.options.readOnly;
+  }
+
   /** How long a write may take to show in the list (OMS_LIST_SETTLE_MS). */
   get listSettleMs(): number {
     return this.options.listSettleMs;

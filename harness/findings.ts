@@ -1,10 +1,12 @@
 import { expect as baseExpect, test } from '@playwright/test';
 import { clip, contentType, curlLine, MAX_BODY_EXCERPT, type Exchange } from './http/exchange';
+import type { ExchangeTiming } from './http/transport';
 import { redact } from './http/redaction';
 import { requirement } from '../requirements/catalogue';
 import { visibleLines } from './safe-text';
 import { recordCheckedOn, type Judged } from './checked-on';
 import { currentTest } from './current-test';
+import { readSetting } from '../config/settings';
 
 /** A requirement that a response did not meet, with what it takes to act on it. */
 export interface Finding {
@@ -17,7 +19,14 @@ export interface Finding {
   counterexample?: string;
   /** How to replay a generated failure exactly: OMS_SEED, OMS_PATH and the test's file:line. */
   replay?: Replay;
+  /**
+   * What the check knew besides the exchange (an id of the service's own form, say): kept with the
+   * record and in the HAR, so that `oms-conformance judge` can judge the recorded exchange the same way.
+   */
+  context?: FindingContext;
 }
+
+export type FindingContext = Record<string, string | number | boolean>;
 
 export interface Replay {
   seed: number;
@@ -35,8 +44,18 @@ export interface FindingRecord {
   requirementId: string;
   expected: string;
   received: string;
-  request?: { method: string; url: string; path: string; headers: Record<string, string>; body?: string };
-  response?: { status: number; contentType: string; headers: Record<string, string>; body: string; retries: number };
+  /** `truncated`: the body is cut to MAX_BODY_EXCERPT characters here. */
+  request?: { method: string; url: string; path: string; headers: Record<string, string>; body?: string; truncated?: true };
+  /** `total`: meta.total of a list answer (how many orders the account held then); `truncated` as for the request. */
+  response?: { status: number; contentType: string; headers: Record<string, string>; body: string; retries: number; total?: number; truncated?: true };
+  /** When the exchange started and how long its phases took. */
+  timing?: ExchangeTiming;
+  /**
+   * With --har (OMS_HAR), the whole bodies the excerpts above cut (each up to MAX_HAR_BODY, redacted), for
+   * failures.har: `oms-conformance judge` needs them whole. Never in report.json (write-report.ts drops them).
+   */
+  whole?: { request?: string; response?: string };
+  context?: FindingContext;
   /** Built from the structured request: one shell word per argument, the token as ${OMS_TOKEN}. */
   curl?: string;
   counterexample?: string;
@@ -55,19 +74,41 @@ export function toRecord(finding: Finding): FindingRecord {
   const record: FindingRecord = { requirementId: finding.requirementId, expected: redact(finding.expected), received: redact(finding.received) };
   if (exchange) {
     const request = exchange.request;
-    record.request = { ...request, body: request.body === undefined ? undefined : clip(request.body, MAX_BODY_EXCERPT) };
+    const total = (exchange.json as { meta?: { total?: unknown } } | undefined)?.meta?.total;
+    record.request = { ...request, body: request.body === undefined ? undefined : clip(request.body, MAX_BODY_EXCERPT), ...cut(request.body) };
     record.response = {
       status: exchange.status,
       contentType: contentType(exchange),
       headers: boundedHeaders(exchange.headers),
       body: clip(exchange.text, MAX_BODY_EXCERPT),
       retries: exchange.retries,
+      ...(exchange.operationId === 'listOrders' && Number.isInteger(total) && { total: total as number }),
+      ...cut(exchange.text),
     };
     record.curl = curlLine(request);
+    if (exchange.timing) record.timing = exchange.timing;
+    if (readSetting('har')) {
+      const whole = { ...wholeIfCut('request', request.body), ...wholeIfCut('response', exchange.text) };
+      if (Object.keys(whole).length) record.whole = whole;
+    }
   }
+  if (finding.context) record.context = Object.fromEntries(Object.entries(finding.context).map(([key, value]) => [key, typeof value === 'string' ? redact(value) : value]));
   if (finding.counterexample) record.counterexample = redact(finding.counterexample);
   if (finding.replay) record.replay = finding.replay;
   return record;
+}
+
+/** Largest body failures.har keeps whole; a larger one stays cut, and says so. */
+export const MAX_HAR_BODY = 1_048_576;
+
+function wholeIfCut(part: 'request' | 'response', body: string | undefined): { request?: string; response?: string } {
+  const text = body === undefined ? undefined : redact(body);
+  return text !== undefined && text.length > MAX_BODY_EXCERPT && text.length <= MAX_HAR_BODY ? { [part]: text } : {};
+}
+
+/** `truncated` for a body longer than a record keeps. */
+function cut(body: string | undefined): { truncated?: true } {
+  return body !== undefined && redact(body).length > MAX_BODY_EXCERPT ? { truncated: true } : {};
 }
 
 /** Response headers as a finding keeps them: at most 50, each value cut to 1,000 characters, secrets redacted. */

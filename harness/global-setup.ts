@@ -5,7 +5,7 @@ import { SETTINGS } from '../config/settings-table';
 import { DEVELOPMENT_ACCOUNTS } from '../reference/accounts';
 import { behavioursFromEnvironment } from '../reference/behaviours';
 import { startReferenceServer, type RunningReference } from '../reference/server';
-import { preflight, PreflightError } from './preflight';
+import { certificateAdvice, preflight, PreflightError } from './preflight';
 import { forgetRun } from './run-knowledge';
 import { forgetQuiet } from './quiet';
 import { clientCredentials, fetchToken } from './http/token';
@@ -37,7 +37,7 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
       const credentials = clientCredentials(settings, account);
       if (!credentials) continue;
       const issued = await fetchToken(baseUrl, credentials, settings.tokenAuth, settings.requestTimeoutMs).catch((error: Error) => {
-        throw new PreflightError(error.message);
+        throw new PreflightError(`${error.message}${certificateAdvice(error)}`);
       });
       // Workers and the report learn which way worked; workers start with this token and renew it themselves.
       if (!settings.tokenAuth) console.log(`oms-conformance: POST /token accepted the client credentials with --token-auth ${issued.auth}`);

@@ -2,6 +2,8 @@ import { test } from '@playwright/test';
 import { requirement } from '../requirements/catalogue';
 import { OBSERVATION_ANNOTATION } from './verifies';
 
+export { EXAMPLE_MARK } from '../requirements/observed';
+
 /** Records what the server does where the document is silent (an OBSERVED requirement): reported, never failed. */
 export function observe(id: string, value: string): void {
   const r = requirement(id);

@@ -1,6 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { test } from '@playwright/test';
 import type { OmsApi } from './api';
 import type { Check } from '../checks/check';
+import { listAccepted } from '../checks/listing';
 import { createAccepted, getAccepted, getAnswersAnObject, idAssigned, requiredOnlyCreateAccepted } from '../checks/orders';
 import type { Exchange } from './http/exchange';
 import { ensure } from './findings';
@@ -33,12 +35,43 @@ export async function getOrder(api: OmsApi, id: string): Promise<{ body: Json; e
   return { body: exchange.json as Json, exchange };
 }
 
+/** An order a test only reads: its id, and the exchange that showed it. */
+export interface OrderToRead {
+  id: string;
+  exchange: Exchange;
+}
+
+/**
+ * Orders a test only reads (gets, lists, sends refused requests to): created from `sent` as usual, or in
+ * read-only mode the newest `count` the account already holds, taken from the list and never changed. An
+ * account with fewer skips the test with the reason.
+ */
+export async function ordersToRead(api: OmsApi, count: number, sent: () => Json = minimalOrder, accepted: Check = createAccepted): Promise<OrderToRead[]> {
+  if (!api.readOnly) {
+    const created: OrderToRead[] = [];
+    for (let n = 0; n < count; n++) created.push(await createOrder(api, sent(), accepted));
+    return created;
+  }
+  const exchange = await api.list({ limit: count });
+  ensure(listAccepted(exchange));
+  const data = (exchange.json as { data?: unknown } | undefined)?.data;
+  const ids = (Array.isArray(data) ? data : []).map((order) => (order as Json | null)?.id).filter((id) => typeof id === 'string' || typeof id === 'number');
+  if (ids.length < count) test.info().skip(true, `read-only mode (OMS_READ_ONLY): this check needs to read ${count} order(s) the account already holds, and its list shows ${ids.length}`);
+  return ids.slice(0, count).map((id) => ({ id: String(id), exchange }));
+}
+
+/** One order a test only reads (see ordersToRead). */
+export async function orderToRead(api: OmsApi, sent: Json = minimalOrder(), accepted: Check = createAccepted): Promise<OrderToRead> {
+  const [order] = await ordersToRead(api, 1, () => sent, accepted);
+  return order;
+}
+
 /**
  * Unknown ids in two forms (see OmsApi.unknownIds): the form of an id this service assigned, taken from
- * an order created for the purpose, and another form.
+ * an order created for the purpose (in read-only mode, one the account holds), and another form.
  */
 export async function unknownIds(api: OmsApi): Promise<Array<{ id: string; ownForm: boolean }>> {
-  const sample = await createOrder(api, minimalOrder(), requiredOnlyCreateAccepted);
+  const sample = await orderToRead(api, minimalOrder(), requiredOnlyCreateAccepted);
   return api.unknownIds(sample.id);
 }
 

@@ -9,6 +9,26 @@ export class PreflightError extends ConfigurationError {}
 
 const BASE_URL = SETTINGS.baseUrl.variable;
 
+/** Certificate errors Node reports for an issuer it does not trust: the fix is to give it the CA. */
+const UNTRUSTED_ISSUER = ['DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'UNABLE_TO_GET_ISSUER_CERT', 'CERT_UNTRUSTED'];
+
+/**
+ * What to do about a TLS certificate the connection refused (empty for any other failure): the private
+ * CA given to Node (NODE_EXTRA_CA_CERTS), never verification turned off.
+ */
+export function certificateAdvice(error: unknown): string {
+  const code = error instanceof TransportError ? error.code : undefined;
+  if (code && UNTRUSTED_ISSUER.includes(code)) {
+    return (
+      ` The server's TLS certificate is not signed by a CA Node trusts (${code}). If it comes from a private CA, give Node that CA: ` +
+      'NODE_EXTRA_CA_CERTS=/path/to/ca.pem (PEM, one or more certificates), set in the environment of the command, which reads it at start-up.'
+    );
+  }
+  if (code === 'CERT_HAS_EXPIRED' || code === 'CERT_NOT_YET_VALID') return ` The server's TLS certificate is outside its validity dates (${code}): renew it, or check this machine's clock.`;
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') return ` The server's TLS certificate does not name this host (${code}): use in ${BASE_URL} the host name the certificate was issued for.`;
+  return '';
+}
+
 /**
  * One request before any test: is the base URL reachable, is it this interface at all, does it take the
  * token? A target that is clearly something else (unreachable, a redirect, a page of markup, a list that
@@ -32,7 +52,8 @@ export async function preflight(baseUrl: string, token: string, account: 'A' | '
     });
   } catch (error) {
     const reason = error instanceof TransportError && error.failure === 'timeout' ? 'no complete answer within 10 s' : redact((error as Error).message);
-    throw new PreflightError(`${BASE_URL}=${baseUrl} cannot be reached (${reason}). Check ${BASE_URL} and that the server is running.`);
+    const advice = certificateAdvice(error) || ` Check ${BASE_URL} and that the server is running.`;
+    throw new PreflightError(`${BASE_URL}=${baseUrl} cannot be reached (${reason}).${advice}`);
   } finally {
     transport.close();
   }
@@ -68,8 +89,10 @@ export async function preflight(baseUrl: string, token: string, account: 'A' | '
     );
   }
   if (response.status >= 400 && response.status !== 429) {
+    // A JSON 404 is most often an API gateway or framework answering for a path it does not have: the prefix is missing.
+    const prefix = response.status === 404 ? ` There is no /orders at ${baseUrl}: check ${BASE_URL}, including any path prefix such as /api/v1.` : '';
     throw new PreflightError(
-      `${BASE_URL}=${baseUrl}: GET /orders?limit=1 answered ${response.status} (${redact(text).slice(0, 200)}). The suite cannot start until a plain list succeeds.`,
+      `${BASE_URL}=${baseUrl}: GET /orders?limit=1 answered ${response.status} (${redact(text).slice(0, 200)}). The suite cannot start until a plain list succeeds.${prefix}`,
     );
   }
   if (!json) {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
 import { DISPLAY, displayOf, failures } from './display';
 import { renderMarkdown } from './markdown';
@@ -45,4 +46,28 @@ export function publishToGithub(report: ConformanceReport, summaryFile: string |
   if (!summaryFile || report.shard) return;
   appendFileSync(summaryFile, githubSummary(report));
   for (const line of githubAnnotations(report)) print(line);
+}
+
+/**
+ * The step outputs of a run or merge (GITHUB_OUTPUT set): verdict, score (percent of the gating
+ * requirements passed), report-dir and run-id, for the steps after it (`steps.<id>.outputs.verdict`, the
+ * action's outputs). Each value is written in the multi-line form with a delimiter it cannot contain.
+ */
+export function githubOutputs(report: ConformanceReport, reportDir: string): string {
+  const outputs: Array<[string, string]> = [
+    ['verdict', report.verdict],
+    ['score', String(report.score.percent)],
+    ['report-dir', reportDir],
+    ['run-id', report.runId],
+  ];
+  return outputs
+    .map(([name, value]) => {
+      const delimiter = `ghadelimiter_${randomUUID()}`;
+      return `${name}<<${delimiter}\n${value}\n${delimiter}\n`;
+    })
+    .join('');
+}
+
+export function writeGithubOutputs(report: ConformanceReport, reportDir: string, outputFile: string | undefined = process.env.GITHUB_OUTPUT): void {
+  if (outputFile) appendFileSync(outputFile, githubOutputs(report, reportDir));
 }

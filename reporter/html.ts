@@ -2,12 +2,14 @@ import { LEVELS } from '../requirements/catalogue';
 import { DISPLAY, displayOf, failures, skipsByReason, targetLabel, type Display } from './display';
 import { requestLine, responseLine, type Evidence } from './evidence';
 import { escapeMarkup as escape } from './markup';
+import { stateNeeded } from './reproduce';
 import { bySection, STATUSES, verdictLine, type ConformanceReport, type RequirementResult } from './report';
 
 /**
  * index.html: one self-contained page (inline style, no script, no network: the Content-Security-Policy
- * forbids every fetch). Verdict first, then the requirements by section coloured by status, the failures
- * with their evidence (expandable), the observed behaviours and the skips.
+ * forbids every fetch). Verdict first, naming the failed requirements, then the failures with their
+ * evidence, open, then the run, the requirements by section coloured by status, the observed behaviours
+ * and the skips.
  */
 export function renderHtml(report: ConformanceReport): string {
   const conformant = report.verdict === 'conformant';
@@ -24,12 +26,12 @@ export function renderHtml(report: ConformanceReport): string {
 <header class="verdict ${conformant ? 'ok' : report.verdict === 'inconclusive' ? 'inconclusive' : report.gate.passed ? 'known' : 'bad'}" data-testid="verdict" data-verdict="${report.verdict}">
   <h1>${escape(verdictLine(report))}</h1>
   <p>${report.score.passed} of ${report.score.gating} gating requirements passed (${report.score.percent}%) · ${escape(targetLabel(report))}</p>
-</header>
+${failedNames(report)}</header>
 <main>
+${failuresSection(report)}
 ${runSection(report)}
 ${countsSection(report)}
 ${matrixSection(report)}
-${failuresSection(report)}
 ${fixedSection(report)}
 ${observedSection(report)}
 ${skippedSection(report)}
@@ -39,6 +41,14 @@ ${allSection(report)}
 </body>
 </html>
 `;
+}
+
+/** The header's line of failed requirements, each a link to its evidence. */
+function failedNames(report: ConformanceReport): string {
+  const failed = failures(report);
+  if (!failed.length) return '';
+  const links = failed.map((r) => `<a href="#${r.id}">${r.id}</a> (${r.level}${displayOf(r) === 'failed' ? '' : `, ${escape(DISPLAY[displayOf(r)].label)}`})`);
+  return `  <p class="failed-names" data-testid="failed-names">Failed: ${links.join(', ')}</p>\n`;
 }
 
 function runSection(report: ConformanceReport): string {
@@ -95,14 +105,14 @@ function failuresSection(report: ConformanceReport): string {
     .map((r) => {
       const display = displayOf(r);
       const known = r.knownFailure ? `<p class="known-reason">Known failure: ${escape(r.knownFailure.reason)}</p>` : '';
-      return `<details id="${r.id}" class="failure" data-id="${r.id}">
+      return `<details id="${r.id}" class="failure" data-id="${r.id}" open>
 <summary><span class="cell d-${display}">${escape(DISPLAY[display].label)}</span> <strong>${r.id}</strong> (${r.level}, §${escape(r.section)}) ${escape(r.statement)}</summary>
 ${known}<p class="tests">Checked by ${r.tests.length} test(s); it failed in ${failedIn(r)}.</p>
 ${r.findings.map(finding).join('\n')}
 </details>`;
     })
     .join('\n');
-  return `<section id="failures"><h2>Failures (${failed.length})</h2><p>Open a failure for its evidence: the request, the response, what was expected, and a curl line that reproduces it.</p>${items}${unattributed}</section>`;
+  return `<section id="failures"><h2>Failures (${failed.length})</h2><p>Each failure with its evidence: the request, the response, what was expected, and a curl line that reproduces it (and what state it needs, where it needs one).</p>${items}${unattributed}</section>`;
 }
 
 function failedIn(r: RequirementResult): string {
@@ -119,6 +129,7 @@ function finding(evidence: Evidence): string {
     ['Request', request && (evidence.request?.body === undefined ? request : `${request}\n${evidence.request.body}`), 'request'],
     ['Response', evidence.response && `${responseLine(evidence)}\n${evidence.response.body || '(empty)'}`, 'response'],
     ['Reproduce', evidence.curl, 'curl'],
+    ['Needs', evidence.curl && stateNeeded(evidence), 'state'],
     ['Counterexample', evidence.counterexample, 'counterexample'],
     ['Replay', evidence.replay && `OMS_SEED=${evidence.replay.seed} OMS_PATH='${evidence.replay.path}' npx playwright test ${evidence.replay.location}`, 'replay'],
   ];
@@ -168,6 +179,7 @@ main{padding:0 24px 24px;max-width:1200px}
 header.verdict{padding:18px 24px;color:#fff}
 header.verdict h1{margin:0 0 4px;font-size:22px}
 header.verdict p{margin:0}
+header.verdict .failed-names{margin-top:6px}header.verdict a{color:#fff}
 header.ok{background:#1a7f37}header.bad{background:#cf222e}header.known{background:#8250df}header.inconclusive{background:#57606a}
 section{background:#fff;border:1px solid #d0d7de;border-radius:6px;padding:4px 16px 12px;margin-top:16px}
 h2{font-size:17px}
@@ -187,5 +199,6 @@ details.failure summary{cursor:pointer}
 .finding dl{margin:0}.finding dt{font-weight:600;margin-top:4px}.finding dd{margin:0}
 pre{background:#f6f8fa;border:1px solid #eaeef2;border-radius:4px;padding:6px 8px;white-space:pre-wrap;word-break:break-all;margin:2px 0;font-size:12px}
 pre.curl{background:#0d1117;color:#e6edf3}
+pre.state{background:#fff8c5;border-color:#d4a72c}
 footer{padding:12px 24px;color:#57606a}
 `;

@@ -57,19 +57,23 @@ test('server text cannot end an annotation early or start a second workflow comm
   expect(unescapeData(message)).toContain(`received ${hostile}.`);
 });
 
-test('action.yml is a composite action with the documented inputs; secrets go through the environment; the example workflow uses it', () => {
+test('action.yml is a composite action with the documented inputs and outputs; secrets go through the environment; it sets up no Node.js of its own for the job; the example workflow uses it', () => {
   const action = parse(readFileSync(join(PROJECT_ROOT, 'action.yml'), 'utf8')) as {
     inputs: Record<string, unknown>;
-    runs: { using: string; steps: Array<{ uses?: string; run?: string; env?: Record<string, string>; 'working-directory'?: string }> };
+    outputs: Record<string, unknown>;
+    runs: { using: string; steps: Array<{ id?: string; uses?: string; run?: string; env?: Record<string, string> }> };
   };
   expect(action.runs.using).toBe('composite');
-  for (const input of ['base-url', 'token', 'client-id', 'client-secret', 'token-b', 'client-id-b', 'client-secret-b', 'profile', 'effort']) expect(Object.keys(action.inputs)).toContain(input);
-  const steps = action.runs.steps;
-  expect(steps[0].uses).toMatch(/^actions\/setup-node@/);
-  expect(steps[1]).toMatchObject({ run: 'npm ci --no-audit --no-fund', 'working-directory': '${{ github.action_path }}' });
-  const suite = steps[2];
-  expect(suite.run).toBe('node "$GITHUB_ACTION_PATH/cli/oms-conformance.js"');
-  expect(suite.env).toMatchObject({ OMS_TOKEN: '${{ inputs.token }}', OMS_CLIENT_SECRET: '${{ inputs.client-secret }}', OMS_CLIENT_SECRET_B: '${{ inputs.client-secret-b }}' });
+  for (const input of ['base-url', 'token', 'client-id', 'client-secret', 'token-b', 'client-id-b', 'client-secret-b', 'profile', 'effort', 'workers', 'seed', 'read-only', 'har', 'sign-key', 'request-timeout', 'timeout-minutes']) {
+    expect(Object.keys(action.inputs)).toContain(input);
+  }
+  expect(Object.keys(action.outputs).sort()).toEqual(['exit-code', 'report-dir', 'run-id', 'score', 'verdict']);
+  // Only the cache and the upload are other repositories' actions: no setup-node, which would change Node.js for the rest of the job.
+  expect(action.runs.steps.flatMap((step) => (step.uses ? [step.uses.split('@')[0]] : []))).toEqual(['actions/cache', 'actions/upload-artifact']);
+  const suite = action.runs.steps.find((step) => step.id === 'run');
+  expect(suite?.run).toContain('node "$GITHUB_ACTION_PATH/cli/oms-conformance.js"');
+  expect(suite?.env).toMatchObject({ OMS_TOKEN: '${{ inputs.token }}', OMS_CLIENT_SECRET: '${{ inputs.client-secret }}', OMS_CLIENT_SECRET_B: '${{ inputs.client-secret-b }}', SIGN_KEY_PEM: '${{ inputs.sign-key }}' });
+  for (const step of action.runs.steps) expect(step.run ?? '', 'a secret never on a command line').not.toMatch(/\$\{\{\s*inputs\.(token|client-secret|sign-key)/);
   const workflow = parse(readFileSync(join(PROJECT_ROOT, '.github', 'workflows', 'conformance.yml'), 'utf8')) as { jobs: Record<string, { steps: Array<{ uses?: string; with?: Record<string, string> }> }> };
   const uses = Object.values(workflow.jobs).flatMap((job) => job.steps).find((step) => step.uses === './');
   expect(uses?.with).toMatchObject({ 'base-url': 'http://127.0.0.1:8080', profile: 'strict' });

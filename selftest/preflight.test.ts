@@ -1,6 +1,13 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
+import { DEVELOPMENT_ACCOUNTS } from '../reference/accounts';
+import { createReferenceApp } from '../reference/app';
 import { startReferenceServer } from '../reference/server';
 import { runSuite } from './support/run-suite';
 
@@ -20,13 +27,14 @@ test('stops with exit code 2 and one message naming OMS_BASE_URL when the server
 });
 
 /** The suite against a stand-in that answers every request with one status, content type and body: it must stop at once, naming OMS_BASE_URL. */
-async function expectStopAgainst(status: number, contentType: string, body: string): Promise<void> {
+async function expectStopAgainst(status: number, contentType: string, body: string): Promise<string> {
   const standIn = createServer((_req, res) => res.writeHead(status, { 'Content-Type': contentType }).end(body));
   await new Promise<void>((resolve) => standIn.listen(0, '127.0.0.1', resolve));
   try {
     const run = await runSuite({ OMS_BASE_URL: `http://127.0.0.1:${(standIn.address() as AddressInfo).port}`, OMS_TOKEN: 'any-token-123' });
     expect(run.exitCode).toBe(2);
     expectOneClearMessage(run.output, 'OMS_BASE_URL');
+    return run.output;
   } finally {
     standIn.close();
   }
@@ -36,8 +44,35 @@ test('stops with exit code 2 when the base URL answers a page of HTML', async ()
   await expectStopAgainst(200, 'text/html', '<html>welcome</html>');
 });
 
-test('stops with exit code 2 when every path answers 404 (a base URL without its path prefix)', async () => {
-  await expectStopAgainst(404, 'application/json', '{"error":"not found"}');
+test('stops with exit code 2 when every path answers 404 (a base URL without its path prefix), naming the prefix for a JSON 404 too', async () => {
+  const output = await expectStopAgainst(404, 'application/json', '{"error":"not found"}');
+  expect(output).toContain('There is no /orders at http://127.0.0.1:');
+  expect(output).toContain('check OMS_BASE_URL, including any path prefix such as /api/v1.');
+});
+
+test('a TLS certificate from a private CA stops the run with a message naming NODE_EXTRA_CA_CERTS, and that variable is the fix', async () => {
+  const work = mkdtempSync(join(tmpdir(), 'oms-tls-'));
+  const [key, cert] = [join(work, 'key.pem'), join(work, 'cert.pem')];
+  // A self-signed certificate for 127.0.0.1: its own CA, as a private CA's certificate is to Node.
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '2', '-subj', '/CN=oms-selftest', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', key, '-out', cert], { stdio: 'ignore' });
+  const app = createReferenceApp();
+  const server = createHttpsServer({ key: readFileSync(key), cert: readFileSync(cert) }, app.handle);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  app.start();
+  try {
+    const env = { OMS_BASE_URL: `https://127.0.0.1:${(server.address() as AddressInfo).port}`, OMS_TOKEN: DEVELOPMENT_ACCOUNTS[0].developmentToken };
+    const refused = await runSuite(env, ['--grep', '@ORD-GET-004']);
+    expect(refused.exitCode, refused.output).toBe(2);
+    expectOneClearMessage(refused.output, 'NODE_EXTRA_CA_CERTS=/path/to/ca.pem');
+    expect(refused.output).toContain('DEPTH_ZERO_SELF_SIGNED_CERT');
+    expect(refused.output).not.toContain('that the server is running');
+    const trusted = await runSuite({ ...env, NODE_EXTRA_CA_CERTS: cert }, ['--grep', '@ORD-GET-004']);
+    expect(trusted.exitCode, trusted.output).toBe(0);
+  } finally {
+    app.stop();
+    server.closeAllConnections();
+    server.close();
+  }
 });
 
 test('runs on, and fails ORD-GEN-001, when the list answers 200 in text/plain: a defect of the interface, not another site', async () => {

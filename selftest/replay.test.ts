@@ -72,6 +72,12 @@ test('oms-conformance replay runs the failed requirements N times and says FIXED
       '  STILL FAILING ORD-DELETE-004 (failed 2 of 2)',
     ]);
     expect(run.exitCode).toBe(1);
+    // Every report path the replay printed is still there after it exits (replay-report/, not a deleted temporary directory).
+    const printed = [...run.stdout.matchAll(/Report: (\S+)\/index\.html/g)].map((match) => match[1]);
+    expect(printed).toHaveLength(4);
+    for (const directory of printed) expect(existsSync(join(work, directory, 'index.html')), directory).toBe(true);
+    expect(printed.every((directory) => directory.startsWith('replay-report/run-'))).toBe(true);
+    expect(run.stdout).toContain('Reports of the replay runs, kept: replay-report/run-1-1/index.html (ORD-GET-003)');
   } finally {
     await server.close();
   }
@@ -83,11 +89,13 @@ test.describe('replay refuses what it cannot replay: exit 2, one line naming the
     ['a missing report', ['replay', 'missing.json'], 'cannot read the report missing.json: ENOENT'],
     ['an unreadable report', ['replay', 'broken.json'], 'broken.json is not a report.json: it is not JSON'],
     ['a bad --times', ['replay', 'unseeded.json', '--times', '0'], '--times must be a positive integer, got "0"'],
+    ['--out the directory of the report it reads', ['replay', 'seeded.json', '--out', '.'], '--out .: that is the directory of seeded.json, which replay reads; give another one'],
   ];
   for (const [what, args, message] of cases) {
     test(what, async () => {
       const work = temporaryDirectory();
       writeFileSync(join(work, 'unseeded.json'), JSON.stringify(failedReport(null)));
+      writeFileSync(join(work, 'seeded.json'), JSON.stringify(failedReport(7)));
       writeFileSync(join(work, 'broken.json'), '{"requirements": [');
       const run = await runCli(args, { cwd: work });
       expect(run.exitCode).toBe(2);

@@ -173,7 +173,7 @@ test.describe.serial('the conformance report of one run', () => {
     expect(() => tokenize(html.replace('</body>', `<pre>${HOSTILE}</pre></body>`))).toThrow();
   });
 
-  test('index.html shows verdict, matrix, observed behaviours and expandable evidence, offline, in Chromium', async () => {
+  test('index.html shows verdict and failed requirements first, evidence open, matrix and observed behaviours, offline, in Chromium', async () => {
     needsChromium();
     browser ??= await chromium.launch(CHROMIUM);
     const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
@@ -188,11 +188,17 @@ test.describe.serial('the conformance report of one run', () => {
     const observed = report.requirements.find((r) => r.status === 'observed')!;
     await expect(page.locator(`#observed tr[data-id="${observed.id}"]`)).toContainText(observed.observed[0]);
     await expect(page.locator('#fixed')).toContainText('ORD-CREATE-002');
+    // The header names the failed requirements; the failures come first, open, each curl line with the state it needs.
+    await expect(page.getByTestId('failed-names')).toHaveText('Failed: ORD-AUTH-006 (SHOULD, failed (not gating)), ORD-GEN-002 (MUST, known failure)');
+    const [failuresTop, runTop] = await Promise.all(['#failures', '#run'].map(async (id) => (await page.locator(id).boundingBox())!.y));
+    expect(failuresTop).toBeLessThan(runTop);
     const failure = page.locator('details#ORD-GEN-002');
-    await expect(failure.locator('pre.curl').first()).toBeHidden();
-    await failure.locator('summary').click();
     await expect(failure.locator('pre.curl').first()).toBeVisible();
     await expect(failure.locator('pre.curl').first()).toContainText(`'Authorization: Bearer '"\${OMS_TOKEN}"`);
+    await expect(failure.locator('pre.state').first()).toContainText(/^an account holding \d+ orders, as during the run/);
+    await failure.locator('summary').click();
+    await expect(failure.locator('pre.curl').first()).toBeHidden();
+    await failure.locator('summary').click();
     const colour = await page.locator('a[data-id="ORD-GEN-002"]').evaluate((cell) => getComputedStyle(cell).backgroundColor);
     expect(colour).toBe('rgb(130, 80, 223)');
     await failure.scrollIntoViewIfNeeded();

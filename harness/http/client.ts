@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { OperationId } from '../../contract/openapi';
-import type { Exchange } from './exchange';
+import { parseJson, type Exchange } from './exchange';
 import { redact } from './redaction';
 import { currentRunId } from '../../config/settings';
 import { INCONCLUSIVE, noteAnswer, noteTimeout, serverWentSilent } from './silence';
@@ -127,6 +127,7 @@ export class OmsClient {
         text,
         json: parseJson(text),
         retries: attempt,
+        timing: response.timing,
       };
     }
   }
@@ -162,15 +163,6 @@ export class OmsClient {
 
 function redactHeaders(headers: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, redact(value)]));
-}
-
-function parseJson(text: string): unknown {
-  if (text.trim() === '') return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
 }
 
 /** Retry-After in seconds or as an HTTP date; without it, exponential back-off. */

@@ -3,6 +3,7 @@ import { excerpt } from '../../contract/openapi';
 import { placeholders, redact } from './redaction';
 import { clipText } from '../safe-text';
 import { printfSubstitution, shellWord } from './shell';
+import type { ExchangeTiming } from './transport';
 
 /** One request and its response, with every secret already redacted: safe to print, attach and report. */
 export interface Exchange {
@@ -22,6 +23,18 @@ export interface Exchange {
   json: unknown;
   /** 429/503 answers waited out before this one. */
   retries: number;
+  /** When it started and how long each phase took (the transport's clock); absent for an exchange read from a recording without timings. */
+  timing?: ExchangeTiming;
+}
+
+/** A body as JSON, or undefined when it is empty or not JSON. */
+export function parseJson(text: string): unknown {
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
 }
 
 export function contentType(exchange: Exchange): string {

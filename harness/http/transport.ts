@@ -1,5 +1,6 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
 import { constants, createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 
@@ -29,6 +30,16 @@ export interface HttpResponse {
   /** Lower-case names; repeated headers joined with ", " (Set-Cookie with a newline), as Playwright gave them. */
   headers: Record<string, string>;
   body: Buffer;
+  timing: ExchangeTiming;
+}
+
+/** When an exchange started and how long each phase took, in milliseconds as HAR 1.2 counts them (-1: the phase did not happen, as on a reused connection). */
+export interface ExchangeTiming {
+  startedAt: string;
+  connect: number;
+  send: number;
+  wait: number;
+  receive: number;
 }
 
 export type TransportFailure = 'timeout' | 'too-large' | 'connection-reset' | 'decoding' | 'network';
@@ -38,6 +49,8 @@ export class TransportError extends Error {
   constructor(
     readonly failure: TransportFailure,
     message: string,
+    /** Node's error code of a network failure (ECONNREFUSED, DEPTH_ZERO_SELF_SIGNED_CERT …), for a message that says what to do. */
+    readonly code?: string,
   ) {
     super(message);
   }
@@ -71,6 +84,7 @@ export class HttpTransport {
     const url = new URL(request.url);
     const secure = url.protocol === 'https:';
     const rawPath = rawPathAndQuery(request.url);
+    const clock = exchangeClock(secure);
     return new Promise<HttpResponse>((resolve, reject) => {
       let settled = false;
       const finish = (outcome: () => void) => {
@@ -100,17 +114,20 @@ export class HttpTransport {
         outgoing.destroy();
       }, request.timeoutMs);
       let answered = false;
+      outgoing.on('socket', clock.onSocket);
+      outgoing.on('finish', clock.onSent);
       outgoing.on('error', (error: NodeJS.ErrnoException) => {
         if (error instanceof TransportError) return fail(error);
         const reset = error.code === 'ECONNRESET' || error.code === 'EPIPE' || /socket hang up/i.test(error.message);
         if (reset && outgoing.reusedSocket && !answered) return fail(new StaleSocketError());
         if (reset) return fail(new TransportError('connection-reset', `connection reset by the server (${error.code ?? error.message})`));
-        fail(new TransportError('network', error.message));
+        fail(new TransportError('network', error.message, error.code));
       });
       outgoing.on('response', (incoming: IncomingMessage) => {
         answered = true;
+        clock.onAnswer();
         readBody(incoming, request.maxResponseBytes).then(
-          (body) => finish(() => resolve({ status: incoming.statusCode ?? 0, headers: flattenHeaders(incoming.headers), body })),
+          (body) => finish(() => resolve({ status: incoming.statusCode ?? 0, headers: flattenHeaders(incoming.headers), body, timing: clock.timing() })),
           (error: Error) => {
             fail(error);
             outgoing.destroy();
@@ -120,6 +137,28 @@ export class HttpTransport {
       outgoing.end(request.body);
     });
   }
+}
+
+/** Marks the phases of one exchange as its events come: connected (a fresh socket only), request sent, first byte of the answer, last byte. */
+function exchangeClock(secure: boolean) {
+  const startedAt = new Date().toISOString();
+  const start = performance.now();
+  let connected: number | undefined;
+  let sent: number | undefined;
+  let answered: number | undefined;
+  const since = (from: number, to: number | undefined) => Math.max(0, Math.round(((to ?? from) - from) * 1000) / 1000);
+  return {
+    onSocket: (socket: Socket) => {
+      if (socket.connecting) socket.once(secure ? 'secureConnect' : 'connect', () => (connected = performance.now()));
+    },
+    onSent: () => (sent = performance.now()),
+    onAnswer: () => (answered = performance.now()),
+    timing: (): ExchangeTiming => {
+      const end = performance.now();
+      const sentAt = sent ?? answered ?? end;
+      return { startedAt, connect: connected === undefined ? -1 : since(start, connected), send: since(connected ?? start, sentAt), wait: since(sentAt, answered), receive: since(answered ?? end, end) };
+    },
+  };
 }
 
 /** A reset on a reused keep-alive socket before any answer: retried once on a fresh connection. */

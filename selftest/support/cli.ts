@@ -33,9 +33,9 @@ export interface CliRun {
  */
 export function runCli(args: string[], options: { env?: Record<string, string>; cwd?: string; bin?: string } = {}): Promise<CliRun> {
   const inherited = Object.fromEntries(
-    // GITHUB_STEP_SUMMARY too: the self-tests' deliberately failing runs must not annotate the project's own CI job.
+    // GITHUB_STEP_SUMMARY and GITHUB_OUTPUT too: the self-tests' deliberately failing runs must not annotate the project's own CI job, nor set its outputs.
     Object.entries(process.env).filter(
-      ([name]) => !name.startsWith('OMS_') && !name.startsWith('PLAYWRIGHT_') && !name.startsWith('PW_') && !name.startsWith('TEST_') && name !== 'GITHUB_STEP_SUMMARY',
+      ([name]) => !name.startsWith('OMS_') && !name.startsWith('PLAYWRIGHT_') && !name.startsWith('PW_') && !name.startsWith('TEST_') && name !== 'GITHUB_STEP_SUMMARY' && name !== 'GITHUB_OUTPUT',
     ),
   );
   const child = spawn(process.execPath, [options.bin ?? BIN, ...args], {

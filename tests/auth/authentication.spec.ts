@@ -3,8 +3,7 @@ import { issuedTokenAccepted, tokenNotIssued, validTokenAccepted, type BadCreden
 import { requestLine } from '../../contract/operations';
 import { check, ensure } from '../../harness/findings';
 import { test } from '../../harness/fixtures';
-import { createOrder } from '../../harness/orders';
-import { minimalOrder } from '../../generators/examples';
+import { orderToRead } from '../../harness/orders';
 import { ORDER_OPERATIONS, refusedAndUnchanged } from '../../harness/operations';
 import { verifies } from '../../harness/verifies';
 import { clientCredentials, fetchToken, type ClientCredentials } from '../../harness/http/token';
@@ -24,13 +23,13 @@ function badCredentials(token: string): Array<[string, BadCredentials, string | 
 test.describe('Authentication (4, 5)', () => {
   for (const { name: operation, request } of ORDER_OPERATIONS) {
     test(`${operation} accepts a valid bearer token`, verifies('ORD-AUTH-002'), async ({ api }) => {
-      const created = await createOrder(api, minimalOrder());
+      const created = await orderToRead(api);
       ensure(validTokenAccepted(await api.send(request(created.id))));
     });
 
     for (const [what, requirementId, authorization] of badCredentials('TOKEN')) {
       test(`${operation} refuses ${what} with 401`, verifies(requirementId, 'ORD-AUTH-006'), async ({ api }) => {
-        const created = await createOrder(api, minimalOrder());
+        const created = await orderToRead(api);
         // A token that is valid right now: only the form it is sent in is wrong (a lapsed one would prove nothing).
         const header = authorization === null ? null : authorization.replace('TOKEN', await api.client.bearerToken());
         const exchange = await api.send({ ...request(created.id), authorization: header });

@@ -2,13 +2,13 @@ import { otherAccountCannotDelete, otherAccountCannotList, otherAccountCannotRea
 import { check } from '../../harness/findings';
 import { test } from '../../harness/fixtures';
 import { findInList } from '../../harness/listing';
-import { createOrder, getOrder } from '../../harness/orders';
+import { createOrder, getOrder, orderToRead } from '../../harness/orders';
 import { fullOrder } from '../../generators/examples';
 import { verifies } from '../../harness/verifies';
 
 test.describe('Isolation between accounts (1)', () => {
   test('account B cannot read an order of account A', verifies('ORD-ISO-001'), async ({ api, apiB }) => {
-    const created = await createOrder(api, fullOrder());
+    const created = await orderToRead(api, fullOrder());
     check(otherAccountCannotRead(`account B's get of account A's order ${created.id}`)(await apiB.get(created.id)));
     check(otherAccountCannotList(`account A's order ${created.id}`, 'account B', await findInList(apiB, [created.id]), created.id));
   });

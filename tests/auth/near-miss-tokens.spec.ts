@@ -1,7 +1,6 @@
 import { test } from '../../harness/fixtures';
-import { createOrder } from '../../harness/orders';
+import { orderToRead } from '../../harness/orders';
 import { ORDER_OPERATIONS, refusedAndUnchanged } from '../../harness/operations';
-import { minimalOrder } from '../../generators/examples';
 import { verifies } from '../../harness/verifies';
 import { NEAR_MISSES } from '../../generators/near-miss-tokens';
 
@@ -16,7 +15,7 @@ test.describe('Exact token comparison (5.1)', () => {
       test(`${operation} refuses the valid token with ${what}`, verifies('ORD-AUTH-004', 'ORD-AUTH-006'), async ({ api, settings }) => {
         const altered = alter(settings.token as string);
         if ('skip' in altered) return test.skip(true, altered.skip);
-        const created = await createOrder(api, minimalOrder());
+        const created = await orderToRead(api);
         const exchange = await api.send({ ...request(created.id), authorization: `Bearer ${altered.token}` });
         await refusedAndUnchanged(api, 'ORD-AUTH-004', operation, created.id, exchange);
       });

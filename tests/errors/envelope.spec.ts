@@ -4,8 +4,7 @@ import type { RequestSpec } from '../../harness/http/client';
 import { check } from '../../harness/findings';
 import { test } from '../../harness/fixtures';
 import { ORDER_OPERATIONS } from '../../harness/operations';
-import { createOrder } from '../../harness/orders';
-import { minimalOrder } from '../../generators/examples';
+import { orderToRead } from '../../harness/orders';
 import { verifies } from '../../harness/verifies';
 import { orderPath } from '../../harness/api';
 
@@ -25,7 +24,7 @@ const ERRORS_BY_OPERATION: Partial<Record<OperationId, (id: string, unknownId: s
 test.describe('JSON bodies and the error envelope on every response (1, 7)', () => {
   for (const { name: operation, operationId, request } of ORDER_OPERATIONS) {
     test(`${operation} answers its errors in JSON, with the envelope of section 7 where it carries one`, verifies('ORD-GEN-001', 'ORD-ERR-006', 'ORD-ERR-001', 'ORD-GEN-003'), async ({ api }) => {
-      const created = await createOrder(api, minimalOrder());
+      const created = await orderToRead(api);
       await api.send({ ...request(created.id), authorization: null });
       for (const [, change] of ERRORS_BY_OPERATION[operationId]!(created.id, api.unknownId())) {
         await api.send({ ...request(created.id), ...change });
@@ -34,7 +33,7 @@ test.describe('JSON bodies and the error envelope on every response (1, 7)', () 
   }
 
   test('answers a method the interface does not have in JSON', verifies('ORD-GEN-001', 'ORD-ERR-006'), async ({ api }) => {
-    const created = await createOrder(api, minimalOrder());
+    const created = await orderToRead(api);
     // Only on an order of this run: a method on the collection (DELETE /orders) could touch other orders of a shared account.
     const requests: RequestSpec[] = [
       { method: 'PATCH', path: orderPath(created.id), json: { note: 'patched' } },

@@ -13,7 +13,7 @@ import {
 } from '../../checks/orders';
 import { check, ensure } from '../../harness/findings';
 import { test } from '../../harness/fixtures';
-import { observe } from '../../harness/observe';
+import { EXAMPLE_MARK, observe } from '../../harness/observe';
 import { createOrder, getOrder, type Json } from '../../harness/orders';
 import { fullOrder, minimalOrder, nonAsciiOrder } from '../../generators/examples';
 import { verifies } from '../../harness/verifies';
@@ -42,7 +42,7 @@ test.describe('POST /orders (4.2)', () => {
       for (const { path: [field] } of orderAssignedFields()) check(assignsNonEmptyString(field)(exchange));
     }
     check(oneUserIdPerAccount(first.exchange, second.exchange));
-    observe('ORD-OBS-007', `order ids look like ${idFormat(first.id)} (e.g. ${first.id})`);
+    observe('ORD-OBS-007', `order ids look like ${idFormat(first.id)}${EXAMPLE_MARK}${first.id})`);
   });
 
   test('returns every field sent, at every depth', verifies('ORD-CREATE-004'), async ({ api }) => {

@@ -1,22 +1,20 @@
 import { getAnswersOrderAsked, getKeepsAssignedValues, getUnknownIdAnswer, idIsOnePathSegment, storedAsSent } from '../../checks/orders';
 import { check } from '../../harness/findings';
 import { test } from '../../harness/fixtures';
-import { createOrder, getOrder, unknownIds } from '../../harness/orders';
+import { createOrder, getOrder, orderToRead, ordersToRead, unknownIds } from '../../harness/orders';
 import { fullOrder, item, minimalOrder, nonAsciiOrder } from '../../generators/examples';
 import { verifies } from '../../harness/verifies';
 
 test.describe('GET /orders/{order_id} (4.3)', () => {
   test('returns the order asked for, in the full form', verifies('ORD-GET-001', 'ORD-FORM-001'), async ({ api }) => {
-    const older = await createOrder(api, fullOrder());
-    const newer = await createOrder(api, fullOrder());
-    for (const created of [older, newer]) {
+    for (const created of await ordersToRead(api, 2, fullOrder)) {
       const { exchange } = await getOrder(api, created.id);
       check(getAnswersOrderAsked(created.id, exchange));
     }
   });
 
   test('assigns ids that fit in one path segment', verifies('ORD-GET-005'), async ({ api }) => {
-    const created = await createOrder(api, minimalOrder());
+    const created = await orderToRead(api);
     check(idIsOnePathSegment(created.id, created.exchange));
   });
 

@@ -20,7 +20,7 @@ import { check, ensure } from '../../harness/findings';
 import { test } from '../../harness/fixtures';
 import { ensureOrders, listPage, stableView, summaryMatchesFullForm } from '../../harness/listing';
 import { observe } from '../../harness/observe';
-import { createOrder, type Json } from '../../harness/orders';
+import { createOrder, orderToRead, type Json } from '../../harness/orders';
 import { fullOrder, item, nonAsciiOrder } from '../../generators/examples';
 import { verifies } from '../../harness/verifies';
 
@@ -145,7 +145,7 @@ test.describe('GET /orders (4.1, 8)', () => {
   });
 
   test('shows each order with the values of its full form', verifies('ORD-LIST-008'), async ({ api }) => {
-    const created = await createOrder(api, fullOrder());
+    const created = await orderToRead(api, fullOrder());
     check(await summaryMatchesFullForm(api, created.id));
   });
 

@@ -1,0 +1,228 @@
+import { bounds, isValidQuery, type ListQuery } from '../generators/query';
+import type { Finding, FindingContext } from '../harness/findings';
+import { parseJson, type Exchange } from '../harness/http/exchange';
+import type { Json } from '../harness/orders';
+import { answered401, refusedWithBadCredentials, validTokenAccepted, type BadCredentials } from './auth';
+import { responseChecks, responseRequirements } from './body';
+import { deleteUnknownIdAnswer } from './deletion';
+import { lastPageHoldsRest, limitHonoured, listAnswerInRange, neverAboveMaximum, nothingPastLastPage, readPage, defaultLimitHonoured } from './listing';
+import { createAnswersWhatWasSent, getAnswersOrderAsked, getUnknownIdAnswer, idAssigned, serviceAssignedParts, storedAsSent, updateAnswersWhatWasSent, updateUnknownIdAnswer, updateVisibleOnGet } from './orders';
+import { isSuccess } from './status';
+
+/**
+ * The suite's checks over recorded traffic (`oms-conformance judge`): each exchange of a HAR judged by the
+ * same named checks a run uses, with no request sent. Only what an exchange shows by itself, or with the
+ * exchanges recorded before it, is judged; what the suite learns by requests it designs (paging walks,
+ * a second account, an id it knows to be unknown) is judged only where the recording says so (the
+ * `_requirement` and `_context` that failures.har carries).
+ */
+
+/** An exchange of recorded traffic, with what the recording says of it where the suite wrote it (failures.har). */
+export interface RecordedExchange {
+  exchange: Exchange;
+  /** The requirement a run judged this exchange for. */
+  requirement?: string;
+  /** What that judgement knew besides the exchange. */
+  context?: FindingContext;
+  /** Bodies the recording cut: nothing that needs the whole body is judged on them. */
+  truncated?: { request?: true; response?: true };
+}
+
+/** One requirement held to one exchange; `finding` undefined when it was met. */
+export interface TrafficJudgement {
+  requirementId: string;
+  finding: Finding | undefined;
+}
+
+/**
+ * What recorded traffic can show, requirement by requirement, and from which exchanges: the requirements
+ * `judgeExchange` may judge. Every other requirement is "not judged" from traffic.
+ */
+export const JUDGED_FROM_TRAFFIC: Readonly<Record<string, string>> = {
+  'ORD-GEN-001': 'every response: a JSON body with a JSON content type',
+  'ORD-GEN-002': 'every response with meta.status',
+  'ORD-GEN-003': 'every 5xx response',
+  'ORD-ERR-001': 'every 4xx response: the error envelope',
+  'ORD-ERR-006': 'every 4xx response with meta: the envelope fields',
+  'ORD-FORM-001': 'every 2xx create, get and update: the full form',
+  'ORD-FORM-002': 'every 2xx list: the summaries',
+  'ORD-LIST-001': 'every 2xx list: the envelope',
+  'ORD-DELETE-001': 'every 2xx delete: one of the documented shapes',
+  'ORD-AUTH-005': 'every 2xx POST /token: access_token',
+  'ORD-AUTH-001': 'order requests without an Authorization header',
+  'ORD-AUTH-003': 'order requests with an Authorization header of another form than "Bearer <token>"',
+  'ORD-AUTH-006': 'order requests without valid credentials (no header, another form, or a token the recording marks never issued)',
+  'ORD-AUTH-004': 'requests the recording marks as sent with a token never issued',
+  'ORD-AUTH-002': '2xx answers to a bearer token, and requests the recording marks as sent with a valid token',
+  'ORD-LIST-002': 'lists without limit: a page of at most 10, full on page 1 up to meta.total',
+  'ORD-LIST-004': 'lists with a limit: at most the limit, full on page 1 up to meta.total',
+  'ORD-LIST-005': 'every list: never more than 100 orders',
+  'ORD-LIST-007': 'lists of the last page by meta.total, or past it',
+  'ORD-LIST-010': 'lists with an out-of-range or non-integer page or limit',
+  'ORD-CREATE-003': 'every 2xx create: an id assigned',
+  'ORD-CREATE-004': 'every 2xx create: what was sent comes back',
+  'ORD-CREATE-005': 'every 2xx create: customer and item ids, item totals',
+  'ORD-GET-001': '2xx gets of an order the traffic showed to exist (created, listed or got before, not deleted since): the order asked for',
+  'ORD-GET-002': 'a 2xx get of an order created earlier in the traffic and not changed since, or one the recording gives what was sent for: what the create sent',
+  'ORD-UPDATE-003': 'gets the recording gives what an update sent for: the update shows',
+  'ORD-GET-004': 'gets the recording marks as of an unknown id',
+  'ORD-UPDATE-002': 'every 2xx update: what was sent comes back',
+  'ORD-UPDATE-006': 'updates the recording marks as of an unknown id',
+  'ORD-DELETE-003': 'deletes the recording marks as of an unknown id',
+};
+
+/** Judges one exchange of recorded traffic; `earlier` are the exchanges recorded before it, in order. */
+export function judgeExchange(recorded: RecordedExchange, earlier: readonly RecordedExchange[]): TrafficJudgement[] {
+  const { exchange, truncated } = recorded;
+  if (!exchange.operationId) return [];
+  const judgements: TrafficJudgement[] = [];
+  const add = (requirementId: string, finding: Finding | undefined) => judgements.push({ requirementId, finding });
+  // A cut response body would read as "not JSON": nothing about the body is judged on it.
+  if (!truncated?.response) {
+    const findings = responseChecks(exchange);
+    responseRequirements(exchange).forEach((requirementId, index) => add(requirementId, findings[index]));
+  }
+  judgements.push(...credentials(recorded));
+  if (exchange.status === 429) return judgements;
+  if (exchange.operationId === 'listOrders' && !truncated?.response) judgements.push(...listPage(exchange));
+  // An exchange judged with what the run knew of it (an id it knew unknown, what it had sent) is judged as that, and only as that.
+  const contextual = withContext(recorded);
+  if (contextual) return [...judgements, contextual];
+  if (!truncated?.response && !truncated?.request) judgements.push(...orderAnswers(recorded, earlier));
+  return judgements;
+}
+
+/** Authentication (5.1) as far as the request shows it, and the recording's word where only the run knew a token was bad or good. */
+function credentials({ exchange, requirement }: RecordedExchange): TrafficJudgement[] {
+  if (exchange.operationId === 'issueToken' || exchange.status === 429) return [];
+  const authorization = Object.entries(exchange.request.headers).find(([name]) => name.toLowerCase() === 'authorization')?.[1];
+  const form = /^(\S+)(?: +(\S.*))?$/.exec(authorization ?? '');
+  const bearer = form !== null && form[1].toLowerCase() === 'bearer' && form[2] !== undefined;
+  const bad: BadCredentials | undefined =
+    authorization === undefined ? 'ORD-AUTH-001' : !bearer ? 'ORD-AUTH-003' : requirement === 'ORD-AUTH-004' ? 'ORD-AUTH-004' : undefined;
+  if (bad) {
+    return [
+      { requirementId: bad, finding: refusedWithBadCredentials(bad)(exchange) },
+      { requirementId: 'ORD-AUTH-006', finding: answered401(exchange) },
+    ];
+  }
+  // A bearer token refused may be one that was never valid: only a 2xx, or the recording's word, judges it.
+  if (isSuccess(exchange.status) || requirement === 'ORD-AUTH-002') return [{ requirementId: 'ORD-AUTH-002', finding: validTokenAccepted(exchange) }];
+  return [];
+}
+
+/** One page of the list by itself: its size against its own limit and meta.total, out-of-range paging answered. */
+function listPage(exchange: Exchange): TrafficJudgement[] {
+  const query = Object.fromEntries(new URLSearchParams(exchange.request.path.split('?')[1] ?? '')) as Record<string, string>;
+  const page = readPage(query, exchange);
+  const judgements: TrafficJudgement[] = [
+    { requirementId: 'ORD-LIST-005', finding: neverAboveMaximum(page) },
+    ...inRange(query, exchange),
+  ];
+  if (!isSuccess(exchange.status) || !isValidQuery(query as ListQuery) || page.total === undefined) return judgements;
+  const limit = Number(query.limit ?? bounds('limit').default);
+  const number = Number(query.page ?? bounds('page').default);
+  const last = Math.max(1, Math.ceil(page.total / limit));
+  if (number === 1) {
+    judgements.push(query.limit === undefined ? { requirementId: 'ORD-LIST-002', finding: defaultLimitHonoured(page, limit) } : { requirementId: 'ORD-LIST-004', finding: limitHonoured(page, limit) });
+  }
+  if (number === last) judgements.push({ requirementId: 'ORD-LIST-007', finding: lastPageHoldsRest(page, page.total, limit) });
+  if (number > last) judgements.push({ requirementId: 'ORD-LIST-007', finding: nothingPastLastPage(page, page.total) });
+  return judgements;
+}
+
+/** What any page and limit must get: the requirement listAnswerInRange binds it to depends on the query. */
+function inRange(query: Record<string, string>, exchange: Exchange): TrafficJudgement[] {
+  const requirementId = !isValidQuery(query as ListQuery) ? (isSuccess(exchange.status) ? 'ORD-LIST-005' : 'ORD-LIST-010') : query.limit === undefined ? 'ORD-LIST-002' : 'ORD-LIST-004';
+  // A page past the last may answer a 4xx (ORD-LIST-009): without meta.total the traffic cannot tell, so a failed in-range list is not judged.
+  if (isValidQuery(query as ListQuery) && !isSuccess(exchange.status)) return [];
+  return [{ requirementId, finding: listAnswerInRange(query as ListQuery, exchange, undefined) }];
+}
+
+/** Creates, gets and updates answered 2xx: what they sent comes back, the values the service assigns, a get of an order created earlier. */
+function orderAnswers({ exchange }: RecordedExchange, earlier: readonly RecordedExchange[]): TrafficJudgement[] {
+  if (!isSuccess(exchange.status)) return [];
+  const sent = jsonObject(exchange.request.body);
+  switch (exchange.operationId) {
+    case 'createOrder':
+      return [
+        { requirementId: 'ORD-CREATE-003', finding: idAssigned(exchange) },
+        { requirementId: 'ORD-CREATE-005', finding: serviceAssignedParts(exchange) },
+        ...(sent ? [{ requirementId: 'ORD-CREATE-004', finding: createAnswersWhatWasSent(sent, exchange) }] : []),
+      ];
+    case 'updateOrder':
+      return sent ? [{ requirementId: 'ORD-UPDATE-002', finding: updateAnswersWhatWasSent(sent, exchange) }] : [];
+    case 'getOrder': {
+      const id = orderIdOf(exchange);
+      const created = createdUnchanged(id, earlier);
+      // Only a get of an order the traffic showed to exist is held to answer it: of another id (deleted, never
+      // made) a 2xx is the unknown-id requirements' to judge, which need the run's word that it is unknown.
+      return [
+        ...(existsBefore(id, earlier) ? [{ requirementId: 'ORD-GET-001', finding: getAnswersOrderAsked(id, exchange) }] : []),
+        ...(created ? [{ requirementId: 'ORD-GET-002', finding: storedAsSent(created, exchange) }] : []),
+      ];
+    }
+    default:
+      return [];
+  }
+}
+
+/**
+ * Checks that need what the run knew besides the exchange, by the requirement the recording names: an id
+ * it knew unknown (with the form it asked for), what it had sent before a get showed the order.
+ */
+const WITH_CONTEXT: Record<string, (exchange: Exchange, context: FindingContext) => Finding | undefined> = {
+  'ORD-GET-004': (exchange, { ownForm }) => getUnknownIdAnswer(ownForm === true)(exchange),
+  'ORD-UPDATE-006': (exchange, { ownForm }) => updateUnknownIdAnswer(ownForm === true)(exchange),
+  'ORD-DELETE-003': (exchange, { ownForm }) => deleteUnknownIdAnswer(ownForm === true)(exchange),
+  'ORD-GET-002': (exchange, { sent }) => storedAsSent(parseJson(String(sent)), exchange),
+  'ORD-UPDATE-003': (exchange, { sent }) => updateVisibleOnGet(parseJson(String(sent)), exchange),
+};
+
+/** Which context each of them needs. */
+const CONTEXT_NEEDED: Record<string, string> = { 'ORD-GET-004': 'ownForm', 'ORD-UPDATE-006': 'ownForm', 'ORD-DELETE-003': 'ownForm', 'ORD-GET-002': 'sent', 'ORD-UPDATE-003': 'sent' };
+
+/** The judgement a recorded exchange's context calls for; undefined when it carries none for its requirement. */
+function withContext({ exchange, requirement, context, truncated }: RecordedExchange): TrafficJudgement | undefined {
+  const needed = CONTEXT_NEEDED[requirement ?? ''];
+  if (!needed || context?.[needed] === undefined || (needed === 'sent' && truncated?.response)) return undefined;
+  return { requirementId: requirement as string, finding: WITH_CONTEXT[requirement as string](exchange, context) };
+}
+
+/** True when the latest recorded word on the order, before now, is that it exists: created, listed or got; not deleted since. */
+function existsBefore(id: string, earlier: readonly RecordedExchange[]): boolean {
+  for (let index = earlier.length - 1; index >= 0; index--) {
+    const { exchange } = earlier[index];
+    if (!isSuccess(exchange.status)) continue;
+    const body = exchange.json as { id?: unknown; data?: unknown } | undefined;
+    if (exchange.operationId === 'deleteOrder' && orderIdOf(exchange) === id) return false;
+    if ((exchange.operationId === 'createOrder' || exchange.operationId === 'getOrder') && String(body?.id) === id) return true;
+    if (exchange.operationId === 'listOrders' && Array.isArray(body?.data) && body.data.some((order) => String((order as { id?: unknown })?.id) === id)) return true;
+  }
+  return false;
+}
+
+/** The body a 2xx create sent for this id, when no later update or delete of it was recorded before now. */
+function createdUnchanged(id: string, earlier: readonly RecordedExchange[]): Json | undefined {
+  for (let index = earlier.length - 1; index >= 0; index--) {
+    const { exchange, truncated } = earlier[index];
+    if (!isSuccess(exchange.status)) continue;
+    if ((exchange.operationId === 'updateOrder' || exchange.operationId === 'deleteOrder') && orderIdOf(exchange) === id) return undefined;
+    if (exchange.operationId === 'createOrder' && String((exchange.json as Json | undefined)?.id) === id) return truncated?.request ? undefined : jsonObject(exchange.request.body);
+  }
+  return undefined;
+}
+
+function orderIdOf(exchange: Exchange): string {
+  const segment = exchange.request.path.split('?')[0].split('/')[2] ?? '';
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+function jsonObject(text: string | undefined): Json | undefined {
+  const value = text === undefined ? undefined : parseJson(text);
+  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : undefined;
+}

@@ -1,0 +1,48 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { EXIT_CODE } from '../config/exit-codes';
+import { registerSecret } from '../harness/http/redaction';
+import { HarError, readHar, type HarExchange } from '../reporter/har';
+import { judgeTraffic, trafficLines } from '../reporter/traffic-report';
+import { checkedSettings, environmentFrom } from './environment';
+import { UsageError, type Parsed } from './options';
+
+/**
+ * `oms-conformance judge TRAFFIC.har [--base-url URL] [--profile P] [--json FILE]`: the suite's checks
+ * over recorded exchanges (a browser's or a proxy's HAR, logs converted to HAR, failures.har of a run),
+ * with no request sent. Exit 1 when a gating requirement failed on the traffic, 0 otherwise.
+ */
+export function judge({ options, positionals }: Parsed): number {
+  if (positionals.length !== 1) throw new UsageError('judge needs one HAR file: oms-conformance judge traffic.har [--base-url URL]');
+  const [file] = positionals;
+  const settings = checkedSettings(environmentFrom(options), options);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  let recorded: Array<HarExchange & { index: number }>;
+  try {
+    recorded = readHar(text, settings.baseUrl);
+  } catch (error) {
+    if (error instanceof HarError) throw new UsageError(`${file} is not a HAR file: ${error.message}`);
+    throw error;
+  }
+  maskCredentials(recorded);
+  const report = judgeTraffic(file, recorded, settings.profile);
+  console.log(trafficLines(report).join('\n'));
+  const json = options.get('json');
+  if (typeof json === 'string') writeFileSync(json, `${JSON.stringify(report, null, 2)}\n`);
+  return report.verdict === 'failed' ? EXIT_CODE.violations : EXIT_CODE.conformant;
+}
+
+/** A browser's HAR carries real credentials: each is masked by value in everything judge prints or writes. */
+function maskCredentials(recorded: HarExchange[]): void {
+  for (const { exchange } of recorded) {
+    for (const [name, value] of Object.entries(exchange.request.headers)) {
+      const header = name.toLowerCase();
+      if (header === 'authorization') registerSecret(value.replace(/^\S+\s+/, ''), '$OMS_TOKEN');
+      if (header === 'cookie') for (const pair of value.split(';')) registerSecret(pair.split('=').slice(1).join('=').trim(), '$COOKIE');
+    }
+  }
+}
