@@ -77,6 +77,8 @@ export function createReferenceApp(options: ReferenceOptions = {}): ReferenceApp
       const early = behaviour.answerBeforeBody?.(requestLine(incoming), context);
       if (early) return sendAndClose(incoming, outgoing, early);
     }
+    // The listener hands requests with Expect: 100-continue here unanswered (reference/server.ts): the body is wanted now.
+    if (/^100-continue$/i.test(String(incoming.headers.expect ?? ''))) outgoing.writeContinue();
     void (async () => {
       let reply: ApiReply;
       let request: ApiRequest | undefined;

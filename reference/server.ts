@@ -14,6 +14,8 @@ export interface RunningReference {
 export async function startReferenceServer(options: ReferenceOptions & { port?: number } = {}): Promise<RunningReference> {
   const app = createReferenceApp(options);
   const server: Server = createServer(app.handle);
+  // Expect: 100-continue is the app's to answer: a behaviour may refuse the request on its headers, before the body is sent.
+  server.on('checkContinue', app.handle);
   server.keepAliveTimeout = Math.min(5000, ...(options.behaviours ?? []).map((b) => b.keepAliveTimeoutMs ?? 5000));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -128,6 +128,7 @@ export class OmsClient {
         json: parseJson(text),
         retries: attempt,
         timing: response.timing,
+        ...(response.answeredBeforeBody && { answeredBeforeBody: true }),
       };
     }
   }

@@ -25,6 +25,8 @@ export interface Exchange {
   retries: number;
   /** When it started and how long each phase took (the transport's clock); absent for an exchange read from a recording without timings. */
   timing?: ExchangeTiming;
+  /** The answer came before the request body was sent (harness/http/transport.ts, Expect: 100-continue). */
+  answeredBeforeBody?: true;
 }
 
 /** A body as JSON, or undefined when it is empty or not JSON. */

@@ -31,6 +31,8 @@ export interface HttpResponse {
   headers: Record<string, string>;
   body: Buffer;
   timing: ExchangeTiming;
+  /** The answer came before the request body was sent (an error on the headers alone, after Expect: 100-continue). */
+  answeredBeforeBody?: true;
 }
 
 /** When an exchange started and how long each phase took, in milliseconds as HAR 1.2 counts them (-1: the phase did not happen, as on a reused connection). */
@@ -59,6 +61,15 @@ export class TransportError extends Error {
 /** Requests a retry on a fresh connection may repeat: the server has not acted on them twice (RFC 9110 9.2.2). */
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
 
+/**
+ * A body this large goes after the headers only once the server asked for it (Expect: 100-continue, as curl
+ * does above 1 MiB): a server or proxy that refuses it on the headers (413, 401, 429) answers before a byte
+ * of it is sent, instead of resetting the connection under a client still sending it.
+ */
+const EXPECT_CONTINUE_BYTES = 1024 * 1024;
+/** How long to wait for 100 Continue before sending the body anyway (a server may ignore Expect: RFC 9110 10.1.1). */
+const CONTINUE_WAIT_MS = 1_000;
+
 export class HttpTransport {
   // Keep-alive pools of this transport alone: nothing is shared with another account's client.
   private readonly agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
@@ -66,13 +77,17 @@ export class HttpTransport {
   async send(request: HttpRequest): Promise<HttpResponse> {
     // A POST is never sent on a pooled socket: a reset there would leave unknown whether the order was made.
     const pooled = IDEMPOTENT.has(request.method);
+    const expectContinue = (request.body?.length ?? 0) >= EXPECT_CONTINUE_BYTES;
+    let response: HttpResponse;
     try {
-      return await this.once(request, pooled);
+      response = await this.once(request, pooled, expectContinue);
     } catch (error) {
       if (!(error instanceof StaleSocketError)) throw error;
       // The server closed an idle keep-alive socket as the request went out on it: not the server's fault.
-      return this.once(request, false);
+      response = await this.once(request, false, expectContinue);
     }
+    // 417: the server does not take the expectation; the request goes again without it (RFC 9110 10.1.1).
+    return expectContinue && response.status === 417 ? this.once(request, false, false) : response;
   }
 
   close(): void {
@@ -80,17 +95,19 @@ export class HttpTransport {
     this.agents.https.destroy();
   }
 
-  private once(request: HttpRequest, pooled: boolean): Promise<HttpResponse> {
+  private once(request: HttpRequest, pooled: boolean, expectContinue: boolean): Promise<HttpResponse> {
     const url = new URL(request.url);
     const secure = url.protocol === 'https:';
     const rawPath = rawPathAndQuery(request.url);
     const clock = exchangeClock(secure);
     return new Promise<HttpResponse>((resolve, reject) => {
       let settled = false;
+      let continueWait: NodeJS.Timeout | undefined;
       const finish = (outcome: () => void) => {
         if (settled) return;
         settled = true;
         clearTimeout(deadline);
+        clearTimeout(continueWait);
         outcome();
       };
       const fail = (error: Error) => finish(() => reject(error));
@@ -99,6 +116,7 @@ export class HttpTransport {
         ...request.headers,
         ...(request.body ? { 'Content-Length': String(request.body.length) } : {}),
         ...(pooled ? {} : { Connection: 'close' }),
+        ...(expectContinue ? { Expect: '100-continue' } : {}),
       };
       const outgoing = (secure ? httpsRequest : httpRequest)({
         protocol: url.protocol,
@@ -114,27 +132,45 @@ export class HttpTransport {
         outgoing.destroy();
       }, request.timeoutMs);
       let answered = false;
+      let bodySent = !expectContinue;
       outgoing.on('socket', clock.onSocket);
       outgoing.on('finish', clock.onSent);
       outgoing.on('error', (error: NodeJS.ErrnoException) => {
         if (error instanceof TransportError) return fail(error);
         const reset = error.code === 'ECONNRESET' || error.code === 'EPIPE' || /socket hang up/i.test(error.message);
         if (reset && outgoing.reusedSocket && !answered) return fail(new StaleSocketError());
+        // An answer that came while the body was still going out is read and judged: the reset that follows it
+        // (a server that answers early and closes) is no failure; the body's own read decides.
+        if (reset && answered) return;
         if (reset) return fail(new TransportError('connection-reset', `connection reset by the server (${error.code ?? error.message})`));
         fail(new TransportError('network', error.message, error.code));
       });
       outgoing.on('response', (incoming: IncomingMessage) => {
         answered = true;
         clock.onAnswer();
+        const early = !bodySent;
         readBody(incoming, request.maxResponseBytes).then(
-          (body) => finish(() => resolve({ status: incoming.statusCode ?? 0, headers: flattenHeaders(incoming.headers), body, timing: clock.timing() })),
+          (body) => {
+            finish(() => resolve({ status: incoming.statusCode ?? 0, headers: flattenHeaders(incoming.headers), body, timing: clock.timing(), ...(early && { answeredBeforeBody: true as const }) }));
+            // A request whose body never went out cannot be finished on that connection.
+            if (early) outgoing.destroy();
+          },
           (error: Error) => {
             fail(error);
             outgoing.destroy();
           },
         );
       });
-      outgoing.end(request.body);
+      if (!expectContinue) return void outgoing.end(request.body);
+      const sendBody = () => {
+        clearTimeout(continueWait);
+        if (bodySent || answered) return;
+        bodySent = true;
+        outgoing.end(request.body);
+      };
+      continueWait = setTimeout(sendBody, CONTINUE_WAIT_MS);
+      outgoing.on('continue', sendBody);
+      outgoing.flushHeaders();
     });
   }
 }

@@ -1,0 +1,117 @@
+import { createServer as createTcpServer, type Server, type Socket } from 'node:net';
+import { expect, test } from '@playwright/test';
+import { HttpTransport, type HttpRequest } from '../harness/http/transport';
+
+/**
+ * Issue 21: a server or proxy that answers before it has read the request body (413 for a body too large,
+ * 401 or 429 on the headers), then closes the connection. The answer is read and judged; a reset after it
+ * is no failure. Servers here are raw TCP on 127.0.0.1, so each writes exactly the bytes it means to.
+ */
+const ANSWER = JSON.stringify({ success: false, meta: { status: 413, code: 'payload_too_large', message: 'too large', details: [] } });
+const TOO_LARGE = `HTTP/1.1 413 Payload Too Large\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(ANSWER)}\r\nConnection: close\r\n\r\n${ANSWER}`;
+const CREATED = `HTTP/1.1 201 Created\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`;
+
+/** A server that hands each request's head to `respond`, with the bytes of body that came with it. */
+async function rawServer(respond: (head: string, socket: Socket, bodySoFar: number) => void): Promise<{ url: string; server: Server }> {
+  const server = createTcpServer((socket) => {
+    socket.on('error', () => undefined);
+    let seen = '';
+    const onData = (chunk: Buffer) => {
+      seen += chunk.toString('latin1');
+      const end = seen.indexOf('\r\n\r\n');
+      if (end === -1) return;
+      socket.off('data', onData);
+      respond(seen.slice(0, end), socket, seen.length - end - 4);
+    };
+    socket.on('data', onData);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address() as { port: number };
+  return { url: `http://127.0.0.1:${address.port}/orders`, server };
+}
+
+function post(url: string, bytes: number): HttpRequest {
+  return { url, method: 'POST', headers: { 'Content-Type': 'application/json' }, body: Buffer.alloc(bytes, 'x'), timeoutMs: 5_000, maxResponseBytes: 1024 * 1024 };
+}
+
+/** Answers 201 once the whole body declared by the head has come. */
+function createdOnceRead(head: string, socket: Socket, bodySoFar: number): void {
+  const length = Number(/\r\ncontent-length: (\d+)/i.exec(head)?.[1]);
+  let received = bodySoFar;
+  const done = () => received >= length && socket.end(CREATED);
+  socket.on('data', (chunk: Buffer) => {
+    received += chunk.length;
+    done();
+  });
+  done();
+}
+
+/** Answers 413 on the head alone and resets the connection (RST), never reading a byte of the body. */
+const answerThenReset = (_head: string, socket: Socket) => socket.write(TOO_LARGE, () => socket.resetAndDestroy());
+
+test('a 413 answered on the headers of a large body, then a reset, is read as the answer, before the body is sent', async () => {
+  const { url, server } = await rawServer(answerThenReset);
+  const transport = new HttpTransport();
+  try {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const response = await transport.send(post(url, 2 * 1024 * 1024));
+      expect(response.status).toBe(413);
+      expect(response.body.toString()).toBe(ANSWER);
+      expect(response.answeredBeforeBody).toBe(true);
+    }
+  } finally {
+    transport.close();
+    server.close();
+  }
+});
+
+test('a 413 answered while a smaller body is still being sent, then a reset, is read as the answer', async () => {
+  const { url, server } = await rawServer(answerThenReset);
+  const transport = new HttpTransport();
+  try {
+    for (const bytes of [10, 64 * 1024, 900 * 1024]) {
+      const response = await transport.send(post(url, bytes));
+      expect(response.status, `${bytes} bytes`).toBe(413);
+    }
+  } finally {
+    transport.close();
+    server.close();
+  }
+});
+
+test('a server that ignores Expect: 100-continue gets the body after a short wait, and its answer is read', async () => {
+  const heads: string[] = [];
+  const { url, server } = await rawServer((head, socket, bodySoFar) => {
+    heads.push(head);
+    createdOnceRead(head, socket, bodySoFar);
+  });
+  const transport = new HttpTransport();
+  try {
+    const response = await transport.send(post(url, 2 * 1024 * 1024));
+    expect(response.status).toBe(201);
+    expect(heads[0]).toMatch(/\r\nExpect: 100-continue/i);
+    expect(response.answeredBeforeBody).toBeUndefined();
+  } finally {
+    transport.close();
+    server.close();
+  }
+});
+
+test('a server that refuses the expectation (417) gets the request again without it', async () => {
+  const heads: string[] = [];
+  const { url, server } = await rawServer((head, socket, bodySoFar) => {
+    heads.push(head);
+    if (/\r\nExpect:/i.test(head)) return void socket.end('HTTP/1.1 417 Expectation Failed\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+    createdOnceRead(head, socket, bodySoFar);
+  });
+  const transport = new HttpTransport();
+  try {
+    const response = await transport.send(post(url, 2 * 1024 * 1024));
+    expect(response.status).toBe(201);
+    expect(heads).toHaveLength(2);
+    expect(heads[1]).not.toMatch(/\r\nExpect:/i);
+  } finally {
+    transport.close();
+    server.close();
+  }
+});
