@@ -32,8 +32,11 @@ export const HOSTILE_HEADER_TEXT = HOSTILE_TEXT.replace(/[\x00-\x1f\x7f]/g, ' ')
 /** Ids no path can hold; the first orders created get them, in this order. */
 export const UNUSABLE_IDS = ['..', '.', 'a/b', '', '%2e%2e', 'c%2Fd'];
 
-/** Requests the global setup makes before any test (POST /token, a preflight per account): answered normally. */
-const SETUP_ANSWERS = 3;
+/**
+ * Requests the start-up makes before any test, answered normally: the round-trip probe's three GET /orders
+ * without credentials (harness/http/round-trip.ts), then the global setup's POST /token and a preflight per account.
+ */
+const SETUP_ANSWERS = 6;
 
 export const HOSTILE: HostileDefinition[] = [
   {
@@ -110,13 +113,13 @@ export const HOSTILE: HostileDefinition[] = [
   },
   {
     name: 'stall-after-setup',
-    description: `After the global setup's ${SETUP_ANSWERS} requests, every request is accepted and never answered.`,
+    description: `After the start-up's ${SETUP_ANSWERS} requests, every request is accepted and never answered.`,
     property: 'After 3 timeouts in a row the run stops: the rest is skipped, naming the silence and OMS_REQUEST_TIMEOUT_MS, within 2 minutes, exit non-zero.',
     behaviour: () => afterSetup(() => new Promise<ApiReply>(() => undefined)),
   },
   {
     name: 'trickle-after-setup',
-    description: `After the global setup's ${SETUP_ANSWERS} requests, every answer comes one byte a second.`,
+    description: `After the start-up's ${SETUP_ANSWERS} requests, every answer comes one byte a second.`,
     property: 'A total deadline per response, not an idle timeout: each request ends at OMS_REQUEST_TIMEOUT_MS, and the run stops as for a silent server.',
     behaviour: () => afterSetup(async () => ({ status: 200, stream: (outgoing) => trickle(outgoing) })),
   },
