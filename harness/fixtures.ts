@@ -3,6 +3,7 @@ import { OmsApi, type AccountName } from './api';
 import { orderRequestLine } from './http/order-path';
 import { OmsClient } from './http/client';
 import { recordOf } from './findings';
+import { REQUESTS_ANNOTATION } from './verifies';
 import { recordViolated } from './run-knowledge';
 import { RequestGate } from './http/gate';
 import { defaultConcurrency } from '../config/network';
@@ -23,6 +24,8 @@ interface WorkerFixtures {
 }
 
 interface TestFixtures {
+  /** Counts the requests each test sends, as an annotation (REQUESTS_ANNOTATION) for the progress line and the report. */
+  requestCount: void;
   /** Keeps the worker after a test that failed only by findings (see below). */
   keepWorkerAfterFindings: void;
   /** Account A (OMS_TOKEN). */
@@ -101,6 +104,16 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       }
     },
     // 'self': no step of its own (see below).
+    { auto: true, box: 'self' },
+  ],
+
+  requestCount: [
+    async ({ accounts }, use, testInfo) => {
+      const sent = () => accounts.A.client.requestsSent + (accounts.B?.client.requestsSent ?? 0);
+      const before = sent();
+      await use();
+      testInfo.annotations.push({ type: REQUESTS_ANNOTATION, description: String(sent() - before) });
+    },
     { auto: true, box: 'self' },
   ],
 

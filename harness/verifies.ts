@@ -21,3 +21,6 @@ export function verifies(...ids: string[]): TestDetails {
 }
 
 export const OBSERVATION_ANNOTATION = 'observed';
+
+/** Annotation type of the number of requests a test sent (its description), retries included. */
+export const REQUESTS_ANNOTATION = 'oms-requests';

@@ -9,7 +9,8 @@ import { RATE_LIMIT_ANNOTATION } from '../harness/api';
 import { ledgerFile, leftovers, newRunId, readLedger } from '../harness/http/ledger';
 import { redact } from '../harness/http/redaction';
 import { catalogue, onlyFaultyServersAnswer, requirement } from '../requirements/catalogue';
-import { OBSERVATION_ANNOTATION, REQUIREMENT_ANNOTATION } from '../harness/verifies';
+import { OBSERVATION_ANNOTATION, REQUESTS_ANNOTATION, REQUIREMENT_ANNOTATION } from '../harness/verifies';
+import { Progress } from './progress';
 import { CHECKED_ON_ANNOTATION } from '../harness/checked-on';
 import { REACHED_ANNOTATION, recordOf } from '../harness/findings';
 import { evidenceOf, evidenceOfError, type Evidence } from './evidence';
@@ -77,6 +78,7 @@ export default class ConformanceReporter implements Reporter {
   private rateLimitRetries = 0;
   private readonly tests = { passed: 0, failed: 0, skipped: 0 };
   private run?: RunInfo;
+  private progress?: Progress;
   /** Read before the global setup sets OMS_BASE_URL to the embedded server's address. */
   private readonly embedded = !readSettings().baseUrl;
 
@@ -117,7 +119,11 @@ export default class ConformanceReporter implements Reporter {
     const settings = readSettings();
     this.run = this.options.mergedRun ?? runInfoAtStart(config, settings, settings.runId as string);
     clearReport(this.outputDir);
-    if (!this.options.mergedRun) console.log(`oms-conformance: ${suite.allTests().length} tests, profile ${this.run.profile}, effort ${this.run.effort}`);
+    if (!this.options.mergedRun) {
+      console.log(`oms-conformance: ${suite.allTests().length} tests, profile ${this.run.profile}, effort ${this.run.effort}`);
+      // The live line goes to stderr: stdout stays the report's, whatever a CI job pipes it to.
+      this.progress = new Progress(suite.allTests().length, process.stderr);
+    }
   }
 
   /** This reporter is the terminal output: a block per failed requirement at the end, not a line per test. */
@@ -127,14 +133,22 @@ export default class ConformanceReporter implements Reporter {
 
   /** What tests print (cleanup warnings) is passed on, line by line, each made visible: it may quote the server. */
   onStdOut(chunk: string | Buffer): void {
+    this.progress?.clear();
     forward(process.stdout, chunk);
   }
 
   onStdErr(chunk: string | Buffer): void {
+    this.progress?.clear();
     forward(process.stderr, chunk);
   }
 
   onTestEnd(test: TestCase, result: TestResult): void {
+    this.record(test, result);
+    const requests = result.annotations.filter((a) => a.type === REQUESTS_ANNOTATION).reduce((sum, a) => sum + (Number(a.description) || 0), 0);
+    this.progress?.testEnded(requests, [...this.results.values()].filter((r) => r.status === 'failed').map((r) => r.id));
+  }
+
+  private record(test: TestCase, result: TestResult): void {
     const title = test.titlePath().slice(1).filter(Boolean).join(' › ');
     const verified = verifiedRequirements(test);
     for (const annotation of result.annotations.filter((a) => a.type === RATE_LIMIT_ANNOTATION)) {
@@ -185,6 +199,7 @@ export default class ConformanceReporter implements Reporter {
   }
 
   async onEnd(result: FullResult): Promise<{ status?: FullResult['status'] } | undefined> {
+    this.progress?.end();
     const settings = readSettings();
     registerSettingsSecrets(settings);
     const run = this.run as RunInfo;

@@ -61,6 +61,8 @@ export class OmsClient {
   private readonly transport = new HttpTransport();
   private readonly runId = currentRunId();
   private readonly gate: RequestGate;
+  /** Requests this client has sent, each retry counted (the progress line and the report count them). */
+  requestsSent = 0;
 
   constructor(private readonly options: ClientOptions) {
     this.token = options.token;
@@ -96,6 +98,7 @@ export class OmsClient {
       const authorization = spec.authorization === undefined ? `Bearer ${this.token}` : spec.authorization;
       if (authorization !== null) headers.Authorization = authorization;
       if (body !== undefined) headers['Content-Type'] = spec.contentType ?? 'application/json';
+      this.requestsSent++;
       const response = await this.gate.run(() => this.exchange(spec, path, url, headers, body));
       const { status } = response;
       const responseHeaders = redactHeaders(response.headers);
