@@ -47,6 +47,11 @@ const COMMAND_OPTIONS: OptionSpec[] = [
   { name: 'all-runs', help: 'cleanup: every run that has a ledger', commands: ['cleanup'] },
   { name: 'dry-run', help: 'cleanup: list what would be deleted, delete nothing', commands: ['cleanup'] },
   { name: 'pub', value: 'KEY.pub', path: true, help: 'verify: the Ed25519 public key the report must be signed with', commands: ['verify'] },
+  {
+    name: 'integrity-only',
+    help: 'verify without --pub: check only that the other files match the hashes report.json records (report.json itself can then be edited unnoticed)',
+    commands: ['verify'],
+  },
   { name: 'help', help: 'show this help', commands: ['run', 'merge', 'cleanup', 'verify', 'keygen', 'expectations', 'replay'] },
   { name: 'version', help: 'print the suite version', commands: ['run'] },
 ];
