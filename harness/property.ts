@@ -5,6 +5,7 @@ import type { OmsApi } from './api';
 import { clip, type Exchange } from './http/exchange';
 import { ensure, type Finding, type Replay as FindingReplay } from './findings';
 import { knownViolated, recordViolated } from './run-knowledge';
+import { skipTest } from './skips';
 import type { Settings } from '../config/settings';
 
 /**
@@ -204,8 +205,7 @@ export async function forAll<T>(settings: Settings, generated: GeneratedTest<T>)
   if (!details.failed) return;
   if (details.counterexample === null) {
     // Too many runs proved nothing: an unmet precondition, never a pass or a fail.
-    info.skip(true, `${details.numSkips} of the generated runs proved nothing (seed ${seed}): ${generated.inconclusive ?? 'fc.pre failed'}`);
-    return;
+    skipTest({ kind: 'precondition', reason: `${details.numSkips} of the generated runs proved nothing (seed ${seed}): ${generated.inconclusive ?? 'fc.pre failed'}` }, info);
   }
 
   const failure = details.errorInstance;

@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Exchange } from '../harness/http/exchange';
 import { redact } from '../harness/http/redaction';
 import type { ConformanceReport } from './report';
+import { jsonText } from './markup';
 
 /**
  * HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/) of the exchanges behind failures, to open in
@@ -57,7 +58,7 @@ interface HarEntry {
 /** The HAR document of the given exchanges, in order; `at` stands in for a start time the exchange did not record. */
 export function renderHar(exchanges: TimedExchange[], creator: { name: string; version: string }, at: Date = new Date()): string {
   const har: Har = { log: { version: '1.2', creator, entries: exchanges.map((exchange) => harEntry(exchange, at)) } };
-  return `${JSON.stringify(har, null, 2)}\n`;
+  return `${jsonText(har)}\n`;
 }
 
 function harEntry(exchange: TimedExchange, at: Date): HarEntry {
