@@ -91,6 +91,8 @@ export interface Gap {
   requirements: string[];
   /** What would complete it: the settings to give or change. */
   settings: string[];
+  /** blocked: the requirements whose failures stopped the tests. */
+  blockedBy?: string[];
 }
 
 /** The verdicts of a run (what each means: ConformanceReport.verdict); the exit code of each is in config/exit-codes.ts. */
@@ -192,11 +194,14 @@ export function buildReport(
   const passed = scored.filter((r) => r.status === 'passed').length;
   const unattributed = collected.unattributedFailures.length > 0;
   // What the run established, worst first: a violation found stands even in a run cut short.
-  const verdictFrom = (failures: number): Verdict =>
-    failures > 0 || unattributed ? 'not-conformant' : collected.interrupted ? 'interrupted' : gaps.some(leavesInconclusive) ? 'inconclusive' : 'conformant';
-  const verdict = verdictFrom(violations.length);
-  // The gate excuses the known failures of an expectations file; expired entries fail it by themselves.
-  const gated = verdictFrom(newFailures.length);
+  const interrupted = collected.interrupted || gaps.some((gap) => gap.cause === 'interrupted');
+  const verdictFrom = (failures: number, inconclusive: (gap: Gap) => boolean): Verdict =>
+    failures > 0 || unattributed ? 'not-conformant' : interrupted ? 'interrupted' : gaps.some(inconclusive) ? 'inconclusive' : 'conformant';
+  const verdict = verdictFrom(violations.length, leavesInconclusive);
+  // The gate excuses the known failures of an expectations file, and what they block; expired entries fail it by themselves.
+  const known = new Set(requirements.filter((r) => r.knownFailure).map((r) => r.id));
+  const excused = (gap: Gap) => gap.cause === 'blocked' && (gap.blockedBy ?? []).every((id) => known.has(id));
+  const gated = verdictFrom(newFailures.length, (gap) => leavesInconclusive(gap) && !excused(gap));
   const exitCode = gated === 'conformant' && expired.length ? EXIT_CODE.violations : VERDICT_EXIT_CODE[gated];
   return {
     schemaVersion: REPORT_SCHEMA_VERSION,
@@ -260,10 +265,17 @@ function gapsOf(run: RunInfo, collected: Collected, requirements: RequirementRes
   for (const [cause, skipped] of [...byCause].sort(([a], [b]) => SKIP_WEIGHT[b] - SKIP_WEIGHT[a])) {
     const skips = skipped.flatMap((r) => r.skips.filter((skip) => skip.kind === cause));
     const settings = [...new Set(skips.flatMap((skip) => skip.settings ?? []))];
-    const reasons = cause === 'blocked' ? [`the tests that check them stopped at the failure of ${[...new Set(skips.map((skip) => skip.blockedBy))].join(', ')}`] : [...new Set(skips.map((skip) => skip.reason))];
+    const blockedBy = [...new Set(skips.flatMap((skip) => skip.blockedBy ?? []))];
+    const reasons = cause === 'blocked' ? [`the tests that check them stopped at the failure of ${blockedBy.join(', ')}`] : [...new Set(skips.map((skip) => skip.reason))];
     const ids = skipped.map((r) => r.id);
     const why = `${reasons.slice(0, 3).join('; ')}${reasons.length > 3 ? '; …' : ''}`;
-    gaps.push({ cause, what: `${skipped.length} gating requirement(s) ${SKIPPED_BECAUSE[cause]}: ${ids.join(', ')} (${why})${settings.length ? `; set ${settings.join(', ')} to complete it` : ''}`, requirements: ids, settings });
+    gaps.push({
+      cause,
+      what: `${skipped.length} gating requirement(s) ${SKIPPED_BECAUSE[cause]}: ${ids.join(', ')} (${why})${settings.length ? `; set ${settings.join(', ')} to complete it` : ''}`,
+      requirements: ids,
+      settings,
+      ...(cause === 'blocked' && { blockedBy }),
+    });
   }
   const unreached = requirements.filter((r) => r.gating && r.status === 'not-reached');
   if (unreached.length) gaps.push({ cause: 'not-reached', what: `${unreached.length} gating requirement(s) not reached by any test: ${unreached.map((r) => r.id).join(', ')}`, requirements: unreached.map((r) => r.id), settings: [] });

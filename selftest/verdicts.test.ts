@@ -105,6 +105,16 @@ test.describe('one verdict model, each outcome with its exit code', () => {
       line: /NOT CONFORMANT/,
     },
     {
+      name: 'a SHOULD the expectations file knows blocks a MUST: inconclusive, yet exit 0 (the gate excuses what a known failure blocks)',
+      change: (r) => {
+        failed(r, 'ORD-AUTH-006');
+        skipped(r, 'ORD-GET-001', { kind: 'blocked', blockedBy: 'ORD-AUTH-006', reason: 'blocked by ORD-AUTH-006' });
+      },
+      expectations: new Expectations([['ORD-AUTH-006', 'known (ticket 2)']]),
+      expect: ['inconclusive', 0, false],
+      line: /INCONCLUSIVE \(1 known failure\(s\) from known.yaml\)/,
+    },
+    {
       name: 'a MUST failed that the expectations file knows: not conformant, yet exit 0',
       change: (r) => failed(r, 'ORD-LIST-006'),
       expectations: new Expectations([['ORD-LIST-006', 'known (ticket 1)']]),
