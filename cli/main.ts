@@ -76,11 +76,15 @@ function help(command: Command): string {
       'Every option also has its environment variable (in brackets); an option wins over the variable.',
       '',
       'Exit codes (config/exit-codes.ts):',
-      '    0  conformant in the chosen profile (known failures from --expect aside); the verdict line says when the run was incomplete, and which settings would complete it',
-      '    1  not conformant: a gating requirement failed (see the report)',
-      '    2  configuration error, or not this interface (one line says what to fix; no test ran)',
-      '    3  inconclusive: none failed, but the server left a gating requirement without evidence (the report lists what)',
-      '  130  interrupted (Ctrl-C, a global timeout): nothing is judged from a test it cut short; what the run created is still deleted',
+      ...(
+        [
+          [EXIT_CODE.conformant, 'conformant in the chosen profile (known failures from --expect aside); the verdict line says when the run was incomplete, and which settings would complete it'],
+          [EXIT_CODE.violations, 'not conformant: a gating requirement failed (see the report)'],
+          [EXIT_CODE.configuration, 'configuration error, or not this interface (one line says what to fix; no test ran)'],
+          [EXIT_CODE.inconclusive, 'inconclusive: none failed, but the server left a gating requirement without evidence (the report lists what)'],
+          [EXIT_CODE.interrupted, 'interrupted (Ctrl-C, a global timeout): nothing is judged from a test it cut short; what the run created is still deleted'],
+        ] as const
+      ).map(([code, meaning]) => `  ${String(code).padStart(3)}  ${meaning}`),
       '',
       'Examples:',
       '  OMS_TOKEN=... oms-conformance --base-url https://oms.example.com/api --out report',
