@@ -126,7 +126,7 @@ export const HOSTILE: HostileDefinition[] = [
   {
     name: 'stall-after-setup',
     description: `After the global setup's ${SETUP_ANSWERS} requests, every request is accepted and never answered.`,
-    property: 'After 3 timeouts in a row the run stops: the rest is skipped, naming the silence and OMS_REQUEST_TIMEOUT_MS, within 2 minutes, exit non-zero.',
+    property: 'After 3 timeouts in a row the run stops: the rest is skipped as the server\'s, naming the silence and OMS_REQUEST_TIMEOUT_MS, within 2 minutes: INCONCLUSIVE, exit 3.',
     behaviour: () => afterSetup(() => new Promise<ApiReply>(() => undefined)),
   },
   {
