@@ -49,6 +49,11 @@ const COMMAND_OPTIONS: OptionSpec[] = [
   { name: 'pub', value: 'KEY.pub', path: true, help: 'verify: the Ed25519 public key the report must be signed with', commands: ['verify'] },
   { name: 'fail-on-observed', help: 'diff: exit 1 also when an observed behaviour changed', commands: ['diff'] },
   { name: 'json', value: 'FILE', path: true, help: 'diff, judge: also write the result as JSON to FILE', commands: ['diff', 'judge'] },
+  {
+    name: 'integrity-only',
+    help: 'verify without --pub: check only that the other files match the hashes report.json records (report.json itself can then be edited unnoticed)',
+    commands: ['verify'],
+  },
   { name: 'help', help: 'show this help', commands: ['run', 'merge', 'cleanup', 'verify', 'keygen', 'expectations', 'replay', 'diff', 'judge'] },
   { name: 'version', help: 'print the suite version', commands: ['run'] },
 ];

@@ -14,8 +14,12 @@ export const MERGE_CONFIG = join(PACKAGE_ROOT, 'cli', 'merge.config.ts');
 export function runPlaywright(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
   const tsx = PACKAGE_ROOT.split(sep).includes('node_modules') ? ['--require', require.resolve('tsx/cjs')] : [];
   const child = spawn(process.execPath, [...tsx, require.resolve('@playwright/test/cli'), ...args], { env, stdio: 'inherit' });
-  return new Promise((resolve, reject) => {
+  // Ctrl-C reaches the child too (the same process group): it stops its tests, cleans up and writes an
+  // interrupted report. This process waits for that, and ends with the child's code, instead of dying first.
+  const waitForChild = () => undefined;
+  process.on('SIGINT', waitForChild);
+  return new Promise<number>((resolve, reject) => {
     child.on('error', reject);
-    child.on('close', (code) => resolve(code ?? EXIT_CODE.configuration));
-  });
+    child.on('close', (code, signal) => resolve(code ?? (signal === 'SIGINT' ? EXIT_CODE.interrupted : EXIT_CODE.configuration)));
+  }).finally(() => process.off('SIGINT', waitForChild));
 }

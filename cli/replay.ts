@@ -88,6 +88,11 @@ export async function replay({ options, positionals }: Parsed): Promise<number> 
       const out = join(work, `run-${round}-${index + 1}`);
       const child = await runPlaywright(replayArguments(unit, out), writeSettings({ seed: unit.seed, replayPath: unit.path, reportDir: out }, { ...env }));
       if (child === EXIT_CODE.configuration) throw new UsageError(`the replay stopped on its configuration or preflight (exit 2); see the message above`);
+      // Ctrl-C stopped the run in hand (it waited for it to clean up): the rounds left are not run either.
+      if (child === EXIT_CODE.interrupted) {
+        console.log(`\nReplay of ${file} interrupted: nothing is judged from the run it stopped.`);
+        return EXIT_CODE.interrupted;
+      }
       const rerun = readReportFile(join(out, REPORT_FILES.json));
       reports.push(`${shown(out)}/${REPORT_FILES.html} (${unit.requirements.join(', ')})`);
       for (const id of unit.requirements) {

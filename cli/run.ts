@@ -59,19 +59,18 @@ export function checkReportFiles(settings: Settings): void {
 
 /**
  * The documented exit code: 2 when the suite stopped on its configuration or preflight (or wrote no
- * report), otherwise the gate of the report it wrote: 0 conformant (known failures aside), 1 violations.
+ * report; 130 when it was interrupted before it could), otherwise the code of the report it wrote
+ * (config/exit-codes.ts: 0 conformant, 1 not conformant, 3 inconclusive, 130 interrupted).
  */
 export function exitCode(childCode: number, out: string): number {
   if (childCode === EXIT_CODE.configuration) return EXIT_CODE.configuration;
   const file = join(out, REPORT_FILES.json);
   if (!existsSync(file)) {
     console.error(`oms-conformance: the run ended (exit ${childCode}) without writing ${file}`);
-    return EXIT_CODE.configuration;
+    return childCode === EXIT_CODE.interrupted ? EXIT_CODE.interrupted : EXIT_CODE.configuration;
   }
   const report = JSON.parse(readFileSync(file, 'utf8')) as ConformanceReport;
   publishToGithub(report, process.env.GITHUB_STEP_SUMMARY);
   writeGithubOutputs(report, out);
-  // An interrupted run (Ctrl-C, global timeout) keeps Playwright's code: it neither passed nor found violations.
-  if (report.interrupted) return childCode || EXIT_CODE.violations;
-  return report.gate.passed ? EXIT_CODE.conformant : EXIT_CODE.violations;
+  return report.exitCode;
 }

@@ -1,7 +1,7 @@
 import type { Command } from '../cli/options';
 import { TOKEN_AUTH_METHODS } from '../harness/http/token';
 import type { RunInfo } from '../reporter/run-info';
-import { choice, credential, httpUrl, integer, json, onOff, path, positiveInteger, runId, text, type ValueKind } from './values';
+import { choice, credential, httpUrl, integer, integerIn, json, onOff, path, positiveInteger, runId, text, type ValueKind } from './values';
 
 /**
  * One setting of the suite: the one place its variable, option, default, check and meaning are written.
@@ -139,27 +139,29 @@ export const SETTINGS = {
   }),
   requestTimeoutMs: setting({
     variable: 'OMS_REQUEST_TIMEOUT_MS',
-    value: integer('MS'),
+    // Below a second no remote answer arrives; above ten minutes a silent server would hold the run for hours.
+    value: integerIn('MS', 1_000, 600_000, 'milliseconds'),
     default: 15_000,
     flag: { name: 'request-timeout', commands: TARGET, help: 'total deadline of one response, body included' },
     meaning:
-      'Total deadline of one response: connect, headers and the whole body (one byte a second does not keep a request alive). After 3 timeouts in a row the run stops, skips the rest with that reason, and is not conformant.',
+      'Total deadline of one response: connect, headers and the whole body (one byte a second does not keep a request alive), 1000 to 600000. The preflight request has the same deadline. After 3 timeouts in a row the run stops, skips the rest with that reason, and is inconclusive.',
   }),
   maxResponseBytes: setting({
     variable: 'OMS_MAX_RESPONSE_BYTES',
-    value: integer('N'),
+    // A page of 100 orders with long texts is well over 64 KiB; a body over 1 GiB is not held in memory.
+    value: integerIn('N', 1024 * 1024, 1024 * 1024 * 1024, 'bytes'),
     default: 10 * 1024 * 1024,
     defaultNote: '10 MiB',
     flag: { name: 'max-response-bytes', commands: TARGET, help: 'largest response body read, after decoding' },
-    meaning: 'Largest response body read, after gzip/deflate/br decoding; a larger one ends its request with an error.',
+    meaning: 'Largest response body read, after gzip/deflate/br decoding, 1 MiB to 1 GiB; a larger one ends its request with an error.',
   }),
   maxRps: setting({
     variable: 'OMS_MAX_RPS',
-    value: integer('N'),
+    value: integerIn('N', 1, 100_000, 'requests per second'),
     default: undefined,
     defaultNote: 'no cap',
     flag: { name: 'max-rps', commands: ['run'], help: 'at most N requests per second, across all workers' },
-    meaning: 'Cap on requests per second, shared by all workers.',
+    meaning: 'Cap on requests per second, shared by all workers: 1 to 100000.',
   }),
   workers: setting({
     variable: 'OMS_WORKERS',

@@ -58,6 +58,22 @@ export function integer(placeholder: string): ValueKind<number> {
   };
 }
 
+/**
+ * An integer within the range a setting can work with (a timeout of 0 ms, a response limit of 0 bytes or
+ * a negative request rate would only fail later, and be blamed on the server): the message names the range.
+ */
+export function integerIn(placeholder: string, min: number, max: number, unit: string): ValueKind<number> {
+  return {
+    placeholder,
+    parse(value) {
+      const number = /^-?\d+$/.test(value) ? Number(value) : Number.NaN;
+      if (!(number >= min && number <= max)) throw new InvalidValue(`must be a whole number of ${unit} from ${min} to ${max}, got ${show(value)}`);
+      return number;
+    },
+    format: String,
+  };
+}
+
 export function positiveInteger(placeholder: string): ValueKind<number> {
   return {
     placeholder,

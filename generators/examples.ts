@@ -12,6 +12,9 @@ type Address = ClientForms['Address'];
 type Item = ClientForms['Item'];
 type OrderCreate = ClientForms['OrderCreate'];
 
+/** What reference() puts in a body: a text no other client's order carries, by which the suite finds its own orders (harness/http/ledger.ts markerOf). */
+export const REFERENCE_PATTERN = /oms-conformance-[0-9a-f]{8}\b/;
+
 function reference(): string {
   return `oms-conformance-${randomUUID().slice(0, 8)}`;
 }

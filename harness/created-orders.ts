@@ -1,5 +1,5 @@
 import type { AccountName } from './api';
-import { runLedger } from './http/ledger';
+import { markerOf, runLedger } from './http/ledger';
 
 /**
  * The orders this worker created, and the ids it made up for "unknown id" checks. The suite may
@@ -8,9 +8,32 @@ import { runLedger } from './http/ledger';
 export class CreatedOrders {
   private readonly owners = new Map<string, AccountName>();
   private readonly madeUp = new Set<string>();
+  /** Creates on their way, each until its answer is recorded. */
+  private readonly pending = new Set<Promise<unknown>>();
 
-  add(id: string, account: AccountName): void {
-    runLedger().created(id, account);
+  /** A create on its way: `settled` waits for it (an interrupted test's requests are not cancelled, and the order one makes is ours to delete). */
+  whileCreating<T>(create: Promise<T>): Promise<T> {
+    const tracked = create.finally(() => this.pending.delete(tracked));
+    this.pending.add(tracked);
+    return tracked;
+  }
+
+  /** Once every create on its way has its answer recorded (each ends at the request timeout at the latest). */
+  async settled(): Promise<void> {
+    while (this.pending.size) await Promise.allSettled([...this.pending]);
+  }
+
+  /** A create is about to be sent with this body: the ledger knows of it before any answer (a kill may come first). */
+  sending(body: unknown, account: AccountName): string | undefined {
+    const marker = markerOf(body);
+    runLedger().creating(account, marker);
+    return marker;
+  }
+
+  /** The answer to a create sent with `marker`: the order it made, or none. */
+  answered(account: AccountName, marker: string | undefined, id?: string): void {
+    if (id === undefined) return runLedger().answered(account, marker);
+    runLedger().created(id, account, marker);
     this.owners.set(id, account);
   }
 

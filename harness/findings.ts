@@ -176,10 +176,18 @@ export function check(finding: Finding | undefined): void {
   if (finding && record(finding)) expect.soft(finding).toMeetRequirement();
 }
 
-/** Stops the test at a violation that later steps depend on (no id to get, no order to update). */
+/** Annotation type of the requirement whose violation stopped a test (ensure): what the test did not get to judge is blocked by it. */
+export const STOPPED_BY_ANNOTATION = 'oms-stopped-by';
+
+/**
+ * Stops the test at a violation that later steps depend on (no id to get, no order to update). The
+ * requirements the test verifies and had not judged yet are reported blocked by this one, never passed:
+ * the requests that would judge them are never sent without what they need.
+ */
 export function ensure(finding: Finding | undefined): void {
   if (!finding) return;
   record(finding);
+  currentTest()?.annotations.push({ type: STOPPED_BY_ANNOTATION, description: finding.requirementId });
   expect(finding).toMeetRequirement();
 }
 

@@ -30,7 +30,8 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
         ...(!settings.token && !settings.clientId && { clientId: a.client.id, clientSecret: a.client.secret }),
         ...(!settings.tokenB && !settings.clientIdB && { clientIdB: b.client.id, clientSecretB: b.client.secret }),
       });
-      console.log(`oms-conformance: no ${SETTINGS.baseUrl.variable} given, testing the embedded reference server at ${server.url}`);
+      // Notes go to stderr: stdout is a machine reporter's (--reporter=json) when a user picks one.
+      console.error(`oms-conformance: no ${SETTINGS.baseUrl.variable} given, testing the embedded reference server at ${server.url}`);
     }
     const baseUrl = settings.baseUrl as string;
     for (const account of ['A', 'B'] as const) {
@@ -40,11 +41,11 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
         throw new PreflightError(`${error.message}${certificateAdvice(error)}`);
       });
       // Workers and the report learn which way worked; workers start with this token and renew it themselves.
-      if (!settings.tokenAuth) console.log(`oms-conformance: POST /token accepted the client credentials with --token-auth ${issued.auth}`);
+      if (!settings.tokenAuth) console.error(`oms-conformance: POST /token accepted the client credentials with --token-auth ${issued.auth}`);
       handToWorkers(settings, { tokenAuth: issued.auth, ...(account === 'A' ? { token: issued.accessToken } : { tokenB: issued.accessToken }) });
     }
     const note = await preflight(baseUrl, settings.token as string, 'A', settings.requestTimeoutMs, settings.maxResponseBytes);
-    if (note) console.log(`oms-conformance: ${note}`);
+    if (note) console.error(`oms-conformance: ${note}`);
     if (settings.tokenB) await preflight(baseUrl, settings.tokenB, 'B', settings.requestTimeoutMs, settings.maxResponseBytes);
   } catch (error) {
     await server?.close();

@@ -1,10 +1,12 @@
+import { connect } from 'node:net';
 import { ConfigurationError } from '../config/exit-codes';
 import { SETTINGS } from '../config/settings-table';
 import { requestLine } from '../contract/operations';
 import { redact } from './http/redaction';
+import { quoted } from './safe-text';
 import { HttpTransport, TransportError, type HttpResponse } from './http/transport';
 
-/** A reason the suite cannot start; one line that names what to fix (exit code 2, like a wrong setting). */
+/** A reason the suite cannot start; one line that names what to fix (exit code 2, like a wrong setting), server text made visible where it is printed (configurationMessage). */
 export class PreflightError extends ConfigurationError {}
 
 const BASE_URL = SETTINGS.baseUrl.variable;
@@ -32,9 +34,9 @@ export function certificateAdvice(error: unknown): string {
 /**
  * One request before any test: is the base URL reachable, is it this interface at all, does it take the
  * token? A target that is clearly something else (unreachable, a redirect, a page of markup, a list that
- * answers 4xx or 5xx) or a rejected token is one clear message, not a cascade of failing tests. A list
- * that answers 2xx but not in JSON is this interface with a defect: the run goes on so ORD-GEN-001 can
- * report it, and the note returned says so.
+ * answers 4xx or 5xx, a JSON answer with nothing of the list envelope) or a rejected token is one clear
+ * message, not a cascade of failing tests. A list that answers 2xx but not in JSON is this interface
+ * with a defect: the run goes on so ORD-GEN-001 can report it, and the note returned says so.
  */
 export async function preflight(baseUrl: string, token: string, account: 'A' | 'B', timeoutMs: number, maxResponseBytes: number): Promise<string | undefined> {
   const { method, path } = requestLine('listOrders');
@@ -43,17 +45,10 @@ export async function preflight(baseUrl: string, token: string, account: 'A' | '
   // The suite's own transport: bounded in time and size, no redirect followed, like every later request.
   const transport = new HttpTransport();
   try {
-    response = await transport.send({
-      url,
-      method,
-      headers: { Authorization: `Bearer ${token}`, Accept: 'application/json' },
-      timeoutMs: Math.min(timeoutMs, 10_000),
-      maxResponseBytes,
-    });
+    // The deadline every later request has: a server this slow would fail them all anyway.
+    response = await transport.send({ url, method, headers: { Authorization: `Bearer ${token}`, Accept: 'application/json' }, timeoutMs, maxResponseBytes });
   } catch (error) {
-    const reason = error instanceof TransportError && error.failure === 'timeout' ? 'no complete answer within 10 s' : redact((error as Error).message);
-    const advice = certificateAdvice(error) || ` Check ${BASE_URL} and that the server is running.`;
-    throw new PreflightError(`${BASE_URL}=${baseUrl} cannot be reached (${reason}).${advice}`);
+    throw await unanswered(baseUrl, url, error, timeoutMs);
   } finally {
     transport.close();
   }
@@ -69,12 +64,13 @@ export async function preflight(baseUrl: string, token: string, account: 'A' | '
   }
   if (response.status >= 300 && response.status < 400) {
     throw new PreflightError(
-      `${BASE_URL}=${baseUrl}: GET /orders redirects (${response.status} to ${JSON.stringify(redact(header('location') ?? '?'))}). Set ${BASE_URL} to the final address.`,
+      `${BASE_URL}=${baseUrl}: GET /orders redirects (${response.status} to "${redact(header('location') ?? '?')}"). Set ${BASE_URL} to the final address.`,
     );
   }
   let json = true;
+  let body: unknown;
   try {
-    JSON.parse(text);
+    body = JSON.parse(text);
   } catch {
     json = false;
   }
@@ -84,7 +80,7 @@ export async function preflight(baseUrl: string, token: string, account: 'A' | '
   if (!json && (/html|xml/i.test(contentType) || text.trimStart().startsWith('<'))) {
     throw new PreflightError(
       `${BASE_URL}=${baseUrl} does not look like the Order Management Service: GET /orders answered ${response.status} ` +
-        `with ${JSON.stringify(redact(contentType || 'no content type'))}, a page of markup, not JSON (${JSON.stringify(redact(text).slice(0, 80))}). ` +
+        `with "${redact(contentType || 'no content type')}", a page of markup, not JSON ("${redact(text).slice(0, 80)}"). ` +
         `Check ${BASE_URL}, including any path prefix such as /api/v1.`,
     );
   }
@@ -95,8 +91,63 @@ export async function preflight(baseUrl: string, token: string, account: 'A' | '
       `${BASE_URL}=${baseUrl}: GET /orders?limit=1 answered ${response.status} (${redact(text).slice(0, 200)}). The suite cannot start until a plain list succeeds.${prefix}`,
     );
   }
+  if (json && response.status < 300 && !looksLikeTheList(body)) {
+    throw new PreflightError(
+      `${BASE_URL}=${baseUrl} does not look like the Order Management Service: GET /orders?limit=1 answered ${response.status} with JSON ` +
+        `that has none of the list's fields (${LIST_ENVELOPE.join(', ')}): ${redact(text).slice(0, 80)}. Check ${BASE_URL}, including any path prefix such as /api/v1.`,
+    );
+  }
   if (!json) {
-    return `GET /orders?limit=1 answered ${response.status} with ${JSON.stringify(redact(contentType || 'no content type'))} and a body that is not JSON: the run goes on, and ORD-GEN-001 judges it.`;
+    return `GET /orders?limit=1 answered ${response.status} with ${quoted(redact(contentType || 'no content type'))} and a body that is not JSON: the run goes on, and ORD-GEN-001 judges it.`;
   }
   return undefined;
+}
+
+/** The fields of the list envelope (4.1): an answer of this interface to GET /orders, right or wrong, has one of them. */
+const LIST_ENVELOPE = ['success', 'meta', 'data'];
+
+/**
+ * Whether a JSON answer to GET /orders can be this interface's list: an object with a field of the
+ * envelope (a defective one is judged by the tests: ORD-FORM-002, ORD-LIST-001), or an array (orders
+ * without their envelope). A JSON answer with none of these ({"status":"ok"}, a number) is another service.
+ */
+function looksLikeTheList(body: unknown): boolean {
+  if (Array.isArray(body)) return true;
+  return typeof body === 'object' && body !== null && LIST_ENVELOPE.some((field) => field in body);
+}
+
+/** Connecting alone, as long as the preflight may wait: tells a server that is up but slow from one that is not there. */
+const CONNECT_PROBE_MS = 5_000;
+
+/**
+ * Why the preflight's request got no answer, as one message: a server that accepts connections but did
+ * not answer within the timeout is slow (raise the timeout), not unreachable (check the URL and the server).
+ */
+async function unanswered(baseUrl: string, url: string, error: unknown, timeoutMs: number): Promise<PreflightError> {
+  const timeout = SETTINGS.requestTimeoutMs.variable;
+  if (error instanceof TransportError && error.failure === 'timeout' && (await accepts(url, Math.min(timeoutMs, CONNECT_PROBE_MS)))) {
+    return new PreflightError(
+      `${BASE_URL}=${baseUrl} accepts connections but did not answer GET /orders?limit=1 within ${timeoutMs} ms (${timeout}). ` +
+        `If the server is only slow, raise ${timeout} (--request-timeout); every request of the run gets that deadline.`,
+    );
+  }
+  const reason = error instanceof TransportError && error.failure === 'timeout' ? `no answer within ${timeoutMs} ms, and no connection opens` : redact((error as Error).message);
+  const advice = certificateAdvice(error) || ` Check ${BASE_URL} and that the server is running.`;
+  return new PreflightError(`${BASE_URL}=${baseUrl} cannot be reached (${reason}).${advice}`);
+}
+
+/** Whether a TCP connection to the URL's host and port opens within the time. */
+function accepts(url: string, withinMs: number): Promise<boolean> {
+  const { hostname, port, protocol } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = connect({ host: hostname.replace(/^\[|\]$/g, ''), port: Number(port || (protocol === 'https:' ? 443 : 80)) });
+    const done = (open: boolean) => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(open);
+    };
+    const timer = setTimeout(() => done(false), withinMs);
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
 }

@@ -7,6 +7,7 @@ import { ensure, type Finding, type Replay as FindingReplay } from './findings';
 import { knownViolated, recordViolated } from './run-knowledge';
 import { recordCut, type Cut } from './cuts';
 import { defaultConcurrency } from '../config/network';
+import { skipTest } from './skips';
 import type { Settings } from '../config/settings';
 
 /**
@@ -172,7 +173,7 @@ export async function forAll<T>(settings: Settings, generated: GeneratedTest<T>)
   }
   if (outcome.sparesRanOut && outcome.made < numRuns * profile.floor) {
     // Too many runs proved nothing: an unmet precondition, never a pass or a fail.
-    info.skip(true, `${outcome.skipped} of the generated runs proved nothing (seed ${seed}): ${generated.inconclusive ?? 'fc.pre failed'}`);
+    skipTest({ kind: 'precondition', reason: `${outcome.skipped} of the generated runs proved nothing (seed ${seed}): ${generated.inconclusive ?? 'fc.pre failed'}` }, info);
     return;
   }
   if (outcome.made < numRuns) {

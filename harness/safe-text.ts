@@ -8,7 +8,20 @@ const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u115f\u1160\u180e\u20
 const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '\\': '\\\\' };
 
 export function visible(text: string): string {
-  return text.replace(/\\/g, '\\\\').replace(INVISIBLE, (c) => NAMED[c] ?? escapeCode(c));
+  return visibleControls(text.replace(/\\/g, '\\\\'));
+}
+
+/**
+ * Control characters and invisible marks made visible, backslashes left as they are: for text already
+ * made visible at its source (a worker's message passed on by the reporter), so its escapes are not escaped twice.
+ */
+export function visibleControls(text: string): string {
+  return text.replace(INVISIBLE, (c) => NAMED[c] ?? escapeCode(c));
+}
+
+/** Server text (an id, a value) as one quoted word of the suite's own one-line messages: visible, never a line of its own. */
+export function quoted(text: string): string {
+  return `"${visible(text)}"`;
 }
 
 /** Text with the suite's own line breaks kept, every line's content made visible (for multi-line messages the suite composes). */

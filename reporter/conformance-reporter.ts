@@ -3,23 +3,25 @@ import { stripVTControlCharacters } from 'node:util';
 import { relative, resolve } from 'node:path';
 import type { KeyObject } from 'node:crypto';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, TestResult } from '@playwright/test/reporter';
-import { exitOnConfigurationError } from '../config/exit-codes';
+import { endWithExitCode, exitOnConfigurationError } from '../config/exit-codes';
 import { readSetting, readSettings, registerSettingsSecrets, writeSettings } from '../config/settings';
 import { RATE_LIMIT_ANNOTATION } from '../harness/api';
-import { ledgerFile, leftovers, newRunId, readLedger } from '../harness/http/ledger';
+import { inFlight, ledgerFile, leftovers, newRunId, readLedger } from '../harness/http/ledger';
 import { redact } from '../harness/http/redaction';
 import { catalogue, onlyFaultyServersAnswer, requirement } from '../requirements/catalogue';
 import { OBSERVATION_ANNOTATION, REQUESTS_ANNOTATION, REQUIREMENT_ANNOTATION } from '../harness/verifies';
 import { Progress } from './progress';
 import { CHECKED_ON_ANNOTATION } from '../harness/checked-on';
-import { REACHED_ANNOTATION, recordOf } from '../harness/findings';
+import { REACHED_ANNOTATION, recordOf, STOPPED_BY_ANNOTATION } from '../harness/findings';
+import { cutOf } from '../harness/cuts';
+import { skipOf, type Skip } from '../harness/skips';
 import { evidenceOf, evidenceOfError, type Evidence } from './evidence';
 import { summaryLines } from './terminal';
-import { visible } from '../harness/safe-text';
+import { visible, visibleControls } from '../harness/safe-text';
 import { shellWord } from '../harness/http/shell';
 import { loadExpectations, type Expectations } from './expectations';
 import { loadPrivateKey } from './integrity';
-import { buildReport, type ConformanceReport, type RequirementResult, type RequirementStatus } from './report';
+import { buildReport, skipOfCut, type ConformanceReport, type CutEntry, type RequirementResult, type RequirementStatus } from './report';
 import { runInfoAtStart, suiteIdentity, type RunInfo } from './run-info';
 import { clearReport, writeReport } from './write-report';
 import { serverWentSilent } from '../harness/http/silence';
@@ -53,7 +55,8 @@ export function violations(test: TestCase, result: TestResult, title: string): M
   for (const record of result.attachments.map(recordOf)) {
     if (record) byRequirement.set(record.requirementId, [...(byRequirement.get(record.requirementId) ?? []), evidenceOf(title, record)]);
   }
-  const failed = result.status === 'failed' || result.status === 'timedOut' || result.status === 'interrupted';
+  // An interrupted test judges nothing (onTestEnd): only a crash or a timeout fails what it verifies.
+  const failed = result.status === 'failed' || result.status === 'timedOut';
   if (failed && byRequirement.size === 0) {
     const error = result.errors.map((e) => e.message ?? e.value ?? '').find(Boolean) ?? `test ${result.status}`;
     for (const id of verifiedRequirements(test)) byRequirement.set(id, [evidenceOfError(title, id, error)]);
@@ -76,7 +79,8 @@ export default class ConformanceReporter implements Reporter {
   private readonly results = new Map<string, RequirementResult>();
   private readonly unattributed: string[] = [];
   private rateLimitRetries = 0;
-  private readonly tests = { passed: 0, failed: 0, skipped: 0 };
+  private readonly tests = { passed: 0, failed: 0, skipped: 0, interrupted: 0 };
+  private readonly cuts: CutEntry[] = [];
   private run?: RunInfo;
   private progress?: Progress;
   /** Read before the global setup sets OMS_BASE_URL to the embedded server's address. */
@@ -105,6 +109,7 @@ export default class ConformanceReporter implements Reporter {
         status: r.not_tested ? 'not-testable' : 'not-reached',
         tests: [],
         skipReasons: r.not_tested ? [r.not_tested] : [],
+        skips: [],
         observed: [],
         evidence: [],
         findings: [],
@@ -154,17 +159,26 @@ export default class ConformanceReporter implements Reporter {
     for (const annotation of result.annotations.filter((a) => a.type === RATE_LIMIT_ANNOTATION)) {
       this.rateLimitRetries += Number.parseInt(annotation.description ?? '', 10) || 0;
     }
+    const cuts = result.annotations.flatMap((annotation) => cutOf(annotation) ?? []);
+    for (const cut of cuts) this.cuts.push({ ...cut, test: title, requirements: verified });
     if (result.status === 'skipped') {
       this.tests.skipped++;
-      const reason = result.annotations.find((a) => a.type === 'skip')?.description ?? test.annotations.find((a) => a.type === 'skip')?.description ?? 'skipped';
-      for (const id of verified) this.mark(id, 'skipped', title, (r) => r.skipReasons.includes(reason) || r.skipReasons.push(reason));
+      for (const id of verified) this.skip(id, title, skipOfTest(test, result));
       return;
     }
+    if (result.status === 'interrupted') {
+      // Cut short by Ctrl-C or a global timeout: nothing it did is judged, neither a pass nor a failure.
+      this.tests.interrupted++;
+      for (const id of verified) this.skip(id, title, { kind: 'interrupted', reason: 'the run was interrupted before this test finished' });
+      return;
+    }
+    const observedHere = new Set<string>();
     for (const annotation of result.annotations.filter((a) => a.type === OBSERVATION_ANNOTATION)) {
       const [id, ...value] = (annotation.description ?? '').split(': ');
+      observedHere.add(id);
       this.mark(id, 'observed', title, (r) => r.observed.includes(value.join(': ')) || r.observed.push(value.join(': ')));
     }
-    const failed = result.status === 'failed' || result.status === 'timedOut' || result.status === 'interrupted';
+    const failed = result.status === 'failed' || result.status === 'timedOut';
     const found = violations(test, result, title);
     this.tests[failed || found.size > 0 ? 'failed' : 'passed']++;
     if (failed && found.size === 0) this.unattributed.push(title);
@@ -186,10 +200,22 @@ export default class ConformanceReporter implements Reporter {
       const entry = this.results.get(id);
       if (entry && cell && (judged.has(id) || violated.includes(id)) && !entry.checkedOn.includes(cell)) entry.checkedOn = [...entry.checkedOn, cell].sort();
     }
+    // A test cut below its floor checked too little to pass anything; what it found failed stands.
+    const floorCut = cuts.find((cut) => cut.belowFloor);
+    // The requirement whose violation stopped the test: what it had not judged yet is blocked by it.
+    const stoppedBy = result.annotations.find((a) => a.type === STOPPED_BY_ANNOTATION)?.description;
     for (const id of verified) {
-      if (violated.includes(id) || requirement(id).level === 'OBSERVED') continue;
+      if (violated.includes(id)) continue;
+      if (floorCut) {
+        this.skip(id, title, skipOfCut(floorCut, this.run?.effort ?? 'quick'));
+        continue;
+      }
+      if (observedHere.has(id)) continue;
       // A statement about answers only a faulty server gives (a 5xx) holds when none came.
-      if (judged.has(id) || onlyFaultyServersAnswer(requirement(id))) this.mark(id, 'passed', title);
+      if (requirement(id).level !== 'OBSERVED' && (judged.has(id) || onlyFaultyServersAnswer(requirement(id)))) this.mark(id, 'passed', title);
+      else if (stoppedBy && !judged.has(id)) {
+        this.skip(id, title, { kind: 'blocked', blockedBy: stoppedBy, reason: `blocked by ${stoppedBy}: the test stopped at its failure, before it could judge this` });
+      }
     }
   }
 
@@ -218,6 +244,7 @@ export default class ConformanceReporter implements Reporter {
           rateLimitRetries: this.rateLimitRetries,
           tests: this.tests,
           interrupted,
+          cuts: this.cuts,
           stopReasons: silence ? [`run stopped: ${silence}`] : [],
           startedAt: new Date(result.startTime),
           finishedAt: new Date(new Date(result.startTime).getTime() + result.duration),
@@ -229,8 +256,18 @@ export default class ConformanceReporter implements Reporter {
     );
     const written = writeReport(this.outputDir, report, this.signingKey, { har: this.har });
     this.print(written);
+    // Playwright's runner knows only 0, 1 and 130: the report's own code (3 for inconclusive) is made the process's.
+    endWithExitCode(written.exitCode);
     if (interrupted) return undefined;
     return { status: written.gate.passed ? 'passed' : 'failed' };
+  }
+
+  /** A requirement a test verified and did not judge, and why (a skip's cause, a cut, an interruption, a blocking failure). */
+  private skip(id: string, test: string, skip: Skip): void {
+    this.mark(id, 'skipped', test, (r) => {
+      if (!r.skipReasons.includes(skip.reason)) r.skipReasons.push(skip.reason);
+      if (!r.skips.some((known) => known.kind === skip.kind && known.reason === skip.reason)) r.skips.push(skip);
+    });
   }
 
   /** Failed beats passed beats observed beats skipped: one violation anywhere fails the requirement. */
@@ -245,26 +282,41 @@ export default class ConformanceReporter implements Reporter {
 
   private print(report: ConformanceReport): void {
     const notes: string[] = [];
-    const left = this.leftoverOrders(report.runId);
-    if (left) {
+    const { left, unanswered } = this.leftoverOrders(report.runId);
+    if (left || unanswered) {
       const baseUrl = report.target.baseUrl ? ` --base-url ${visible(shellWord(report.target.baseUrl))}` : '';
-      notes.push(`${left} order(s) this run created are still there; delete them with: oms-conformance cleanup --run-id ${report.runId}${baseUrl}`);
+      const what = [left && `${left} order(s) this run created are still there`, unanswered && `${unanswered} create(s) got no answer and may have made orders`].filter(Boolean).join('; ');
+      notes.push(`${what}; delete them with: oms-conformance cleanup --run-id ${report.runId}${baseUrl}`);
     }
     const shown = relative(process.cwd(), this.outputDir);
     notes.push(`Report: ${shown.startsWith('..') ? this.outputDir : shown || '.'}/index.html (report.json, report.md, junit.xml, badge.svg): every failure in full`);
     console.log(summaryLines(report, notes).join('\n'));
   }
 
-  private leftoverOrders(runId: string): number {
-    if (this.options.mergedRun) return 0;
+  /** Orders the run's ledger records as created and not deleted, and creates it sent that got no answer. */
+  private leftoverOrders(runId: string): { left: number; unanswered: number } {
     const file = ledgerFile(readSetting('ledgerDir'), runId);
-    return existsSync(file) ? leftovers(readLedger(file)).length : 0;
+    if (this.options.mergedRun || !existsSync(file)) return { left: 0, unanswered: 0 };
+    const entries = readLedger(file);
+    return { left: leftovers(entries).length, unanswered: inFlight(entries).length };
   }
 }
 
+/**
+ * Why a skipped test judged nothing: its structured skip (harness/skips.ts), never its wording. A skip
+ * made some other way (a plain test.skip) is a precondition: not checked, and so not complete.
+ */
+function skipOfTest(test: TestCase, result: TestResult): Skip {
+  const annotations = [...result.annotations, ...test.annotations];
+  const structured = annotations.map(skipOf).find(Boolean);
+  if (structured) return structured;
+  return { kind: 'precondition', reason: annotations.find((a) => a.type === 'skip')?.description ?? 'skipped' };
+}
+
+/** A worker's output, each line indented and any control character made visible (what it quotes of the server, it made visible itself). */
 function forward(stream: NodeJS.WriteStream, chunk: string | Buffer): void {
   const lines = redact(chunk.toString()).replace(/\n$/, '').split('\n');
-  stream.write(`${lines.map((line) => `  ${visible(line)}`).join('\n')}\n`);
+  stream.write(`${lines.map((line) => `  ${visibleControls(line)}`).join('\n')}\n`);
 }
 
 /** Every string of the report with the known secrets replaced by their placeholders: nothing written can carry a token. */

@@ -1,4 +1,4 @@
-import type { ConformanceReport, RequirementResult } from './report';
+import type { ConformanceReport, CutEntry, RequirementResult } from './report';
 
 /** How a requirement is shown: its status, with failures told apart by whether they gate and whether they are known. */
 export type Display = 'passed' | 'failed' | 'warned' | 'known' | 'observed' | 'skipped' | 'not-reached' | 'not-testable';
@@ -28,13 +28,22 @@ export function failures(report: ConformanceReport): RequirementResult[] {
     .sort((a, b) => order.indexOf(displayOf(a)) - order.indexOf(displayOf(b)));
 }
 
-/** Skipped requirements grouped by reason, most frequent first. */
+/** Skipped requirements grouped by cause and reason ("server: rate limited …"), most frequent first. */
 export function skipsByReason(report: ConformanceReport): Array<[string, string[]]> {
   const reasons = new Map<string, string[]>();
   for (const r of report.requirements.filter((x) => x.status === 'skipped')) {
-    for (const reason of r.skipReasons) reasons.set(reason, [...(reasons.get(reason) ?? []), r.id]);
+    for (const skip of r.skips) {
+      const reason = `${skip.kind}: ${skip.reason}`;
+      if (!reasons.get(reason)?.includes(r.id)) reasons.set(reason, [...(reasons.get(reason) ?? []), r.id]);
+    }
   }
   return [...reasons].sort((a, b) => b[1].length - a[1].length);
+}
+
+/** A cut as one line: the test, how far it got, why, and what its cut leaves unchecked. */
+export function cutLine(cut: CutEntry): string {
+  const unchecked = cut.belowFloor ? `; below its floor, so it checked nothing: ${cut.requirements.join(', ')}` : '';
+  return `${cut.test}: ${cut.made} of ${cut.planned} ${cut.unit} (${cut.cause}: ${cut.reason}; ${cut.requests} requests)${unchecked}`;
 }
 
 export function targetLabel(report: ConformanceReport): string {

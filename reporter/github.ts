@@ -6,7 +6,8 @@ import type { ConformanceReport } from './report';
 
 /**
  * GitHub Actions output of a report: the job summary (the Markdown report, whose escaping of server
- * text is markdown.ts's) and one `::error` workflow command per failed requirement.
+ * text is markdown.ts's) and one workflow command per failed requirement: `::error` where the failure
+ * fails the run, `::warning` where it does not (a level the profile does not gate on, a known failure).
  */
 
 /** The job summary: verdict, counts table, failed requirements, as report.md has them. */
@@ -16,15 +17,17 @@ export function githubSummary(report: ConformanceReport): string {
 
 /**
  * One annotation per failed requirement, each exactly one line: server text can neither end the
- * command nor start another (workflow commands are recognised only at the start of a line).
+ * command nor start another (workflow commands are recognised only at the start of a line). Its level
+ * follows the terminal's tag (terminal.ts): only a failure that gates the run is an error.
  */
 export function githubAnnotations(report: ConformanceReport): string[] {
   return failures(report).map((r) => {
+    const display = displayOf(r);
     const finding = r.findings[0];
     const detail = finding?.expected ? ` Expected ${finding.expected}; received ${finding.received ?? ''}.` : '';
-    const title = `${r.id} (${r.level}, ${DISPLAY[displayOf(r)].label})`;
+    const title = `${r.id} (${r.level}, ${DISPLAY[display].label})`;
     const message = `${r.statement}${detail}${r.knownFailure ? ` Known failure: ${r.knownFailure.reason}` : ''} Evidence and curl line: report.json / index.html.`;
-    return `::error title=${escapeProperty(title)}::${escapeData(message)}`;
+    return `::${display === 'failed' ? 'error' : 'warning'} title=${escapeProperty(title)}::${escapeData(message)}`;
   });
 }
 

@@ -6,6 +6,7 @@ import type { FindingContext } from '../harness/findings';
 import { redact } from '../harness/http/redaction';
 import type { Evidence } from './evidence';
 import type { ConformanceReport } from './report';
+import { jsonText } from './markup';
 
 /**
  * HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/) of the exchanges behind failures, to open in
@@ -83,7 +84,7 @@ export interface HarExchange {
 /** The HAR document of the given exchanges, in order; `at` stands in for a start time an exchange did not record. */
 export function renderHar(exchanges: HarExchange[], creator: { name: string; version: string }, at: Date = new Date()): string {
   const har: Har = { log: { version: '1.2', creator, entries: exchanges.map((exchange) => harEntry(exchange, at)) } };
-  return `${JSON.stringify(har, null, 2)}\n`;
+  return `${jsonText(har)}\n`;
 }
 
 function harEntry({ exchange, requirement, test, context, truncated }: HarExchange, at: Date): HarEntry {

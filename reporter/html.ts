@@ -1,5 +1,5 @@
 import { LEVELS } from '../requirements/catalogue';
-import { DISPLAY, displayOf, failures, skipsByReason, targetLabel, type Display } from './display';
+import { cutLine, DISPLAY, displayOf, failures, skipsByReason, targetLabel, type Display } from './display';
 import { requestLine, responseLine, type Evidence } from './evidence';
 import { escapeMarkup as escape } from './markup';
 import { stateNeeded } from './reproduce';
@@ -23,7 +23,7 @@ export function renderHtml(report: ConformanceReport): string {
 <style>${STYLE}</style>
 </head>
 <body>
-<header class="verdict ${conformant ? 'ok' : report.verdict === 'inconclusive' ? 'inconclusive' : report.gate.passed ? 'known' : 'bad'}" data-testid="verdict" data-verdict="${report.verdict}">
+<header class="verdict ${conformant ? 'ok' : report.verdict === 'inconclusive' || report.verdict === 'interrupted' ? 'inconclusive' : report.gate.passed ? 'known' : 'bad'}" data-testid="verdict" data-verdict="${report.verdict}">
   <h1>${escape(verdictLine(report))}</h1>
   <p>${report.score.passed} of ${report.score.gating} gating requirements passed (${report.score.percent}%) · ${escape(targetLabel(report))}</p>
 ${failedNames(report)}</header>
@@ -34,10 +34,12 @@ ${countsSection(report)}
 ${matrixSection(report)}
 ${fixedSection(report)}
 ${observedSection(report)}
+${gapsSection(report)}
+${cutsSection(report)}
 ${skippedSection(report)}
 ${allSection(report)}
 </main>
-<footer>report.json records the SHA-256 of this page and of every other report file; check them with <code>oms-conformance verify report.json</code>.</footer>
+<footer>report.json records the SHA-256 of this page and of every other report file; check them, and the signature over report.json, with <code>oms-conformance verify report.json --pub KEY.pub</code>.</footer>
 </body>
 </html>
 `;
@@ -154,6 +156,17 @@ function observedSection(report: ConformanceReport): string {
     .map((r) => `<tr data-id="${r.id}"><th>${r.id}</th><td>§${escape(r.section)}</td><td>${escape(r.statement)}</td><td>${r.observed.map((v) => `<code>${escape(v)}</code>`).join('<br>')}</td></tr>`)
     .join('');
   return `<section id="observed"><h2>Observed behaviours</h2><p>Where the document leaves the behaviour open, what this server does: reported, never a failure.</p><table><thead><tr><th>Id</th><th>Section</th><th>Question</th><th>Seen</th></tr></thead><tbody>${rows}</tbody></table></section>`;
+}
+
+function gapsSection(report: ConformanceReport): string {
+  if (report.complete) return '';
+  const items = report.gaps.map((gap) => `<li data-cause="${escape(gap.cause)}"><strong>${escape(gap.cause)}</strong>: ${escape(gap.what)}</li>`).join('');
+  return `<section id="gaps"><h2>Not judged</h2><p>What this run did not judge, and why: it is not a certification.</p><ul>${items}</ul></section>`;
+}
+
+function cutsSection(report: ConformanceReport): string {
+  if (!report.cuts.length) return '';
+  return `<section id="cuts"><h2>Cut short</h2><ul>${report.cuts.map((cut) => `<li data-cause="${escape(cut.cause)}">${escape(cutLine(cut))}</li>`).join('')}</ul></section>`;
 }
 
 function skippedSection(report: ConformanceReport): string {

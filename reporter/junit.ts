@@ -46,7 +46,7 @@ function testCase(r: RequirementResult): string {
     body.push(`      <skipped message="${escape(why)}"/>`);
     out.push(...r.evidence);
   } else if (outcome(r) === 'skipped') {
-    const why = r.skipReasons.join('; ') || (r.status === 'not-reached' ? 'no test checked it in this run' : r.status);
+    const why = (r.skips.length ? r.skips.map((skip) => `${skip.kind}: ${skip.reason}`) : r.skipReasons).join('; ') || (r.status === 'not-reached' ? 'no test checked it in this run' : r.status);
     body.push(`      <skipped message="${escape(why)}"/>`);
   }
   if (r.observed.length) out.push(`observed: ${r.observed.join('; ')}`);

@@ -1,11 +1,11 @@
 import { LEVELS } from '../requirements/catalogue';
 import { visible } from '../harness/safe-text';
-import { failures, skipsByReason, targetLabel } from './display';
+import { cutLine, failures, skipsByReason, targetLabel } from './display';
 import { STATUSES, verdictLine, type ConformanceReport } from './report';
 
 /** report.md: a summary short enough for a pull-request comment. */
 export function renderMarkdown(report: ConformanceReport): string {
-  const icon = report.verdict === 'conformant' ? '✅' : report.verdict === 'inconclusive' ? '❔' : report.gate.passed ? '⚠️' : '❌';
+  const icon = { conformant: '✅', inconclusive: '❔', interrupted: '⏹️', 'not-conformant': report.gate.passed ? '⚠️' : '❌' }[report.verdict];
   const lines = [
     `## ${icon} ${verdictLine(report)}`,
     '',
@@ -40,6 +40,14 @@ export function renderMarkdown(report: ConformanceReport): string {
   if (observed.length) {
     lines.push('', '### Observed behaviours', '');
     for (const r of observed) lines.push(`- **${r.id}** (§${r.section}) ${r.statement} — ${r.observed.map(codeSpan).join(', ')}`);
+  }
+  if (!report.complete) {
+    lines.push('', '### Not judged', '', 'What this run did not judge, and why: it is not a certification.', '');
+    for (const gap of report.gaps) lines.push(`- **${gap.cause}**: ${codeSpan(gap.what)}`);
+  }
+  if (report.cuts.length) {
+    lines.push('', '### Cut short', '');
+    for (const cut of report.cuts) lines.push(`- ${codeSpan(cutLine(cut))}`);
   }
   const skips = skipsByReason(report);
   if (skips.length) {

@@ -1,4 +1,6 @@
-import { INCONCLUSIVE } from '../harness/http/silence';
+import { EXIT_CODE, VERDICT_EXIT_CODE } from '../config/exit-codes';
+import type { Cut } from '../harness/cuts';
+import type { Skip, SkipKind } from '../harness/skips';
 import { gatingLevels, LEVELS, type Level } from '../requirements/catalogue';
 import type { Evidence } from './evidence';
 import type { Expectations, ExpiredExpectation } from './expectations';
@@ -15,7 +17,7 @@ export const REPORT_FILES = {
   har: 'failures.har',
 } as const;
 
-export const REPORT_SCHEMA_VERSION = 2;
+export const REPORT_SCHEMA_VERSION = 3;
 
 export type RequirementStatus = 'passed' | 'failed' | 'skipped' | 'observed' | 'not-reached' | 'not-testable';
 export const STATUSES: readonly RequirementStatus[] = ['passed', 'failed', 'skipped', 'observed', 'not-reached', 'not-testable'];
@@ -37,6 +39,8 @@ export interface RequirementResult {
   tests: string[];
   /** Why it was skipped (every distinct reason), or why it cannot be tested. */
   skipReasons: string[];
+  /** The same skips with their cause (harness/skips.ts): what the verdict weighs, never the wording. */
+  skips: Skip[];
   /** Values seen, for OBSERVED requirements. */
   observed: string[];
   /** The failures kept (the first ten), each as plain text. */
@@ -68,25 +72,60 @@ export interface Integrity {
   signature?: Signature;
 }
 
+/** A cut (harness/cuts.ts) as the report lists it: the test it cut short and the requirements that test verifies. */
+export interface CutEntry extends Cut {
+  test: string;
+  requirements: string[];
+}
+
+/**
+ * Gating requirements the run did not judge, grouped by why. `cause` decides the verdict: server and
+ * blocked make it inconclusive, interrupted makes it interrupted, the others leave it conformant but
+ * incomplete (not a certification).
+ */
+export interface Gap {
+  cause: 'selection' | 'not-reached' | SkipKind;
+  /** One line: what was left undone, and why. */
+  what: string;
+  /** The gating requirements it left without a verdict (empty for a whole-run cause: a filter, a stop). */
+  requirements: string[];
+  /** What would complete it: the settings to give or change. */
+  settings: string[];
+  /** blocked: the requirements whose failures stopped the tests. */
+  blockedBy?: string[];
+}
+
+/** The verdicts of a run (what each means: ConformanceReport.verdict); the exit code of each is in config/exit-codes.ts. */
+export type Verdict = keyof typeof VERDICT_EXIT_CODE;
+
 export interface ConformanceReport extends RunInfo {
   schemaVersion: number;
   suite: SuiteIdentity;
   /**
-   * True when the run checked every gating requirement it could: no filter, shard or interruption, and no
-   * requirement of a gating level skipped or left unreached. Only a complete run certifies a server.
+   * True when the run checked every gating requirement it could: no filter, shard or interruption, no
+   * requirement of a gating level skipped or left unreached, no gating test cut below its floor. Only a
+   * complete run certifies a server.
    */
   complete: boolean;
-  /** Why the run is not complete, one reason each; empty when it is. */
+  /** Why the run is not complete, one line per gap; empty when it is. */
   incompleteReasons: string[];
+  /** The same gaps as data: cause, requirements and the settings that would close them. */
+  gaps: Gap[];
+  /** Tests a budget, the server or an interruption cut short (harness/cuts.ts); each cut below its floor is a gap. */
+  cuts: CutEntry[];
   startedAt: string;
   finishedAt: string;
   /**
-   * conformant: no requirement of a gating level failed (known failures included); not-conformant: one
-   * did, or a test failed naming none; inconclusive: none failed, but the server left a gating requirement
-   * without evidence (no answer in time, a reset connection, a rate limit that outlasted the retries, a
-   * run stopped because the server went silent), so nothing can be certified either way.
+   * not-conformant: a requirement of a gating level failed (known failures included), or a test failed
+   * naming none; interrupted: none failed in the tests that finished, but the run was stopped (Ctrl-C, a
+   * global timeout): nothing is judged from a test it cut; inconclusive: none failed, but the server left a
+   * gating requirement without evidence (no answer in time, a reset, a rate limit that outlasted the retries,
+   * an account that never held still, a requirement blocked by another's failure, a run stopped because the
+   * server went silent); conformant: none of these (`complete` says whether it certifies).
    */
-  verdict: 'conformant' | 'not-conformant' | 'inconclusive';
+  verdict: Verdict;
+  /** The exit code of the run (config/exit-codes.ts): the gate below, and the verdict where the gate passes nothing. */
+  exitCode: number;
   /** What the exit code follows: with an expectations file, known failures do not fail the run. */
   gate: {
     passed: boolean;
@@ -102,7 +141,7 @@ export interface ConformanceReport extends RunInfo {
   counts: Record<Level, Record<RequirementStatus, number>>;
   /** Failed tests that name no requirement: they fail the run, since nothing says they may not. */
   unattributedFailures: string[];
-  /** True when the run was interrupted or timed out: the result is incomplete. */
+  /** True when the run was interrupted or hit its global timeout: the result is incomplete. */
   interrupted: boolean;
   /** 429/503 answers waited out (Retry-After) and retried: never evidence, but worth knowing. */
   rateLimitRetries: number;
@@ -116,6 +155,8 @@ export interface TestCounts {
   passed: number;
   failed: number;
   skipped: number;
+  /** Tests an interruption stopped before they finished: they judge nothing. */
+  interrupted: number;
 }
 
 export interface Collected {
@@ -124,13 +165,14 @@ export interface Collected {
   unattributedFailures: string[];
   rateLimitRetries: number;
   interrupted: boolean;
+  cuts: CutEntry[];
   /** Why the run stopped early without being interrupted (a server that went silent). */
   stopReasons?: string[];
   startedAt: Date;
   finishedAt: Date;
 }
 
-/** Verdict, gate, counts and score, from what the reporter collected. */
+/** Verdict, gate, exit code, gaps, counts and score, from what the reporter collected. */
 export function buildReport(
   collected: Collected,
   suite: SuiteIdentity,
@@ -146,14 +188,21 @@ export function buildReport(
   });
   const violations = requirements.filter((r) => r.status === 'failed' && r.gating);
   const newFailures = violations.filter((r) => !r.knownFailure).map((r) => r.id);
-  // A gating requirement the server left without evidence (no answer, reset, rate limit): nothing can be certified.
-  const unanswered = requirements.filter((r) => r.gating && r.status === 'skipped' && r.skipReasons.some((reason) => reason.startsWith(INCONCLUSIVE)));
-  const stopped = (collected.stopReasons ?? []).length > 0 || unanswered.length > 0;
-  const clean = collected.unattributedFailures.length === 0 && !collected.interrupted && !stopped;
+  const gaps = gapsOf(run, collected, requirements);
   const expired = expectations?.known.expired ?? [];
   const scored = requirements.filter((r) => r.gating && r.status !== 'not-testable');
   const passed = scored.filter((r) => r.status === 'passed').length;
-  const incompleteReasons = whyIncomplete(run, collected, requirements);
+  const unattributed = collected.unattributedFailures.length > 0;
+  // What the run established, worst first: a violation found stands even in a run cut short.
+  const interrupted = collected.interrupted || gaps.some((gap) => gap.cause === 'interrupted');
+  const verdictFrom = (failures: number, inconclusive: (gap: Gap) => boolean): Verdict =>
+    failures > 0 || unattributed ? 'not-conformant' : interrupted ? 'interrupted' : gaps.some(inconclusive) ? 'inconclusive' : 'conformant';
+  const verdict = verdictFrom(violations.length, leavesInconclusive);
+  // The gate excuses the known failures of an expectations file, and what they block; expired entries fail it by themselves.
+  const known = new Set(requirements.filter((r) => r.knownFailure).map((r) => r.id));
+  const excused = (gap: Gap) => gap.cause === 'blocked' && (gap.blockedBy ?? []).every((id) => known.has(id));
+  const gated = verdictFrom(newFailures.length, (gap) => leavesInconclusive(gap) && !excused(gap));
+  const exitCode = gated === 'conformant' && expired.length ? EXIT_CODE.violations : VERDICT_EXIT_CODE[gated];
   return {
     schemaVersion: REPORT_SCHEMA_VERSION,
     suite,
@@ -166,13 +215,16 @@ export function buildReport(
     grep: run.grep,
     shard: run.shard,
     mergedShards: run.mergedShards,
-    complete: incompleteReasons.length === 0,
-    incompleteReasons,
+    complete: gaps.length === 0,
+    incompleteReasons: gaps.map((gap) => gap.what),
+    gaps,
+    cuts: collected.cuts,
     startedAt: collected.startedAt.toISOString(),
     finishedAt: collected.finishedAt.toISOString(),
-    verdict: violations.length > 0 || collected.unattributedFailures.length > 0 ? 'not-conformant' : stopped ? 'inconclusive' : clean ? 'conformant' : 'not-conformant',
+    verdict,
+    exitCode,
     gate: {
-      passed: newFailures.length === 0 && clean && expired.length === 0,
+      passed: exitCode === EXIT_CODE.conformant,
       expectationsFile: expectations?.file ?? null,
       newFailures,
       knownFailures: requirements.filter((r) => r.knownFailure?.outcome === 'still-failing').map((r) => r.id),
@@ -189,22 +241,70 @@ export function buildReport(
   };
 }
 
-/** What keeps a run from certifying: a narrowed selection, an interruption, gating requirements not checked. */
-function whyIncomplete(run: RunInfo, collected: Collected, requirements: RequirementResult[]): string[] {
-  const reasons: string[] = [];
-  if (run.grep !== null) reasons.push(`filtered run (${run.grep})`);
-  if (run.shard !== null) reasons.push(`shard ${run.shard} of a sharded run`);
-  if (collected.interrupted) reasons.push('the run was interrupted');
-  reasons.push(...(collected.stopReasons ?? []));
-  for (const status of ['skipped', 'not-reached'] as const) {
-    const unchecked = requirements.filter((r) => r.gating && r.status === status);
-    if (unchecked.length) {
-      const what = status === 'skipped' ? 'skipped' : 'not reached by any test';
-      reasons.push(`${unchecked.length} gating requirement(s) ${what}: ${unchecked.map((r) => r.id).join(', ')}`);
-    }
-  }
-  return reasons;
+/** A gap the server caused (or another requirement's failure did): nothing can be certified either way. */
+export function leavesInconclusive(gap: Gap): boolean {
+  return gap.cause === 'server' || gap.cause === 'blocked';
 }
+
+/** Which cause of a skipped requirement weighs most: a server-caused gap makes the run inconclusive whatever else kept it. */
+const SKIP_WEIGHT: Record<SkipKind, number> = { interrupted: 5, server: 4, blocked: 3, precondition: 2, configuration: 1 };
+
+/** What keeps a run from certifying: a narrowed selection, an interruption, a stop, gating requirements not judged, cuts below the floor. */
+function gapsOf(run: RunInfo, collected: Collected, requirements: RequirementResult[]): Gap[] {
+  const gaps: Gap[] = [];
+  if (run.grep !== null) gaps.push({ cause: 'selection', what: `filtered run (${run.grep})`, requirements: [], settings: ['no filter'] });
+  if (run.shard !== null) gaps.push({ cause: 'selection', what: `shard ${run.shard} of a sharded run`, requirements: [], settings: ['oms-conformance merge of every shard'] });
+  if (collected.interrupted) gaps.push({ cause: 'interrupted', what: 'the run was interrupted: no requirement is judged from a test it cut short', requirements: [], settings: [] });
+  for (const reason of collected.stopReasons ?? []) gaps.push({ cause: 'server', what: reason, requirements: [], settings: [] });
+  const unjudged = requirements.filter((r) => r.gating && r.status === 'skipped');
+  const byCause = new Map<SkipKind, RequirementResult[]>();
+  for (const r of unjudged) {
+    const cause = [...r.skips].sort((a, b) => SKIP_WEIGHT[b.kind] - SKIP_WEIGHT[a.kind])[0]?.kind ?? 'precondition';
+    byCause.set(cause, [...(byCause.get(cause) ?? []), r]);
+  }
+  for (const [cause, skipped] of [...byCause].sort(([a], [b]) => SKIP_WEIGHT[b] - SKIP_WEIGHT[a])) {
+    const skips = skipped.flatMap((r) => r.skips.filter((skip) => skip.kind === cause));
+    const settings = [...new Set(skips.flatMap((skip) => skip.settings ?? []))];
+    const blockedBy = [...new Set(skips.flatMap((skip) => skip.blockedBy ?? []))];
+    const reasons = cause === 'blocked' ? [`the tests that check them stopped at the failure of ${blockedBy.join(', ')}`] : [...new Set(skips.map((skip) => skip.reason))];
+    const ids = skipped.map((r) => r.id);
+    const why = `${reasons.slice(0, 3).join('; ')}${reasons.length > 3 ? '; …' : ''}`;
+    gaps.push({
+      cause,
+      what: `${skipped.length} gating requirement(s) ${SKIPPED_BECAUSE[cause]}: ${ids.join(', ')} (${why})${settings.length ? `; set ${settings.join(', ')} to complete it` : ''}`,
+      requirements: ids,
+      settings,
+      ...(cause === 'blocked' && { blockedBy }),
+    });
+  }
+  const unreached = requirements.filter((r) => r.gating && r.status === 'not-reached');
+  if (unreached.length) gaps.push({ cause: 'not-reached', what: `${unreached.length} gating requirement(s) not reached by any test: ${unreached.map((r) => r.id).join(', ')}`, requirements: unreached.map((r) => r.id), settings: [] });
+  for (const cut of collected.cuts.filter((c) => c.belowFloor)) {
+    // A failure the cut test found stands; what it verified and another test passed is still short of the cut test's
+    // coverage (a requirement it alone verified is skipped, and listed above with the cut's cause).
+    const ids = cut.requirements.filter((id) => requirements.find((r) => r.id === id && r.gating && (r.status === 'passed' || r.status === 'observed')));
+    if (!ids.length) continue;
+    const { kind, reason, settings = [] } = skipOfCut(cut, run.effort);
+    gaps.push({ cause: kind, what: `${cut.test} was ${reason}: ${ids.join(', ')} not checked by it${settings.length ? `; ${settings.join(', ')} would complete it` : ''}`, requirements: ids, settings });
+  }
+  return gaps;
+}
+
+/** What a cut below its floor leaves of the requirements its test verifies: not checked by it, for the cut's cause. */
+export function skipOfCut(cut: Cut, effort: RunInfo['effort']): Skip {
+  const reason = `cut short at ${cut.made} of ${cut.planned} ${cut.unit} (${cut.reason}), below the effort's floor`;
+  if (cut.cause !== 'budget') return { kind: cut.cause, reason };
+  // Only the effort's budget is a setting today: a thorough run's budget cut short has no larger one to offer.
+  return { kind: 'configuration', reason, settings: effort === 'quick' ? ['OMS_EFFORT=thorough'] : [] };
+}
+
+const SKIPPED_BECAUSE: Record<SkipKind, string> = {
+  server: 'left without evidence by the server',
+  blocked: 'blocked: what would judge them was never sent',
+  interrupted: 'cut short by the interruption',
+  precondition: 'skipped: the server offered no way to check them',
+  configuration: 'skipped because of the configuration',
+};
 
 function outcomeOf(status: RequirementStatus): KnownFailure['outcome'] {
   if (status === 'failed') return 'still-failing';
@@ -237,12 +337,37 @@ function compareSections(a: string, b: string): number {
   return 0;
 }
 
+export const VERDICT_WORDS: Record<Verdict, string> = {
+  conformant: 'CONFORMANT',
+  'not-conformant': 'NOT CONFORMANT',
+  inconclusive: 'INCONCLUSIVE',
+  interrupted: 'INTERRUPTED',
+};
+
 /** One line for the verdict, as the console, the Markdown and the HTML say it. */
 export function verdictLine(report: ConformanceReport): string {
-  const verdict = { conformant: 'CONFORMANT', 'not-conformant': 'NOT CONFORMANT', inconclusive: 'INCONCLUSIVE' }[report.verdict];
   const known = report.gate.knownFailures.length ? ` (${report.gate.knownFailures.length} known failure(s) from ${report.gate.expectationsFile})` : '';
-  const partial = report.complete ? '' : ` (incomplete: ${report.incompleteReasons[0] ?? 'partial run'}${report.incompleteReasons.length > 1 ? `, and ${report.incompleteReasons.length - 1} more reason(s)` : ''}; not a certification)`;
-  return `OMS conformance (${report.profile}): ${verdict}${known}${partial}${expiredNote(report)}`;
+  return `OMS conformance (${report.profile}): ${VERDICT_WORDS[report.verdict]}${known}${gapNote(report)}${expiredNote(report)}`;
+}
+
+/**
+ * Why the verdict is not a certification, naming the gap that decided it: for an inconclusive or
+ * interrupted run the gap that made it so, for a conformant one whether configuration would complete it.
+ */
+function gapNote(report: ConformanceReport): string {
+  const gaps = report.gaps ?? [];
+  if (report.complete || gaps.length === 0) return '';
+  const decisive =
+    report.verdict === 'inconclusive'
+      ? gaps.find(leavesInconclusive)
+      : report.verdict === 'interrupted'
+        ? gaps.find((gap) => gap.cause === 'interrupted')
+        : undefined;
+  const first = decisive ?? gaps[0];
+  const byConfiguration = gaps.every((gap) => gap.cause === 'configuration' || gap.cause === 'selection');
+  const label = report.verdict === 'conformant' && byConfiguration ? 'incomplete because of configuration' : 'incomplete';
+  const more = gaps.length > 1 ? `, and ${gaps.length - 1} more reason(s)` : '';
+  return ` (${label}: ${first.what}${more}; not a certification)`;
 }
 
 /** Expired expectations fail the run even when the verdict is conformant: the line names each one. */

@@ -7,6 +7,7 @@ import { renderHtml } from './html';
 import { integrityOf, signReport } from './integrity';
 import { renderJunit } from './junit';
 import { renderMarkdown } from './markdown';
+import { jsonText } from './markup';
 import { REPORT_FILES, type ConformanceReport } from './report';
 
 /** Removes the report files of an earlier run, so nothing stale is read as this run's result. */
@@ -33,6 +34,7 @@ export function writeReport(directory: string, withBodies: ConformanceReport, si
   for (const [file, content] of rendered) writeFileSync(join(directory, file), content);
   const finished: ConformanceReport = { ...report, integrity: integrityOf(directory, rendered.map(([file]) => file)) };
   if (signingKey && finished.integrity) finished.integrity.signature = signReport(finished, signingKey);
-  writeFileSync(join(directory, REPORT_FILES.json), `${JSON.stringify(finished, null, 2)}\n`);
+  writeFileSync(join(directory, REPORT_FILES.json), `${jsonText(finished)}\n`);
   return finished;
 }
+

@@ -17,7 +17,7 @@ test.describe('the oms-conformance command line', () => {
     const help = await runCli(['--help']);
     expect(help.exitCode).toBe(0);
     for (const option of OPTIONS.filter((o) => o.commands.includes('run'))) expect(help.stdout).toContain(`--${option.name}`);
-    expect(help.stdout).toMatch(/Exit codes:\n {2}0 {2}conformant.*\n {2}1 {2}violations.*\n {2}2 {2}configuration or preflight error/);
+    expect(help.stdout).toMatch(/Exit codes \(config\/exit-codes\.ts\):\n {4}0 {2}conformant.*\n {4}1 {2}not conformant.*\n {4}2 {2}configuration error, or not this interface.*\n {4}3 {2}inconclusive.*\n {2}130 {2}interrupted/);
   });
 
   const mistakes: Array<[string[], string]> = [
@@ -28,6 +28,12 @@ test.describe('the oms-conformance command line', () => {
     [['--seed', 'abc'], '--seed (OMS_SEED) must be an integer, got "abc"'],
     [['--base-url', 'ftp://example.com'], '--base-url (OMS_BASE_URL) must start with http:// or https://'],
     [['--workers', '0'], '--workers (OMS_WORKERS) must be a positive integer, got "0"'],
+    [['--request-timeout', '0'], '--request-timeout (OMS_REQUEST_TIMEOUT_MS) must be a whole number of milliseconds from 1000 to 600000, got "0"'],
+    [['--request-timeout=-1'], '--request-timeout (OMS_REQUEST_TIMEOUT_MS) must be a whole number of milliseconds from 1000 to 600000, got "-1"'],
+    [['--request-timeout', '100'], '--request-timeout (OMS_REQUEST_TIMEOUT_MS) must be a whole number of milliseconds from 1000 to 600000, got "100"'],
+    [['--max-response-bytes', '0'], '--max-response-bytes (OMS_MAX_RESPONSE_BYTES) must be a whole number of bytes from 1048576 to 1073741824, got "0"'],
+    [['--max-rps=-1'], '--max-rps (OMS_MAX_RPS) must be a whole number of requests per second from 1 to 100000, got "-1"'],
+    [['verify', 'report.json', '--pub', 'k.pub', '--integrity-only'], 'give --pub KEY.pub (integrity and origin) or --integrity-only, not both'],
     [['--shard', '3/2', '--seed', '1'], '--shard must be I/N with 1 <= I <= N, got "3/2"'],
     [['--shard', '1/2'], '--shard needs --seed'],
     [['--grep', '(unclosed'], '--grep is not a regular expression'],
@@ -117,10 +123,14 @@ test('the ledger records every order a run creates; cleanup deletes exactly thos
     expect(run.exitCode, run.stdout + run.stderr).not.toBe(2);
     expect(run.stdout).toContain('delete them with: oms-conformance cleanup --run-id crashed-run');
 
-    const entries = readLedger(ledgerFile(join(work, '.oms-ledger'), 'crashed-run'));
+    const ledger = readLedger(ledgerFile(join(work, '.oms-ledger'), 'crashed-run'));
+    const entries = ledger.filter((entry) => entry.event === 'created');
     expect(entries.length).toBeGreaterThan(0);
+    // Each create is in the ledger before it is sent (with the marker of an example body), and its outcome after.
+    expect(ledger.filter((entry) => entry.event === 'creating').length).toBe(ledger.filter((entry) => entry.event === 'created' || entry.event === 'answered').length);
     for (const entry of entries) {
-      expect(entry).toEqual({ event: 'created', runId: 'crashed-run', orderId: expect.any(String), account: 'A', at: expect.any(String), baseUrl: server.url });
+      const marker = entry.marker === undefined ? {} : { marker: expect.stringMatching(/oms-conformance-[0-9a-f]{8}$/) };
+      expect(entry).toEqual({ event: 'created', runId: 'crashed-run', orderId: expect.any(String), account: 'A', at: expect.any(String), baseUrl: server.url, ...marker });
       expect(Number.isNaN(Date.parse(entry.at))).toBe(false);
       expect(await exists(entry.orderId)).toBe(true);
     }

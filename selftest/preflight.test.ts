@@ -6,8 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
+import { preflight } from '../harness/preflight';
 import { DEVELOPMENT_ACCOUNTS } from '../reference/accounts';
 import { createReferenceApp } from '../reference/app';
+import { behavioursFromEnvironment } from '../reference/behaviours';
 import { startReferenceServer } from '../reference/server';
 import { runSuite } from './support/run-suite';
 
@@ -104,4 +106,46 @@ test('stops with exit code 2 when a setting is invalid or missing', async () => 
     expect(run.exitCode, run.output).toBe(2);
     expect(run.output).toContain(variable);
   }
+});
+
+test.describe('a slow server is slow, not unreachable: the preflight has the run\'s request timeout', () => {
+  test('slower than OMS_REQUEST_TIMEOUT_MS: exit 2, one message naming the setting to raise, never "cannot be reached"', async () => {
+    const server = await startReferenceServer({ behaviours: behavioursFromEnvironment({ OMS_HOSTILE: 'slow-2500ms' }) });
+    try {
+      const run = await runSuite({ OMS_BASE_URL: server.url, OMS_TOKEN: DEVELOPMENT_ACCOUNTS[0].developmentToken, OMS_REQUEST_TIMEOUT_MS: '1000' });
+      expect(run.exitCode, run.output).toBe(2);
+      expectOneClearMessage(run.output, 'OMS_REQUEST_TIMEOUT_MS');
+      expect(run.output).toContain(`OMS_BASE_URL=${server.url} accepts connections but did not answer GET /orders?limit=1 within 1000 ms (OMS_REQUEST_TIMEOUT_MS). If the server is only slow, raise OMS_REQUEST_TIMEOUT_MS`);
+      expect(run.output).not.toMatch(/cannot be reached|that the server is running/);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('with a timeout it fits in, the same server passes the preflight and the run goes on', async () => {
+    const server = await startReferenceServer({ behaviours: behavioursFromEnvironment({ OMS_HOSTILE: 'slow-2500ms' }) });
+    try {
+      const run = await runSuite({ OMS_BASE_URL: server.url, OMS_TOKEN: DEVELOPMENT_ACCOUNTS[0].developmentToken, OMS_REQUEST_TIMEOUT_MS: '6000' }, ['--grep', 'answers 404 or 410 for an unknown id']);
+      expect(run.exitCode, run.output.slice(-2000)).toBe(0);
+      expect(run.report?.requirements.find((r) => r.id === 'ORD-GET-004')?.status).toBe('passed');
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('the preflight waits as long as the setting says, past the 10 s it used to stop at', async () => {
+    const late = createServer((_request, response) => void setTimeout(() => response.writeHead(200, { 'Content-Type': 'application/json' }).end('{"success":true,"meta":{"status":200},"data":[]}'), 10_500));
+    await new Promise<void>((resolve) => late.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(late.address() as AddressInfo).port}`;
+      await expect(preflight(url, 'any-token-123', 'A', 12_000, 1024 * 1024)).resolves.toBeUndefined();
+    } finally {
+      late.closeAllConnections();
+      late.close();
+    }
+  });
+
+  test('nothing listening: "cannot be reached", naming OMS_BASE_URL', async () => {
+    await expect(preflight('http://127.0.0.1:9', 'any-token-123', 'A', 2000, 1024 * 1024)).rejects.toThrow(/OMS_BASE_URL=http:\/\/127\.0\.0\.1:9 cannot be reached \(.*\)\. Check OMS_BASE_URL and that the server is running\./);
+  });
 });

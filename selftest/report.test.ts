@@ -167,8 +167,8 @@ test.describe.serial('the conformance report of one run', () => {
     expect(tags.flatMap((tag) => Object.keys(tag.attributes).filter((name) => name.startsWith('on')))).toEqual([]);
     expect(tags.flatMap((tag) => Object.values(tag.attributes).filter((value) => /^\s*(javascript|data:text\/html)/i.test(value)))).toEqual([]);
     expect(tags.find((tag) => tag.name === 'meta' && tag.attributes['http-equiv'] === 'Content-Security-Policy')?.attributes.content).toContain("default-src 'none'");
-    // The server's string reached the page (in the evidence of ORD-GEN-002), and only inside text.
-    expect(textOf(tokens).some((text) => text.includes(HOSTILE)), 'the hostile meta.message is shown as text').toBe(true);
+    // The server's string reached the page (in the evidence of ORD-GEN-002), and only inside text (its bidirectional override shown as U+FFFD).
+    expect(textOf(tokens).some((text) => text.includes(HOSTILE.replace('\u202e', '\ufffd'))), 'the hostile meta.message is shown as text').toBe(true);
     // The same string unescaped breaks the parse: the check can fail.
     expect(() => tokenize(html.replace('</body>', `<pre>${HOSTILE}</pre></body>`))).toThrow();
   });
@@ -238,5 +238,17 @@ test.describe.serial('the conformance report of one run', () => {
     expect([changedJson.exitCode, changedJson.stdout]).toEqual([1, expect.stringContaining('the Ed25519 signature does not match its content')]);
     const wrongKey = await runCli(['verify', join(out, 'report.json'), '--pub', join(work, 'other.pub')]);
     expect([wrongKey.exitCode, wrongKey.stdout]).toEqual([1, expect.stringContaining('signed with another key')]);
+  });
+
+  test('verify without --pub exits 1 on an edited report.json (nothing proves it unedited), 0 only when asked for integrity only', async () => {
+    const copy = join(work, 'edited-unsigned');
+    cpSync(out, copy, { recursive: true });
+    writeFileSync(join(copy, 'report.json'), JSON.stringify({ ...readReport(copy), verdict: 'conformant', exitCode: 0 }, null, 2));
+    const plain = await runCli(['verify', join(copy, 'report.json')]);
+    expect([plain.exitCode, plain.stdout]).toEqual([1, expect.stringContaining('NOT verified: without --pub KEY.pub nothing proves report.json unedited')]);
+    const integrityOnly = await runCli(['verify', join(copy, 'report.json'), '--integrity-only']);
+    expect([integrityOnly.exitCode, integrityOnly.stdout]).toEqual([0, expect.stringContaining('integrity only, as asked: report.json itself is not proved unedited')]);
+    const both = await runCli(['verify', join(copy, 'report.json'), '--integrity-only', '--pub', join(work, 'signing-key.pub')]);
+    expect([both.exitCode, both.stderr.trim()]).toEqual([2, 'oms-conformance: give --pub KEY.pub (integrity and origin) or --integrity-only, not both']);
   });
 });

@@ -96,3 +96,28 @@ test('no token or client secret appears in any byte the tool writes, even for a 
     await server.close();
   }
 });
+
+test('a one-character token is masked too: no curl line, response excerpt or report file shows "Bearer x"', async () => {
+  const SHORT = 'x';
+  const accounts = [{ ...ACCOUNTS[0], developmentToken: SHORT }, { ...ACCOUNTS[1], developmentToken: 'yz' }];
+  const echo = leakyServer().find((behaviour) => behaviour.name === 'selftest-echo-authorization') as Behaviour;
+  const server = await startServer([echo, listMetaStatusOffByOne], accounts);
+  const work = temporaryDirectory('oms-short-token-');
+  try {
+    const run = await runCli(['--base-url', server.url, '--grep', '@ORD-GEN-002(?![\\w-])', '--grep-invert', 'generated|model-based', '--out', 'report'], {
+      cwd: work,
+      env: { OMS_TOKEN: SHORT, OMS_TOKEN_B: 'yz' },
+    });
+    const output = run.stdout + run.stderr;
+    expect(run.exitCode, output.slice(-3000)).toBe(1);
+    const findings = readReport(join(work, 'report')).requirements.find((r) => r.id === 'ORD-GEN-002')!.findings;
+    // The evidence paths were taken: the curl line carries the header, the echoed body carries the token.
+    expect(findings[0].curl).toContain(`-H 'Authorization: Bearer '"\${OMS_TOKEN}"`);
+    expect(findings[0].response?.body).toContain('"echo":{"authorization":"Bearer $OMS_TOKEN"}');
+    const shown = /Bearer (x|yz)(?![\w.~+/-])/;
+    const leaks = [output, ...filesUnder(work).map((file) => readFileSync(file, 'utf8'))].filter((text) => shown.test(text)).map((text) => shown.exec(text)?.[0]);
+    expect(leaks).toEqual([]);
+  } finally {
+    await server.close();
+  }
+});

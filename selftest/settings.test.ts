@@ -43,6 +43,14 @@ test('a wrong value is one configuration error that names the variable and says 
     [{ OMS_READ_ONLY: 'ture' }, 'OMS_READ_ONLY must be 1 to switch it on'],
     [{ OMS_RUN_ID: '../x' }, 'OMS_RUN_ID may hold only letters, digits'],
     [{ OMS_CLIENT_SECRET_B: 'only-the-secret' }, 'OMS_CLIENT_ID_B and OMS_CLIENT_SECRET_B go together'],
+    // Values that cannot work are refused before the run, naming the range, instead of failing later as the server's fault.
+    [{ OMS_REQUEST_TIMEOUT_MS: '0' }, 'OMS_REQUEST_TIMEOUT_MS must be a whole number of milliseconds from 1000 to 600000, got "0"'],
+    [{ OMS_REQUEST_TIMEOUT_MS: '-1' }, 'OMS_REQUEST_TIMEOUT_MS must be a whole number of milliseconds from 1000 to 600000, got "-1"'],
+    [{ OMS_REQUEST_TIMEOUT_MS: '100' }, 'OMS_REQUEST_TIMEOUT_MS must be a whole number of milliseconds from 1000 to 600000, got "100"'],
+    [{ OMS_REQUEST_TIMEOUT_MS: '1e4' }, 'OMS_REQUEST_TIMEOUT_MS must be a whole number of milliseconds from 1000 to 600000, got "1e4"'],
+    [{ OMS_MAX_RESPONSE_BYTES: '0' }, 'OMS_MAX_RESPONSE_BYTES must be a whole number of bytes from 1048576 to 1073741824, got "0"'],
+    [{ OMS_MAX_RPS: '-1' }, 'OMS_MAX_RPS must be a whole number of requests per second from 1 to 100000, got "-1"'],
+    [{ OMS_MAX_RPS: '0' }, 'OMS_MAX_RPS must be a whole number of requests per second from 1 to 100000, got "0"'],
   ];
   for (const [env, message] of wrong) {
     const error = (() => {
@@ -55,6 +63,11 @@ test('a wrong value is one configuration error that names the variable and says 
     expect(error, message).toBeInstanceOf(SettingError);
     expect((error as SettingError).message).toContain(message);
   }
+});
+
+test('the ends of each range are accepted', () => {
+  expect(readSettings({ OMS_REQUEST_TIMEOUT_MS: '1000', OMS_MAX_RESPONSE_BYTES: '1048576', OMS_MAX_RPS: '1' })).toMatchObject({ requestTimeoutMs: 1000, maxResponseBytes: 1048576, maxRps: 1 });
+  expect(readSettings({ OMS_REQUEST_TIMEOUT_MS: '600000', OMS_MAX_RESPONSE_BYTES: '1073741824', OMS_MAX_RPS: '100000' })).toMatchObject({ requestTimeoutMs: 600000, maxResponseBytes: 1073741824, maxRps: 100000 });
 });
 
 test('blank means unset; tokens and secrets are taken as given, other text trimmed', () => {

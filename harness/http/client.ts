@@ -3,7 +3,7 @@ import type { OperationId } from '../../contract/openapi';
 import { parseJson, type Exchange } from './exchange';
 import { redact } from './redaction';
 import { currentRunId } from '../../config/settings';
-import { INCONCLUSIVE, noteAnswer, noteTimeout, serverWentSilent } from './silence';
+import { noteAnswer, noteTimeout, serverWentSilent } from './silence';
 import { HttpTransport, TransportError } from './transport';
 import { RequestGate } from './gate';
 
@@ -26,11 +26,7 @@ export interface RequestSpec {
 export class RateLimitedError extends Error {}
 
 /** No evidence either way, through no fault the suite can pin on a requirement: a connection reset, a silent server. */
-export class InconclusiveError extends Error {
-  constructor(reason: string) {
-    super(`${INCONCLUSIVE}${reason}`);
-  }
-}
+export class InconclusiveError extends Error {}
 
 
 export interface ClientOptions {

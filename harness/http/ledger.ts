@@ -5,21 +5,41 @@ import type { AccountName } from '../api';
 import { currentRunId, readSetting } from '../../config/settings';
 import { RUN_ID_PATTERN } from '../../config/values';
 import { redact } from './redaction';
+import { REFERENCE_PATTERN } from '../../generators/examples';
 
 /**
- * The ledger of a run: every order it created (run id, order id, account, time, base URL), appended the
- * moment the create response arrives, and every order it deleted. `oms-conformance cleanup --run-id ID`
- * deletes what a crashed run left behind, and nothing else. One JSON Lines file per run:
- * <OMS_LEDGER_DIR>/<run id>.jsonl.
+ * The ledger of a run: every create it sends, written before the request goes out (with the body's
+ * marker: the customer name that carries the suite's reference), and what came of it, written the moment
+ * the answer arrives: the order it created (order id), or an answer that made none; and every order it
+ * deleted. `oms-conformance cleanup --run-id ID` deletes what a crashed run left behind, and nothing
+ * else: the orders created, and those a create still in flight when the run died made, found in the
+ * account by their marker. One JSON Lines file per run: <OMS_LEDGER_DIR>/<run id>.jsonl.
  */
 export interface LedgerEntry {
-  event: 'created' | 'deleted';
+  /** creating: a create is being sent; created: it made orderId; answered: it got an answer that made no order; deleted. */
+  event: 'creating' | 'created' | 'answered' | 'deleted';
   runId: string;
+  /** The order (created, deleted); empty for creating and answered. */
   orderId: string;
   account: AccountName;
   /** ISO 8601 time the entry was written. */
   at: string;
   baseUrl: string;
+  /** creating, created, answered: the create body's marker (markerOf), absent for a body that carries none. */
+  marker?: string;
+}
+
+const EVENTS: ReadonlyArray<LedgerEntry['event']> = ['creating', 'created', 'answered', 'deleted'];
+
+/**
+ * The marker of a create body: its customer name when it holds the suite's reference (generators/examples
+ * reference(): oms-conformance- and 8 hex digits), which no other client's order carries. The list
+ * summary shows the customer name (2.7), so an order a create made is found again by it. Generated
+ * bodies carry none.
+ */
+export function markerOf(body: unknown): string | undefined {
+  const name = (body as { customer?: { name?: unknown } } | undefined)?.customer?.name;
+  return typeof name === 'string' && REFERENCE_PATTERN.test(name) ? name : undefined;
 }
 
 export function ledgerFile(directory: string, runId: string): string {
@@ -39,8 +59,18 @@ export class Ledger {
     private readonly baseUrl: string,
   ) {}
 
-  created(orderId: string, account: AccountName): void {
-    this.append('created', orderId, account);
+  /** Before a create is sent: a kill while it is in flight leaves this entry, and cleanup looks for what it made. */
+  creating(account: AccountName, marker: string | undefined): void {
+    this.append('creating', '', account, marker);
+  }
+
+  created(orderId: string, account: AccountName, marker?: string): void {
+    this.append('created', orderId, account, marker);
+  }
+
+  /** A create answered without making an order (refused, or no id): nothing to look for. */
+  answered(account: AccountName, marker: string | undefined): void {
+    this.append('answered', '', account, marker);
   }
 
   deleted(orderId: string, account: AccountName): void {
@@ -48,9 +78,9 @@ export class Ledger {
   }
 
   // Synchronous on purpose: the entry is on disk before the test goes on, so a crash cannot lose it.
-  private append(event: LedgerEntry['event'], orderId: string, account: AccountName): void {
+  private append(event: LedgerEntry['event'], orderId: string, account: AccountName, marker?: string): void {
     // A server may put a secret it was sent into an id: the ledger is output too.
-    const entry: LedgerEntry = { event, runId: this.runId, orderId: redact(orderId), account, at: new Date().toISOString(), baseUrl: this.baseUrl };
+    const entry: LedgerEntry = { event, runId: this.runId, orderId: redact(orderId), account, at: new Date().toISOString(), baseUrl: this.baseUrl, ...(marker !== undefined && { marker }) };
     mkdirSync(dirname(this.file), { recursive: true });
     appendFileSync(this.file, `${JSON.stringify(entry)}\n`);
   }
@@ -73,7 +103,7 @@ export function readLedger(file: string): LedgerEntry[] {
     .flatMap((line) => {
       try {
         const entry = JSON.parse(line) as LedgerEntry;
-        return entry && typeof entry.orderId === 'string' && (entry.event === 'created' || entry.event === 'deleted') ? [entry] : [];
+        return entry && typeof entry.orderId === 'string' && EVENTS.includes(entry.event) ? [entry] : [];
       } catch {
         return [];
       }
@@ -89,6 +119,20 @@ export function leftovers(entries: LedgerEntry[]): LedgerEntry[] {
     else open.delete(key(entry));
   }
   return [...open.values()];
+}
+
+/**
+ * Creates a ledger records as sent and not answered: a run killed while they were in flight. Each may
+ * have made an order the ledger knows nothing of; cleanup finds it by the marker, if the body had one.
+ */
+export function inFlight(entries: LedgerEntry[]): LedgerEntry[] {
+  const key = (e: LedgerEntry) => JSON.stringify([e.baseUrl, e.account, e.marker ?? null]);
+  const open = new Map<string, LedgerEntry[]>();
+  for (const entry of entries) {
+    if (entry.event === 'creating') open.set(key(entry), [...(open.get(key(entry)) ?? []), entry]);
+    else if (entry.event === 'created' || entry.event === 'answered') open.get(key(entry))?.shift();
+  }
+  return [...open.values()].flat();
 }
 
 /** The run ids that have a ledger in a directory, oldest first. */

@@ -11,10 +11,27 @@ interface Secret {
 
 const secrets = new Map<string, Secret>();
 
+/** Shorter secrets are masked only where they stand alone (see standingAlone): anywhere, they would blank out ordinary text. */
+const SHORT_SECRET = 6;
+
 export function registerSecret(value: string | undefined, placeholder: string): void {
-  // Very short values would blank out ordinary text; no real token is that short.
-  if (!value || value.length < 6 || secrets.has(value)) return;
-  secrets.set(value, { placeholder, escaped: escapedForms(value), base64: base64Forms(value), asciiLower: /^[\x20-\x7e]+$/.test(value) ? value.toLowerCase() : undefined });
+  if (!value || secrets.has(value)) return;
+  const short = value.length < SHORT_SECRET;
+  secrets.set(value, {
+    placeholder,
+    escaped: short ? standingAlone(escapedForms(value)) : escapedForms(value),
+    base64: short ? [] : base64Forms(value),
+    asciiLower: /^[\x20-\x7e]+$/.test(value) ? value.toLowerCase() : undefined,
+  });
+}
+
+/**
+ * A short secret's pattern, matched only where no letter, digit or other token character (RFC 6750
+ * b64token: - . _ ~ + /) touches it: "Bearer x" and "token=x" are masked, the x of "box" is not.
+ */
+function standingAlone(pattern: RegExp): RegExp {
+  const token = '[A-Za-z0-9\\-._~+/]';
+  return new RegExp(`(?<!${token})(?:${pattern.source})(?!${token})`, pattern.flags);
 }
 
 /** The shell variables that stand for secrets in output: the only text a reproduction line lets the shell expand. */

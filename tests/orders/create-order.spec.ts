@@ -5,6 +5,7 @@ import {
   createAnswersWhatWasSent,
   distinctIds,
   holdsItsOwnCustomer,
+  idAssigned,
   itemsOf,
   oneUserIdPerAccount,
   repeatedIds,
@@ -73,8 +74,11 @@ test.describe('POST /orders (4.2)', () => {
   test('gives distinct ids to orders created in parallel', verifies('ORD-CREATE-007'), async ({ api }) => {
     const sent = Array.from({ length: 12 }, () => minimalOrder());
     const exchanges = await Promise.all(sent.map((body) => api.create(body)));
-    exchanges.forEach((exchange) => ensure(requiredOnlyCreateAccepted(exchange)));
-    const ids = exchanges.map((exchange) => String((exchange.json as Json).id));
+    exchanges.forEach((exchange) => {
+      ensure(requiredOnlyCreateAccepted(exchange));
+      ensure(idAssigned(exchange));
+    });
+    const ids = exchanges.map((exchange) => (exchange.json as Json).id as string);
     check(distinctIds(ids, exchanges));
     // Each id must also lead to its own order, not to whichever parallel create wrote last.
     const duplicates = repeatedIds(ids);

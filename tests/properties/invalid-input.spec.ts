@@ -1,4 +1,3 @@
-import { excerpt } from '../../contract/openapi';
 import { requestLine } from '../../contract/operations';
 import { invalidBodyRefused } from '../../checks/invalid-input';
 import { invalidOrder, invalidOrderUpdate } from '../../generators/invalid';
@@ -9,6 +8,7 @@ import { test } from '../../harness/fixtures';
 import { createOrder } from '../../harness/orders';
 import { minimalOrder } from '../../generators/examples';
 import { verifies } from '../../harness/verifies';
+import { quoted } from '../../harness/safe-text';
 
 // Each generated body breaks openapi.yaml in one way: a required field missing, one field of the
 // wrong type or shape at any depth, JSON cut short or otherwise malformed, or no body at all.
@@ -51,5 +51,5 @@ async function deleteIfCreated(api: OmsApi, exchange: Exchange): Promise<void> {
   const id = (exchange.json as { id?: unknown } | undefined)?.id;
   if (exchange.status >= 300 || (typeof id !== 'string' && typeof id !== 'number')) return;
   const deleted = await api.client.send(orderRequest('deleteOrder', String(id)));
-  if (deleted.status >= 300) console.warn(`oms-conformance: could not delete order ${excerpt(id)} created from an invalid body (${deleted.status})`);
+  if (deleted.status >= 300) console.warn(`oms-conformance: could not delete order ${quoted(String(id))} created from an invalid body (${deleted.status})`);
 }
