@@ -26,6 +26,34 @@ export interface Cut {
   belowFloor: boolean;
 }
 
+/** Annotation type of what a generated test ran: a JSON `GeneratedRuns` in its description. */
+export const GENERATED_ANNOTATION = 'oms-generated';
+
+/** What one generated test ran, cut or not: the report shows it for every generated test. */
+export interface GeneratedRuns {
+  unit: Cut['unit'];
+  made: number;
+  planned: number;
+  /** Requests the test sent on them, shrinking included. */
+  requests: number;
+}
+
+/** Records on the current test what its generated runs made of what they planned. */
+export function recordGeneratedRuns(runs: GeneratedRuns): void {
+  currentTest()?.annotations.push({ type: GENERATED_ANNOTATION, description: JSON.stringify(runs) });
+}
+
+/** A generated test's record back from its annotation; undefined for anything else. */
+export function generatedRunsOf(annotation: { type: string; description?: string }): GeneratedRuns | undefined {
+  if (annotation.type !== GENERATED_ANNOTATION || !annotation.description) return undefined;
+  try {
+    const runs = JSON.parse(annotation.description) as GeneratedRuns;
+    return typeof runs?.made === 'number' && typeof runs.planned === 'number' ? runs : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Records a cut on the current test (outside a Playwright test there is nothing to record it on). */
 export function recordCut(cut: Cut): void {
   currentTest()?.annotations.push({ type: CUT_ANNOTATION, description: JSON.stringify(cut) });

@@ -5,7 +5,7 @@ import type { OmsApi } from './api';
 import { clip, type Exchange } from './http/exchange';
 import { ensure, type Finding, type Replay as FindingReplay } from './findings';
 import { knownViolated, recordViolated } from './run-knowledge';
-import { recordCut, type Cut } from './cuts';
+import { recordCut, recordGeneratedRuns, type Cut } from './cuts';
 import { defaultConcurrency } from '../config/network';
 import { skipTest } from './skips';
 import type { Settings } from '../config/settings';
@@ -152,6 +152,7 @@ export async function forAll<T>(settings: Settings, generated: GeneratedTest<T>)
   // The inputs fast-check would try, in its order (examples first), with spares for runs that prove nothing.
   const inputs = inputsOf(generated.input, { seed, numRuns: numRuns * (1 + MAX_SKIPS_PER_RUN), examples });
   const outcome = await runner.inLanes(inputs, numRuns, lanes);
+  recordGeneratedRuns({ unit: generated.unit ?? 'generated runs', made: outcome.made, planned: numRuns, requests: runner.budget.requests });
   runner.rethrowStop();
   if (outcome.failed) {
     const first = outcome.failed;

@@ -13,7 +13,7 @@ import { OBSERVATION_ANNOTATION, REQUESTS_ANNOTATION, REQUIREMENT_ANNOTATION } f
 import { Progress } from './progress';
 import { CHECKED_ON_ANNOTATION } from '../harness/checked-on';
 import { REACHED_ANNOTATION, recordOf, STOPPED_BY_ANNOTATION } from '../harness/findings';
-import { cutOf } from '../harness/cuts';
+import { cutOf, generatedRunsOf } from '../harness/cuts';
 import { skipOf, type Skip } from '../harness/skips';
 import { evidenceOf, evidenceOfError, type Evidence } from './evidence';
 import { summaryLines } from './terminal';
@@ -21,7 +21,7 @@ import { visible, visibleControls } from '../harness/safe-text';
 import { shellWord } from '../harness/http/shell';
 import { loadExpectations, type Expectations } from './expectations';
 import { loadPrivateKey } from './integrity';
-import { buildReport, skipOfCut, type ConformanceReport, type CutEntry, type RequirementResult, type RequirementStatus } from './report';
+import { buildReport, skipOfCut, type ConformanceReport, type CutEntry, type GeneratedEntry, type RequirementResult, type RequirementStatus } from './report';
 import { runInfoAtStart, suiteIdentity, type RunInfo } from './run-info';
 import { clearReport, writeReport } from './write-report';
 import { serverWentSilent } from '../harness/http/silence';
@@ -81,6 +81,8 @@ export default class ConformanceReporter implements Reporter {
   private rateLimitRetries = 0;
   private readonly tests = { passed: 0, failed: 0, skipped: 0, interrupted: 0 };
   private readonly cuts: CutEntry[] = [];
+  private readonly generated: GeneratedEntry[] = [];
+  private requests = 0;
   private run?: RunInfo;
   private progress?: Progress;
   /** Read before the global setup sets OMS_BASE_URL to the embedded server's address. */
@@ -150,6 +152,7 @@ export default class ConformanceReporter implements Reporter {
   onTestEnd(test: TestCase, result: TestResult): void {
     this.record(test, result);
     const requests = result.annotations.filter((a) => a.type === REQUESTS_ANNOTATION).reduce((sum, a) => sum + (Number(a.description) || 0), 0);
+    this.requests += requests;
     this.progress?.testEnded(requests, [...this.results.values()].filter((r) => r.status === 'failed').map((r) => r.id));
   }
 
@@ -161,6 +164,7 @@ export default class ConformanceReporter implements Reporter {
     }
     const cuts = result.annotations.flatMap((annotation) => cutOf(annotation) ?? []);
     for (const cut of cuts) this.cuts.push({ ...cut, test: title, requirements: verified });
+    for (const runs of result.annotations.flatMap((annotation) => generatedRunsOf(annotation) ?? [])) this.generated.push({ ...runs, test: title, requirements: verified });
     if (result.status === 'skipped') {
       this.tests.skipped++;
       for (const id of verified) this.skip(id, title, skipOfTest(test, result));
@@ -245,6 +249,8 @@ export default class ConformanceReporter implements Reporter {
           tests: this.tests,
           interrupted,
           cuts: this.cuts,
+          generated: this.generated,
+          requests: this.requests,
           stopReasons: silence ? [`run stopped: ${silence}`] : [],
           startedAt: new Date(result.startTime),
           finishedAt: new Date(new Date(result.startTime).getTime() + result.duration),

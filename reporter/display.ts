@@ -46,6 +46,15 @@ export function cutLine(cut: CutEntry): string {
   return `${cut.test}: ${cut.made} of ${cut.planned} ${cut.unit} (${cut.cause}: ${cut.reason}; ${cut.requests} requests)${unchecked}`;
 }
 
+/** One line on what the generated tests ran: every planned run made, or how many of them were. */
+export function generatedLine(report: ConformanceReport): string {
+  const made = report.generated.reduce((sum, g) => sum + g.made, 0);
+  const planned = report.generated.reduce((sum, g) => sum + g.planned, 0);
+  const short = report.generated.filter((g) => g.made < g.planned).length;
+  const requests = report.generated.reduce((sum, g) => sum + g.requests, 0);
+  return `Generated tests: ${report.generated.length}, ${made} of ${planned} planned runs made${short ? ` (${short} test(s) short of their plan: see "Cut short")` : ''}, ${requests} requests`;
+}
+
 export function targetLabel(report: ConformanceReport): string {
   if (report.target.embedded) return `the embedded reference server${report.target.baseUrl ? ` (${report.target.baseUrl})` : ''}`;
   return report.target.baseUrl ?? 'unknown';

@@ -1,5 +1,5 @@
 import { LEVELS } from '../requirements/catalogue';
-import { cutLine, DISPLAY, displayOf, failures, skipsByReason, targetLabel, type Display } from './display';
+import { cutLine, DISPLAY, displayOf, failures, generatedLine, skipsByReason, targetLabel, type Display } from './display';
 import { requestLine, responseLine, type Evidence } from './evidence';
 import { escapeMarkup as escape } from './markup';
 import { stateNeeded } from './reproduce';
@@ -36,6 +36,7 @@ ${fixedSection(report)}
 ${observedSection(report)}
 ${gapsSection(report)}
 ${cutsSection(report)}
+${generatedSection(report)}
 ${skippedSection(report)}
 ${allSection(report)}
 </main>
@@ -167,6 +168,14 @@ function gapsSection(report: ConformanceReport): string {
 function cutsSection(report: ConformanceReport): string {
   if (!report.cuts.length) return '';
   return `<section id="cuts"><h2>Cut short</h2><ul>${report.cuts.map((cut) => `<li data-cause="${escape(cut.cause)}">${escape(cutLine(cut))}</li>`).join('')}</ul></section>`;
+}
+
+function generatedSection(report: ConformanceReport): string {
+  if (!report.generated.length) return '';
+  const rows = report.generated
+    .map((g) => `<tr${g.made < g.planned ? ' class="short"' : ''}><td>${escape(g.test)}</td><td>${g.made} of ${g.planned} ${escape(g.unit)}</td><td>${g.requests}</td><td>${g.requirements.join(', ')}</td></tr>`)
+    .join('');
+  return `<section id="generated"><h2>Generated tests</h2><p>${escape(generatedLine(report))}.</p><table><thead><tr><th>Test</th><th>Runs made of planned</th><th>Requests</th><th>Requirements</th></tr></thead><tbody>${rows}</tbody></table></section>`;
 }
 
 function skippedSection(report: ConformanceReport): string {

@@ -1,6 +1,6 @@
 import { LEVELS } from '../requirements/catalogue';
 import { visible } from '../harness/safe-text';
-import { cutLine, failures, skipsByReason, targetLabel } from './display';
+import { cutLine, failures, generatedLine, skipsByReason, targetLabel } from './display';
 import { STATUSES, verdictLine, type ConformanceReport } from './report';
 
 /** report.md: a summary short enough for a pull-request comment. */
@@ -48,6 +48,10 @@ export function renderMarkdown(report: ConformanceReport): string {
   if (report.cuts.length) {
     lines.push('', '### Cut short', '');
     for (const cut of report.cuts) lines.push(`- ${codeSpan(cutLine(cut))}`);
+  }
+  if (report.generated.length) {
+    lines.push('', '### Generated tests', '', `${generatedLine(report)}.`, '', '| Test | Runs made of planned | Requests |', '|---|---|---|');
+    for (const g of report.generated) lines.push(`| ${codeSpan(g.test)} | ${g.made} of ${g.planned} ${g.unit} | ${g.requests} |`);
   }
   const skips = skipsByReason(report);
   if (skips.length) {

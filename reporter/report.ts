@@ -1,5 +1,5 @@
 import { EXIT_CODE, VERDICT_EXIT_CODE } from '../config/exit-codes';
-import type { Cut } from '../harness/cuts';
+import type { Cut, GeneratedRuns } from '../harness/cuts';
 import type { Skip, SkipKind } from '../harness/skips';
 import { gatingLevels, LEVELS, type Level } from '../requirements/catalogue';
 import type { Evidence } from './evidence';
@@ -78,6 +78,12 @@ export interface CutEntry extends Cut {
   requirements: string[];
 }
 
+/** What one generated test ran (harness/cuts.ts), listed for every generated test, cut or not. */
+export interface GeneratedEntry extends GeneratedRuns {
+  test: string;
+  requirements: string[];
+}
+
 /**
  * Gating requirements the run did not judge, grouped by why. `cause` decides the verdict: server and
  * blocked make it inconclusive, interrupted makes it interrupted, the others leave it conformant but
@@ -113,6 +119,10 @@ export interface ConformanceReport extends RunInfo {
   gaps: Gap[];
   /** Tests a budget, the server or an interruption cut short (harness/cuts.ts); each cut below its floor is a gap. */
   cuts: CutEntry[];
+  /** Every generated test: the runs it made of the runs it planned, and the requests it sent. */
+  generated: GeneratedEntry[];
+  /** Requests the tests sent, retries included (the start-up's and the cleanup's aside). */
+  requests: number;
   startedAt: string;
   finishedAt: string;
   /**
@@ -166,6 +176,8 @@ export interface Collected {
   rateLimitRetries: number;
   interrupted: boolean;
   cuts: CutEntry[];
+  generated: GeneratedEntry[];
+  requests: number;
   /** Why the run stopped early without being interrupted (a server that went silent). */
   stopReasons?: string[];
   startedAt: Date;
@@ -219,6 +231,8 @@ export function buildReport(
     incompleteReasons: gaps.map((gap) => gap.what),
     gaps,
     cuts: collected.cuts,
+    generated: collected.generated,
+    requests: collected.requests,
     startedAt: collected.startedAt.toISOString(),
     finishedAt: collected.finishedAt.toISOString(),
     verdict,

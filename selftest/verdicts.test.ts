@@ -38,6 +38,8 @@ function collected(change: (results: Map<string, RequirementResult>, run: Collec
     rateLimitRetries: 0,
     interrupted: false,
     cuts: [],
+    generated: [],
+    requests: 0,
     startedAt: new Date(0),
     finishedAt: new Date(1000),
   };

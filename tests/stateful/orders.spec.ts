@@ -45,6 +45,7 @@ async function runSequences(settings: Settings, apis: Partial<Record<AccountName
   await forAll(settings, {
     input: orderCommands({ accounts, maxCommands: profile.maxCommands, replayPath: readReplay(settings).commandsPath }),
     numRuns: profile.sequences,
+    unit: 'command sequences',
     run: async (commands, trail) => {
       const recorded = Object.fromEntries(Object.entries(apis).map(([account, api]) => [account, trail.api(api)]));
       await fc.asyncModelRun(() => ({ model: emptyModel(accounts), real: { apis: recorded, ids: new Map<number, string>() } }), commands);
