@@ -232,6 +232,9 @@ export function listedAfterCreate(id: string, search: ListSearch): Finding | und
 export function summaryCarriesFullForm(id: string, fullForm: Exchange, search: ListSearch): Finding | undefined {
   const listed = whereListed(search, id);
   if (listed === 'unknown') return undefined;
+  // A get that answered another order than the one asked for is ORD-GET-001's to judge: it says nothing of the list.
+  const answered = (fullForm.json as { id?: unknown } | undefined)?.id;
+  if (answered !== undefined && String(answered) !== id) return undefined;
   const changed = listed ? changesBetween(project(fullForm.json, contract().schema('OrderSummary')), listed.summary) : [];
   return unless('ORD-LIST-008', listed !== undefined && changed.length === 0, () =>
     listed

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 
-/** Requests of the probe: the first pays for the connection, the others are the round trip. */
-const PROBES = 3;
+/** Requests of the probe: the first pays for the connection, the second is the round trip. */
+const PROBES = 2;
 /** The probe gives up after this long in all: a server that slow is met by the preflight's own message. */
 const PROBE_LIMIT_MS = 5_000;
 

@@ -35,10 +35,10 @@ export const HOSTILE_HEADER_TEXT = HOSTILE_TEXT.replace(/[\x00-\x1f\x7f]/g, ' ')
 export const UNUSABLE_IDS = ['..', '.', 'a/b', '', '%2e%2e', 'c%2Fd'];
 
 /**
- * Requests the start-up makes before any test, answered normally: the round-trip probe's three GET /orders
+ * Requests the start-up makes before any test, answered normally: the round-trip probe's two GET /orders
  * without credentials (harness/http/round-trip.ts), then the global setup's POST /token and a preflight per account.
  */
-const SETUP_ANSWERS = 6;
+const SETUP_ANSWERS = 5;
 
 /**
  * What ids of `newline-ids` start with: line breaks, escape sequences and lines that pass for the suite's
