@@ -8,6 +8,7 @@ import { runLedger } from './http/ledger';
 export class CreatedOrders {
   private readonly owners = new Map<string, AccountName>();
   private readonly madeUp = new Set<string>();
+  private readonly deleted = new Set<string>();
 
   add(id: string, account: AccountName): void {
     runLedger().created(id, account);
@@ -16,8 +17,17 @@ export class CreatedOrders {
 
   forget(id: string): void {
     const account = this.owners.get(id);
-    if (account) runLedger().deleted(id, account);
+    if (account) {
+      runLedger().deleted(id, account);
+      this.deleted.add(id);
+    }
     this.owners.delete(id);
+  }
+
+  /** An order this worker created and deleted may be written to again (to see what a write after a delete answers). */
+  allowAfterDelete(id: string): void {
+    if (!this.deleted.has(id)) throw new Error(`The suite refuses to write to order ${id} after a delete: this run did not create and delete it.`);
+    this.madeUp.add(id);
   }
 
   ownerOf(id: string): AccountName | undefined {
