@@ -45,14 +45,18 @@ export function is(request: ApiRequest, ...operations: Operation[]): boolean {
 
 export const isSuccess = (reply: ApiReply): boolean => reply.status >= 200 && reply.status < 300;
 
+/** The request's body as JSON, or undefined where it is not JSON. */
+export function jsonBodyOf(request: ApiRequest): unknown {
+  try {
+    return JSON.parse(request.bodyText) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The request with its JSON body changed; a body that is not a JSON object is left alone (validation answers it). */
 export function withJsonBody(request: ApiRequest, change: (body: Json) => Json): ApiRequest {
-  let body: unknown;
-  try {
-    body = JSON.parse(request.bodyText);
-  } catch {
-    return request;
-  }
+  const body = jsonBodyOf(request);
   if (!body || typeof body !== 'object' || Array.isArray(body)) return request;
   return { ...request, bodyText: JSON.stringify(change(body as Json)) };
 }
@@ -104,6 +108,11 @@ export function withStore(services: Services, change: (store: OrderStore) => Par
 /** Every order of an account, newest first, as the store pages them. */
 export function allOrders(store: OrderStore, accountId: string): StoredOrder[] {
   return store.page(accountId, 0, Number.MAX_SAFE_INTEGER).orders;
+}
+
+/** The request with another Authorization header. */
+export function withAuthorization(request: ApiRequest, authorization: string): ApiRequest {
+  return { ...request, headers: { ...request.headers, authorization } };
 }
 
 /** The bearer token of a request, if it has one. */
