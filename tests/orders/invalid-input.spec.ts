@@ -129,13 +129,12 @@ test.describe('Invalid input (4.2, 4.4, 7)', () => {
     const order = await createOrder(api, minimalOrder());
     const seen: string[] = [];
     for (const [label, contentType] of OTHER_LABELS) {
-      const sent = minimalOrder();
-      const created = await api.send({ ...requestLine('createOrder'), rawBody: JSON.stringify(sent), contentType });
-      check(unlabelledBodyAnswered(`${label} on create`, sent, created));
+      const created = await api.send({ ...requestLine('createOrder'), rawBody: JSON.stringify(minimalOrder()), contentType });
+      check(unlabelledBodyAnswered(`${label} on create`, created));
       const { body: before } = await getOrder(api, order.id);
       const change = { note: `sent with ${label}` };
       const updated = await api.send({ ...orderRequest('updateOrder', order.id), rawBody: JSON.stringify(change), contentType });
-      check(unlabelledBodyAnswered(`${label} on update`, change, updated));
+      check(unlabelledBodyAnswered(`${label} on update`, updated));
       if (!isSuccess(updated.status)) check(unlabelledUpdateLeftOrder(label, before, await api.get(order.id), updated));
       seen.push(`${label}: create ${created.status}, update ${updated.status}`);
     }
@@ -143,9 +142,10 @@ test.describe('Invalid input (4.2, 4.4, 7)', () => {
   });
 
   test('takes a JSON body labelled application/json with a charset or in capitals', verifies('ORD-GEN-004'), async ({ api }) => {
-    const order = await createOrder(api, minimalOrder());
     for (const label of ['application/json;charset=UTF-8', 'Application/JSON']) {
-      check(jsonLabelTaken(`${label} on create`)(await api.send({ ...requestLine('createOrder'), rawBody: JSON.stringify(minimalOrder()), contentType: label })));
+      const created = await api.send({ ...requestLine('createOrder'), rawBody: JSON.stringify(minimalOrder()), contentType: label });
+      check(jsonLabelTaken(`${label} on create`)(created));
+      const order = await createOrder(api, minimalOrder());
       check(jsonLabelTaken(`${label} on update`)(await api.send({ ...orderRequest('updateOrder', order.id), rawBody: JSON.stringify({ note: label }), contentType: label })));
     }
   });
