@@ -518,26 +518,28 @@ export function emptyServiceArrays(value: null | undefined): Hooks {
   };
 }
 
-/** Every object that holds no field, at any depth, left out (an array keeps its elements: an empty items array has its own meaning, ORD-OBS-006). */
-function withoutEmptyObjects(value: unknown, holdsNothing: (object: Json) => boolean): unknown {
-  if (Array.isArray(value)) return value.map((element) => withoutEmptyObjects(element, holdsNothing));
+/** Every object with no field ({}), at any depth, left out (an array keeps its elements: an empty items array has its own meaning, ORD-OBS-006). */
+function withoutEmptyObjects(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutEmptyObjects);
   if (!isObject(value)) return value;
   return Object.fromEntries(
     Object.entries(value)
-      .filter(([, inner]) => !(isObject(inner) && holdsNothing(inner)))
-      .map(([key, inner]) => [key, withoutEmptyObjects(inner, holdsNothing)]),
+      .filter(([, inner]) => !(isObject(inner) && Object.keys(inner).length === 0))
+      .map(([key, inner]) => [key, withoutEmptyObjects(inner)]),
   );
 }
 
 /** An object sent with no field ({}) is not stored: the full form and the summary leave it out, as a field never sent (ORD-OBS-011). */
 export function emptyObjectsDropped(request: ApiRequest): ApiRequest {
-  return is(request, 'create', 'update') ? withJsonBody(request, (body) => withoutEmptyObjects(body, (object) => Object.keys(object).length === 0) as Json) : request;
+  return is(request, 'create', 'update') ? withJsonBody(request, (body) => withoutEmptyObjects(body) as Json) : request;
 }
 
-/** The summaries leave out every object that holds no value ({} or an object of empty values), as a server that builds them from non-empty columns does. */
+/**
+ * The summaries leave out every object with no field of the summary's (a payment sent as {}: its summary form
+ * has neither method nor status), as a server does that builds them from what it was given.
+ */
 export function summariesWithoutEmptyObjects(): Hooks {
-  const holdsNothing = (object: Json): boolean => Object.values(object).every((inner) => inner === null || inner === '' || inner === undefined || (isObject(inner) && holdsNothing(inner)));
-  return { rewriteReply: (request, reply) => onSummaries(request, reply, (summary) => withoutEmptyObjects(summary, holdsNothing)) };
+  return { rewriteReply: (request, reply) => onSummaries(request, reply, withoutEmptyObjects) };
 }
 
 /**
