@@ -1,8 +1,7 @@
 import { contract } from '../../contract/openapi';
 import { DEVELOPMENT_ACCOUNTS } from '../accounts';
 import { ApiError, errorReply, type ApiReply, type ApiRequest } from '../http';
-import type { StoredOrder } from '../store';
-import { callerOf, is, jsonBodyOf, operationOf, withAuthorization, withStore, type Hooks, type Json, type Operation } from './kit';
+import { afterHardDelete, callerOf, is, jsonBodyOf, operationOf, withAuthorization, type Hooks, type Json, type Operation } from './kit';
 
 const [ACCOUNT_A] = DEVELOPMENT_ACCOUNTS;
 
@@ -105,28 +104,11 @@ export function emptyObjectBody(request: ApiRequest): boolean {
  * that resurrects it), otherwise the handler crashes (500).
  */
 export function mishandlesWriteAfterDelete(operation: 'update' | 'delete', revive: boolean): Hooks {
-  const removed = new Map<string, StoredOrder>();
-  const key = (accountId: string, orderId: string) => `${accountId}\n${orderId}`;
-  return {
-    wrapServices: (services) =>
-      withStore(services, (store) => ({
-        remove: (accountId, orderId) => {
-          const order = store.get(accountId, orderId);
-          if (order) removed.set(key(accountId, orderId), order);
-          return store.remove(accountId, orderId);
-        },
-      })),
-    intercept: (request, { accounts, services }) => {
-      const caller = callerOf(request, accounts);
-      const { orderId } = operationOf(request);
-      if (!is(request, operation) || !caller || orderId === undefined || services.store.get(caller.id, orderId)) return undefined;
-      const order = removed.get(key(caller.id, orderId));
-      if (!order) return undefined;
-      if (!revive) return internalError(`Cannot read properties of undefined (reading 'deleted_at')`);
-      services.store.insert(order);
-      return undefined;
-    },
-  };
+  return afterHardDelete(operation, (deleted, { services }) => {
+    if (!revive) return internalError(`Cannot read properties of undefined (reading 'deleted_at')`);
+    services.store.insert(deleted);
+    return undefined;
+  });
 }
 
 /** Items with the same `key` (name, or sku) merged into the first, quantities summed: what a server keyed on that field stores. */

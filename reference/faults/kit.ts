@@ -1,5 +1,5 @@
 import type { Account, AccountRegistry } from '../accounts';
-import type { Behaviour } from '../app';
+import type { Behaviour, HookContext } from '../app';
 import type { ApiReply, ApiRequest } from '../http';
 import type { Services } from '../services';
 import type { OrderStore, StoredOrder } from '../store';
@@ -103,6 +103,34 @@ export function withStore(services: Services, change: (store: OrderStore) => Par
     ...change(base),
   };
   return { ...services, store };
+}
+
+/**
+ * A request of `operation` to an order this server hard-deleted (the caller's, gone from the store) is answered
+ * by `answer`, given the order as it was when deleted; undefined lets the request through to routing. What
+ * faults and variants that remember deleted orders share (a trash table, a set of deleted ids).
+ */
+export function afterHardDelete(operation: Operation, answer: (deleted: StoredOrder, context: HookContext) => ApiReply | undefined): Hooks {
+  const removed = new Map<string, StoredOrder>();
+  const key = (accountId: string, orderId: string) => `${accountId}\n${orderId}`;
+  return {
+    wrapServices: (services) =>
+      withStore(services, (store) => ({
+        remove: (accountId, orderId) => {
+          const order = store.get(accountId, orderId);
+          const done = store.remove(accountId, orderId);
+          if (order && done && !store.get(accountId, orderId)) removed.set(key(accountId, orderId), order);
+          return done;
+        },
+      })),
+    intercept: (request, context) => {
+      const caller = callerOf(request, context.accounts);
+      const { orderId } = operationOf(request);
+      if (!is(request, operation) || !caller || orderId === undefined || context.services.store.get(caller.id, orderId)) return undefined;
+      const deleted = removed.get(key(caller.id, orderId));
+      return deleted ? answer(deleted, context) : undefined;
+    },
+  };
 }
 
 /** Every order of an account, newest first, as the store pages them. */

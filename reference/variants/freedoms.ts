@@ -4,7 +4,7 @@ import { contract, type JsonSchema } from '../../contract/openapi';
 import { ApiError, errorReply, type ApiReply, type ApiRequest } from '../http';
 import type { StoredOrder } from '../store';
 import type { HookContext } from '../app';
-import { allOrders, callerOf, is, isSuccess, jsonBodyOf, mapStrings, onFullForm, onSummaries, operationOf, withJsonBody, withReplyBody, withStore, type Hooks, type Json } from '../faults/kit';
+import { afterHardDelete, allOrders, callerOf, is, isSuccess, jsonBodyOf, mapStrings, onFullForm, onSummaries, operationOf, withJsonBody, withReplyBody, withStore, type Hooks, type Json } from '../faults/kit';
 
 /**
  * The behaviours of the freedoms of issue 11 (what an independent, correct server does where the
@@ -547,22 +547,5 @@ export function summariesWithoutEmptyObjects(): Hooks {
  * DELETE does (ORD-OBS-004); an id it never held still answers 404.
  */
 export function repeatedDeleteAccepted(): Hooks {
-  const removed = new Set<string>();
-  const key = (accountId: string, orderId: string) => `${accountId}\n${orderId}`;
-  return {
-    wrapServices: (services) =>
-      withStore(services, (store) => ({
-        remove: (accountId, orderId) => {
-          const done = store.remove(accountId, orderId);
-          if (done && !store.get(accountId, orderId)) removed.add(key(accountId, orderId));
-          return done;
-        },
-      })),
-    intercept: (request, { accounts, services }) => {
-      const caller = callerOf(request, accounts);
-      const { orderId } = operationOf(request);
-      if (!is(request, 'delete') || !caller || orderId === undefined || services.store.get(caller.id, orderId) || !removed.has(key(caller.id, orderId))) return undefined;
-      return { status: 200, body: { message: 'Order deleted' } };
-    },
-  };
+  return afterHardDelete('delete', () => ({ status: 200, body: { message: 'Order deleted' } }));
 }
