@@ -118,11 +118,14 @@ export const promisedFieldsPresent: Check = (exchange) => {
   }), exchange);
 };
 
+/** The zero time a live deleted_at may hold for "no value" (ORD-OBS-025), written as the language at hand writes its minimum: no instant is meant. */
+const ZERO_TIME = /^0001-01-01T00:00(:00(\.0+)?)?$/;
+
 /** Where the date-times the service writes (not the ones a client sends) are ISO 8601 without an offset, under `prefix`. */
 function timestampsWithoutOffset(form: unknown, component: 'Order' | 'OrderSummary', prefix = ''): string[] {
   return serviceTimestamps(component).flatMap((path) =>
     valuesWhere(form, path)
-      .filter(({ value }) => typeof value === 'string' && isIso8601DateTime(value) && !hasOffset(value))
+      .filter(({ value }) => typeof value === 'string' && isIso8601DateTime(value) && !hasOffset(value) && !ZERO_TIME.test(value))
       .map(({ where, value }) => `${prefix}${where} ${excerpt(value)}`),
   );
 }

@@ -34,13 +34,13 @@ export function mayBeRefused(body: unknown): boolean {
 }
 
 /**
- * A create carrying a sales-channel reference (sales_channel.order_id, the order's identifier in the channel):
- * a server may refuse a second live order with the same one with 409 (ORD-OBS-032), and a generated test
- * sends a body again while it shrinks, so such a 409 there proves nothing.
+ * A create carrying a sales-channel reference (sales_channel.order_id, the order's identifier in the channel,
+ * or its order_number): a server may refuse a second live order with the same one with 409 (ORD-OBS-032), and
+ * a generated test sends a body again while it shrinks, so such a 409 there proves nothing.
  */
 function carriesChannelReference(body: unknown): boolean {
-  const channel = (body as { sales_channel?: { order_id?: unknown } } | undefined)?.sales_channel;
-  return typeof channel?.order_id === 'string' && channel.order_id !== '';
+  const channel = (body as { sales_channel?: { order_id?: unknown; order_number?: unknown } } | undefined)?.sales_channel;
+  return [channel?.order_id, channel?.order_number].some((reference) => typeof reference === 'string' && reference !== '');
 }
 
 // Shared verdicts.

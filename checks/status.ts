@@ -23,8 +23,8 @@ export const REFUSALS = {
   unlabelledBody: [400, 415, 422],
   /** Values whose limits are not shown (2.7): text too long for a column, blank text, numbers out of range; or too large a body (413). */
   unusualValues: [400, 413, 422],
-  /** An update or a delete of an order already deleted: not found (404), gone (410), or in conflict with its state (409, 400, 422). */
-  afterDelete: [400, 404, 409, 410, 422],
+  /** An update or a delete of an order already deleted: not found (404), gone (410), or not allowed in its state (409, 400, 403, 422). */
+  afterDelete: [400, 403, 404, 409, 410, 422],
   /** An update with no field: nothing to do (400, 422). */
   emptyUpdate: [400, 422],
 } as const satisfies Record<string, readonly number[]>;

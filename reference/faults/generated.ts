@@ -414,9 +414,9 @@ function pathSpellingFaults(): GeneratedFault[] {
   }));
 }
 
-/** Each date-time the service writes, in the full form or the summary, as a local time without offset (a live deleted_at as the naive zero time). */
+/** Each date-time the service writes, in the full form or the summary, as a local time without offset (a live deleted_at, null, as the creation time). */
 function offsetFaults(): GeneratedFault[] {
-  const naive = (value: unknown) => (typeof value === 'string' && hasOffset(value) ? value.replace(/(Z|[+-]\d{2}(:?\d{2})?)$/, '') : '0001-01-01T00:00:00');
+  const withoutOffset = (value: unknown) => (typeof value === 'string' && hasOffset(value) ? value.replace(/(Z|[+-]\d{2}(:?\d{2})?)$/, '') : value);
   return FORMS.filter((form) => form.component === 'Order' || form.component === 'OrderSummary').flatMap((form) =>
     serviceTimestamps(form.component as 'Order' | 'OrderSummary').map((path) => ({
       ...fault({
@@ -425,7 +425,9 @@ function offsetFaults(): GeneratedFault[] {
         catches: ['ORD-FORM-004'],
         subtle: false,
         description: `${form.component}.${pathName(path)} is written without an offset (a local time, no instant).`,
-        hooks: (): Hooks => ({ rewriteReply: (request, reply) => form.apply(request, reply, (value) => withValueAt(value, path, naive)) }),
+        hooks: (): Hooks => ({
+          rewriteReply: (request, reply) => form.apply(request, reply, (value) => withValueAt(value, path, (at) => withoutOffset(at ?? (value as Json).created_at))),
+        }),
       }),
       family: 'timestamp-without-offset' as const,
     })),

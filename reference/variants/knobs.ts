@@ -147,6 +147,8 @@ export const KNOBS: readonly Knob[] = [
   choice('live-deleted-at', 'ORD-OBS-025', 'null', {
     'empty-string': () => ({ rewriteReply: (request, reply) => onFullForm(request, reply, (order) => liveDeletedAt(order, '')) }),
     'zero-time': () => ({ rewriteReply: (request, reply) => onFullForm(request, reply, (order) => liveDeletedAt(order, '0001-01-01T00:00:00Z')) }),
+    // .NET's DateTime.MinValue and Python's datetime.min are written without an offset.
+    'zero-time-without-offset': () => ({ rewriteReply: (request, reply) => onFullForm(request, reply, (order) => liveDeletedAt(order, '0001-01-01T00:00:00')) }),
   }),
   choice('deleted-ids', 'ORD-OBS-022', 'never-reused', { reused: deletedIdsReused }),
   choice('status-words', 'ORD-DOC-002', 'created', { 'open-then-processing': otherStatusWords }),
