@@ -1,7 +1,10 @@
+import { pathName, returnedInFullForm, serviceTimestamps, valuesWhere } from '../contract/assigned';
+import { hasOffset, isIso8601DateTime } from '../contract/datetime';
 import { contract, excerpt, formatProblems, type OperationId } from '../contract/openapi';
 import { contentType, type Exchange } from '../harness/http/exchange';
 import { unless, type Finding } from '../harness/findings';
 import type { Check, Verdict } from './check';
+import { holdsValue } from './roundtrip';
 import { isClientError, isSuccess } from './status';
 
 /**
@@ -96,6 +99,52 @@ const listSummaries: Check = (exchange) => {
   }), exchange);
 };
 
+/**
+ * Sections 2.3 to 2.5: the fields the document says the full form returns (customer.id, customer.tax_office,
+ * payment.type, each item's total: x-returned-in-full-form in openapi.yaml) are there wherever the full form
+ * shows the object they belong to. An object that holds nothing (a payment never sent, or sent as {}) is no
+ * object to carry them; what value each holds is the schema's to judge (ORD-FORM-001).
+ */
+export const promisedFieldsPresent: Check = (exchange) => {
+  const missing = returnedInFullForm().flatMap(({ path, section }) =>
+    valuesWhere(exchange.json, path.slice(0, -1))
+      .filter(({ value }) => value !== null && typeof value === 'object' && !Array.isArray(value) && holdsValue(value) && !(path[path.length - 1] in value))
+      .map(({ where }) => `${where}.${path[path.length - 1]} (section ${section})`),
+  );
+  return unless('ORD-FORM-003', missing.length === 0, () => ({
+    expected: `the fields the document says the full form returns, wherever it shows their object: ${returnedInFullForm().map(({ path }) => pathName(path)).join(', ')}`,
+    received: `missing: ${missing.join(', ')}`,
+    exchange,
+  }), exchange);
+};
+
+/** The zero time a live deleted_at may hold for "no value" (ORD-OBS-025), written as the language at hand writes its minimum: no instant is meant. */
+const ZERO_TIME = /^0001-01-01T00:00(:00(\.0+)?)?$/;
+
+/** Where the date-times the service writes (not the ones a client sends) are ISO 8601 without an offset, under `prefix`. */
+function timestampsWithoutOffset(form: unknown, component: 'Order' | 'OrderSummary', prefix = ''): string[] {
+  return serviceTimestamps(component).flatMap((path) =>
+    valuesWhere(form, path)
+      .filter(({ value }) => typeof value === 'string' && isIso8601DateTime(value) && !hasOffset(value) && !ZERO_TIME.test(value))
+      .map(({ where, value }) => `${prefix}${where} ${excerpt(value)}`),
+  );
+}
+
+/** Section 2.1 (date-time, ISO 8601): the timestamps the service writes name an instant, so each carries an offset (Z, +03:00). */
+const offsetVerdict = (exchange: Exchange, found: string[]): Finding | undefined =>
+  unless('ORD-FORM-004', found.length === 0, () => ({
+    expected: 'the date-times the service writes (created_at, updated_at, deleted_at) with an offset (Z or ±hh:mm): without one a timestamp names no instant and cannot be compared',
+    received: `no offset: ${found.slice(0, 6).join(', ')}${found.length > 6 ? ` … and ${found.length - 6} more` : ''}`,
+    exchange,
+  }), exchange);
+
+export const fullFormTimestampsCarryOffset: Check = (exchange) => offsetVerdict(exchange, timestampsWithoutOffset(exchange.json, 'Order'));
+
+export const summaryTimestampsCarryOffset: Check = (exchange) => {
+  const data = (exchange.json as { data?: unknown } | undefined)?.data;
+  return offsetVerdict(exchange, Array.isArray(data) ? data.flatMap((summary, index) => timestampsWithoutOffset(summary, 'OrderSummary', `data[${index}].`)) : []);
+};
+
 /** Section 7: where an error answer carries meta, its fields have the stated types (schema ErrorEnvelope). */
 const envelopeShape: Check = (exchange) => {
   const body = exchange.json as { meta?: unknown } | undefined;
@@ -128,6 +177,9 @@ const SUCCESS_BODY: Record<Exclude<OperationId, 'listOrders'>, PlannedCheck> = {
   issueToken: ['ORD-AUTH-005', tokenShape],
 };
 
+/** The operations that answer the full form of an order (2.1: "returned by create, get and update"). */
+const FULL_FORM_OPERATIONS: OperationId[] = ['createOrder', 'getOrder', 'updateOrder'];
+
 /** A check bound to the requirement it holds a response to: what coverage counts whether the check passed or not. */
 type PlannedCheck = [requirementId: string, check: Check];
 
@@ -150,7 +202,10 @@ function anyResponsePlan(exchange: Exchange, operationId?: OperationId): Planned
   }
   if (!operationId || !isSuccess(exchange.status)) return [];
   const common: PlannedCheck[] = [['ORD-GEN-001', contentTypeIsJson], ['ORD-GEN-002', metaStatusMatches]];
-  if (operationId === 'listOrders') return [...common, ['ORD-LIST-001', listEnvelope], ['ORD-FORM-002', listSummaries]];
+  if (operationId === 'listOrders') return [...common, ['ORD-LIST-001', listEnvelope], ['ORD-FORM-002', listSummaries], ['ORD-FORM-004', summaryTimestampsCarryOffset]];
+  if (FULL_FORM_OPERATIONS.includes(operationId)) {
+    return [...common, SUCCESS_BODY[operationId], ['ORD-FORM-003', promisedFieldsPresent], ['ORD-FORM-004', fullFormTimestampsCarryOffset]];
+  }
   return [...common, SUCCESS_BODY[operationId]];
 }
 

@@ -3,10 +3,10 @@ import { excerpt } from '../contract/openapi';
 import { unless, type Finding } from '../harness/findings';
 import type { Exchange } from '../harness/http/exchange';
 import type { Json } from '../harness/orders';
-import type { Check } from './check';
+import type { Check, Verdict } from './check';
 import { whereListed, type ListSearch } from './listing';
 import { untouched } from './orders';
-import { accepted, isNotFound, isSuccess, unknownIdAnswer } from './status';
+import { accepted, acceptedOrRefusedWith, isNotFound, isSuccess, REFUSALS, refusedWith, unknownIdAnswer } from './status';
 
 /** Judgements of delete (4.5); the shape of its body is judged with every response (body.ts). */
 
@@ -36,15 +36,40 @@ function anotherOrder(asCreated: AsCreated, body: unknown): boolean {
   return instantOf(createdAt) !== instantOf(asCreated.created_at);
 }
 
-/** A get after the delete answers 404 or 410, or (a soft delete) the order with deleted_at set, or another order that now has the id. */
-export const deletedOnGet = (what: string, asCreated: AsCreated, exchange: Exchange, deleted?: Exchange): Finding | undefined => {
+/** A get of a deleted order shows it deleted: 404 or 410, or (a soft delete) the order with deleted_at set, or another order that now has the id. */
+const shownDeleted = (what: string, asCreated: AsCreated, exchange: Exchange): Verdict => {
   const soft = isSuccess(exchange.status);
-  const tookEffect = isNotFound(exchange.status) || (soft && (showsDeleted(asCreated.deleted_at, exchange.json) || anotherOrder(asCreated, exchange.json)));
-  return unless('ORD-DELETE-002', tookEffect, () => ({
-    expected: `${what}: 404 or 410, or the order with deleted_at set to a date-time (it was ${excerpt(asCreated.deleted_at)} while live), or another order created since`,
-    received: soft ? `${exchange.status} with deleted_at ${excerpt((exchange.json as Json | undefined)?.deleted_at)}` : `${exchange.status}`,
+  return [
+    isNotFound(exchange.status) || (soft && (showsDeleted(asCreated.deleted_at, exchange.json) || anotherOrder(asCreated, exchange.json))),
+    () => ({
+      expected: `${what}: 404 or 410, or the order with deleted_at set to a date-time (it was ${excerpt(asCreated.deleted_at)} while live), or another order created since`,
+      received: soft ? `${exchange.status} with deleted_at ${excerpt((exchange.json as Json | undefined)?.deleted_at)}` : `${exchange.status}`,
+      exchange,
+    }),
     exchange,
-  }), [deleted, exchange]);
+  ];
+};
+
+export const deletedOnGet = (what: string, asCreated: AsCreated, exchange: Exchange, deleted?: Exchange): Finding | undefined => {
+  const [holds, details] = shownDeleted(what, asCreated, exchange);
+  return unless('ORD-DELETE-002', holds, details, [deleted, exchange]);
+};
+
+/**
+ * A later update or delete of a deleted order (4.5 leaves its effect open, ORD-OBS-004) is refused as a
+ * write to a deleted order may be, or accepted where that leaves the order deleted: a delete again (an
+ * idempotent delete), or an update of an order the server keeps soft-deleted (`soft`: a get showed it with
+ * deleted_at). After a hard delete an update has no order to change. Never a 5xx.
+ */
+export const writeAfterDeleteAnswered = (write: 'update' | 'delete', soft: boolean, exchange: Exchange): Finding | undefined => {
+  const what = `${write === 'update' ? 'an update' : 'a delete'} of an order already ${soft ? 'soft-' : ''}deleted`;
+  return unless('ORD-DELETE-005', ...(write === 'delete' || soft ? acceptedOrRefusedWith : refusedWith)(exchange, REFUSALS.afterDelete, what));
+};
+
+/** After a later update or delete of a deleted order (`write`), a get still shows it deleted: the write brought nothing back. */
+export const staysDeleted = (asCreated: AsCreated, exchange: Exchange, write: Exchange): Finding | undefined => {
+  const [holds, details] = shownDeleted(`a get after ${write.request.method} of the deleted order`, asCreated, exchange);
+  return unless('ORD-DELETE-005', holds, details, [write, exchange]);
 };
 
 /** An order get no longer finds is gone from the list too. */

@@ -2,8 +2,10 @@ import { excerpt } from '../contract/openapi';
 import type { InvalidRequest } from '../generators/invalid';
 import { unless, type Finding } from '../harness/findings';
 import type { Exchange } from '../harness/http/exchange';
+import type { Json } from '../harness/orders';
 import type { Check } from './check';
-import { clientError, noServerError } from './status';
+import { mayBeRefused, untouched } from './orders';
+import { accepted, acceptedOrRefusedWith, clientError, noServerError, REFUSALS } from './status';
 
 /** Judgements of invalid input (4.2, 4.4, 7): refused with a 4xx, never taken and never a crash. */
 
@@ -44,3 +46,48 @@ export function numericStringTakenAsNumber(sent: string, exchange: Exchange): Fi
 }
 
 export const oversizedBodyAnswered: Check = (exchange) => unless('ORD-ERR-005', ...noServerError(exchange, 'a 2xx (accepted) or a 4xx such as 413'));
+
+/**
+ * Section 1, "Bodies are JSON (content type application/json)": a body labelled otherwise (text/plain, a
+ * form, no Content-Type) is taken, or refused (415, 400, 422); never a 5xx. What a server that takes it makes
+ * of it is not judged: read as a form, it is no longer what was sent.
+ */
+export const unlabelledBodyAnswered = (label: string, exchange: Exchange): Finding | undefined =>
+  unless('ORD-ERR-007', ...acceptedOrRefusedWith(exchange, REFUSALS.unlabelledBody, `a JSON body sent with ${label}`));
+
+/** An update refused for the label of its body left the order as it was (`before`: a get just before it). */
+export const unlabelledUpdateLeftOrder = (label: string, before: Json | undefined, after: Exchange, update: Exchange): Finding | undefined => {
+  const [holds, details] = untouched(after, before, `the order untouched by the refused update sent with ${label}`);
+  return unless('ORD-ERR-007', holds, details, [update, after]);
+};
+
+/** A JSON body labelled application/json with a parameter or in other letter case (RFC 9110 8.3.1: media types are case-insensitive) is accepted. */
+export const jsonLabelTaken =
+  (label: string): Check =>
+  (exchange) => {
+    const [holds, details] = accepted(exchange);
+    return unless('ORD-GEN-004', holds, () => ({ ...details(), expected: `a 2xx for a valid body labelled ${label} (the media type application/json)` }), exchange);
+  };
+
+/**
+ * Section 2.7, "Required-ness and length limits of nested fields: not shown": a body a correct server may
+ * refuse (text of 10,000 characters and more, blank text, numbers out of a realistic range, nested fields left
+ * out) is accepted or refused (400, 413, 422); never a 5xx. What an accepted one answers is its round trip's.
+ */
+export const refusableBodyAnswered = (what: string, exchange: Exchange): Finding | undefined =>
+  unless('ORD-ERR-008', ...acceptedOrRefusedWith(exchange, REFUSALS.unusualValues, what));
+
+/** An update with such values, refused, left the order as it was (`before`: a get just before it). */
+export const refusedUpdateLeftOrder = (what: string, before: Json | undefined, after: Exchange, update: Exchange): Finding | undefined => {
+  const [holds, details] = untouched(after, before, `the order untouched by the refused update with ${what}`);
+  return unless('ORD-ERR-008', holds, details, [update, after]);
+};
+
+/**
+ * The acceptance check of a generated create or update (`accept`), unless its body is one a correct server may
+ * refuse (mayBeRefused): a 5xx to that is no refusal, and is ORD-ERR-008's rather than a failed acceptance.
+ */
+export const acceptedUnlessRefusable =
+  (body: unknown, accept: Check): Check =>
+  (exchange) =>
+    mayBeRefused(body) && exchange.status >= 500 ? refusableBodyAnswered('a generated body with values a server may refuse', exchange) : accept(exchange);

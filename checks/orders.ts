@@ -10,7 +10,7 @@ import { notOnePathSegment } from '../harness/http/order-path';
 import type { Json } from '../harness/orders';
 import type { Check, Verdict } from './check';
 import { changesBetween, differences, disagreements, formatDifferences, holdsValue } from './roundtrip';
-import { accepted, isClientError, isSuccess, unknownIdAnswer } from './status';
+import { accepted, acceptedOrRefusedWith, isClientError, isSuccess, REFUSALS, unknownIdAnswer } from './status';
 
 /** Judgements of one order: create (4.2), get (4.3) and update (4.4), round trips and the values the service assigns. */
 
@@ -25,7 +25,22 @@ export function itemsOf(order: Json): Json[] {
  * such a refusal proves nothing either way.
  */
 export function refusalProvesNothing(body: unknown, exchange: Exchange): boolean {
-  return (holdsExoticValue(body) || nestedFieldLeftOut(body) !== undefined) && isClientError(exchange.status);
+  return (mayBeRefused(body) && isClientError(exchange.status)) || (exchange.status === 409 && carriesChannelReference(body));
+}
+
+/** A body holding exotic values (ORD-OBS-017) or nested objects without the fields a realistic client sends (ORD-OBS-026). */
+export function mayBeRefused(body: unknown): boolean {
+  return holdsExoticValue(body) || nestedFieldLeftOut(body) !== undefined;
+}
+
+/**
+ * A create carrying a sales-channel reference (sales_channel.order_id, the order's identifier in the channel,
+ * or its order_number): a server may refuse a second live order with the same one with 409 (ORD-OBS-032), and
+ * a generated test sends a body again while it shrinks, so such a 409 there proves nothing.
+ */
+function carriesChannelReference(body: unknown): boolean {
+  const channel = (body as { sales_channel?: { order_id?: unknown; order_number?: unknown } } | undefined)?.sales_channel;
+  return [channel?.order_id, channel?.order_number].some((reference) => typeof reference === 'string' && reference !== '');
 }
 
 // Shared verdicts.
@@ -268,6 +283,15 @@ export function updateAnswersTheStoredOrder(createdWith: Json, sent: Json, answe
     exchange: answer,
   }), [answer, next]);
 }
+
+/** An update with no field (4.4: "Request body (JSON), all optional") is accepted or refused (400, 422); never a 5xx. */
+export const emptyUpdateAnswered: Check = (exchange) => unless('ORD-UPDATE-009', ...acceptedOrRefusedWith(exchange, REFUSALS.emptyUpdate, 'an update with no field ({})'));
+
+/** A refused update with no field left the order as it was (`before`: a get just before it). */
+export const emptyUpdateLeftOrder = (before: Json | undefined, after: Exchange, update: Exchange): Finding | undefined => {
+  const [holds, details] = untouched(after, before, 'the order untouched by the refused update with no field');
+  return unless('ORD-UPDATE-009', holds, details, [update, after]);
+};
 
 /** updated_at in the order an exchange shows is later than `previous`, the value before the update. */
 export function updatedAtAdvanced(previous: unknown, exchange: Exchange, what: string): Finding | undefined {

@@ -13,6 +13,36 @@ export const isClientError = (status: number): boolean => status >= 400 && statu
 /** 404 or 410: the usual answers for an id the service does not hold. */
 export const isNotFound = (status: number): boolean => status === 404 || status === 410;
 
+/**
+ * The refusals a correct server may choose, by the kind of request the document leaves open (section 7:
+ * "Error status codes and error bodies per condition: not shown"). A status outside its list is no refusal
+ * a client can act on (a 5xx above all); each list is what servers written from the document answer.
+ */
+export const REFUSALS = {
+  /** A body not labelled application/json: unsupported media type (415), or a body it will not read (400, 422). */
+  unlabelledBody: [400, 415, 422],
+  /** Values whose limits are not shown (2.7): text too long for a column, blank text, numbers out of range; or too large a body (413). */
+  unusualValues: [400, 413, 422],
+  /** An update or a delete of an order already deleted: not found (404), gone (410), or not allowed in its state (409, 400, 403, 422). */
+  afterDelete: [400, 403, 404, 409, 410, 422],
+  /** An update with no field: nothing to do (400, 422). */
+  emptyUpdate: [400, 422],
+} as const satisfies Record<string, readonly number[]>;
+
+/** A 2xx, or one of `statuses` (a refusal in range), for `what`. */
+export const acceptedOrRefusedWith = (exchange: Exchange, statuses: readonly number[], what: string): Verdict => [
+  isSuccess(exchange.status) || statuses.includes(exchange.status),
+  () => ({ expected: `${what}: a 2xx, or a refusal with ${statuses.join(', ')}`, received: `${exchange.status}`, exchange }),
+  exchange,
+];
+
+/** One of `statuses` (a refusal in range), for `what`: a 2xx is wrong too. */
+export const refusedWith = (exchange: Exchange, statuses: readonly number[], what: string): Verdict => [
+  statuses.includes(exchange.status),
+  () => ({ expected: `${what}: a refusal with ${statuses.join(', ')}`, received: `${exchange.status}${isSuccess(exchange.status) ? ': it was accepted' : ''}`, exchange }),
+  exchange,
+];
+
 /** Another account's get of an order: 404, 403 or 410, as ORD-ISO-001 states it. */
 const HIDDEN_FROM_OTHER_ACCOUNT = [403, 404, 410];
 

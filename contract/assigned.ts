@@ -1,4 +1,4 @@
-import { ASSIGNED_BY_SERVICE, contract, type JsonSchema } from './openapi';
+import { ASSIGNED_BY_SERVICE, contract, RETURNED_IN_FULL_FORM, type JsonSchema } from './openapi';
 
 /**
  * The values the service assigns (openapi.yaml properties marked readOnly with x-assigned-by-service),
@@ -15,8 +15,20 @@ export interface AssignedField {
   mayChange: boolean;
 }
 
-export function serviceAssignedFields(component = 'Order'): AssignedField[] {
-  const found: AssignedField[] = [];
+/** A property of a schema and where it sits: ['customer', 'id'], ['items', '*', 'total'] ('*' is every element). */
+export interface PropertyAt {
+  path: string[];
+  /** As openapi.yaml writes it (a $ref with its siblings, or a oneOf). */
+  schema: JsonSchema;
+}
+
+const propertiesOf = new Map<string, PropertyAt[]>();
+
+/** Every property of a component at any depth, depth first, through object branches of oneOf/anyOf and array elements; a $ref cycle is followed once. */
+export function everyProperty(component: string): PropertyAt[] {
+  const known = propertiesOf.get(component);
+  if (known) return known;
+  const found: PropertyAt[] = [];
   const visit = (schema: JsonSchema, path: string[], seen: Set<string>) => {
     const ref = typeof schema.$ref === 'string' ? schema.$ref : undefined;
     if (ref && seen.has(ref)) return;
@@ -26,14 +38,53 @@ export function serviceAssignedFields(component = 'Order'): AssignedField[] {
     if (branch) return visit(branch, path, inner);
     if (resolved.type === 'array' && resolved.items) return visit(resolved.items as JsonSchema, [...path, '*'], inner);
     for (const [name, property] of Object.entries((resolved.properties ?? {}) as Record<string, JsonSchema>)) {
-      const section = property[ASSIGNED_BY_SERVICE];
-      if (property.readOnly === true && typeof section === 'string') {
-        found.push({ path: [...path, name], section, schema: property, mayChange: property['x-service-may-change'] === true });
-      } else visit(property, [...path, name], inner);
+      found.push({ path: [...path, name], schema: property });
+      visit(property, [...path, name], inner);
     }
   };
   visit(contract().schema(component), [], new Set());
+  propertiesOf.set(component, found);
   return found;
+}
+
+export function serviceAssignedFields(component = 'Order'): AssignedField[] {
+  return everyProperty(component).flatMap(({ path, schema }) => {
+    const section = schema[ASSIGNED_BY_SERVICE];
+    return schema.readOnly === true && typeof section === 'string' ? [{ path, section, schema, mayChange: schema['x-service-may-change'] === true }] : [];
+  });
+}
+
+/** A field the document says the full form returns (x-returned-in-full-form): customer.id, customer.tax_office, payment.type, items[].total. */
+export interface PromisedField {
+  path: string[];
+  /** The section of the document that says so. */
+  section: string;
+}
+
+export function returnedInFullForm(): PromisedField[] {
+  return everyProperty('Order').flatMap(({ path, schema }) => {
+    const section = schema[RETURNED_IN_FULL_FORM];
+    return typeof section === 'string' ? [{ path, section }] : [];
+  });
+}
+
+/**
+ * The date-times a form of an order carries that the client never sends: created_at, updated_at, deleted_at
+ * (a date-time the client sends, placed_at, is marked x-format-of-sent-value and judged by round trip).
+ */
+export function serviceTimestamps(component: 'Order' | 'OrderSummary'): string[][] {
+  const dateTimes = (schema: JsonSchema): JsonSchema[] => {
+    const resolved = contract().resolve(schema);
+    const branches = (resolved.oneOf ?? resolved.anyOf) as JsonSchema[] | undefined;
+    if (branches) return branches.flatMap(dateTimes);
+    return resolved.format === 'date-time' ? [resolved] : [];
+  };
+  return everyProperty(component)
+    .filter(({ schema }) => {
+      const found = dateTimes(schema);
+      return found.length > 0 && found.every((resolved) => resolved['x-format-of-sent-value'] !== true);
+    })
+    .map(({ path }) => path);
 }
 
 /** The values of the order itself that the service assigns (4.2): id, user_id, status and the timestamps. */
@@ -74,11 +125,16 @@ export function clientValue(field: AssignedField, tag: string): string {
 
 /** Every value at a path of a JSON value ('*' fans out over array elements); missing steps give undefined. */
 export function valuesAt(value: unknown, path: string[]): unknown[] {
-  if (path.length === 0) return [value];
+  return valuesWhere(value, path).map((found) => found.value);
+}
+
+/** Every value at a path, with where it sits as a reader writes it: customer.id, items[1].total. */
+export function valuesWhere(value: unknown, path: string[], where = ''): Array<{ where: string; value: unknown }> {
+  if (path.length === 0) return [{ where, value }];
   const [step, ...rest] = path;
-  if (step === '*') return Array.isArray(value) ? value.flatMap((element) => valuesAt(element, rest)) : [];
+  if (step === '*') return Array.isArray(value) ? value.flatMap((element, index) => valuesWhere(element, rest, `${where}[${index}]`)) : [];
   const inner = value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>)[step] : undefined;
-  return valuesAt(inner, rest);
+  return valuesWhere(inner, rest, where ? `${where}.${step}` : step);
 }
 
 /** A copy of a JSON value with the value at a path set (through every array element for '*'), creating objects on the way. */

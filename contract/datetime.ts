@@ -15,6 +15,14 @@ export function isIso8601DateTime(text: string): boolean {
 }
 
 /**
+ * True for an ISO 8601 date-time written with an offset (Z, +03:00, +05): one without names no instant
+ * (a local time: "2026-11-24T03:22:10.123456"), and the date-time of RFC 3339 (OpenAPI's) requires one.
+ */
+export function hasOffset(text: string): boolean {
+  return ISO_8601.exec(text)?.[8] !== undefined;
+}
+
+/**
  * Milliseconds since the epoch of an ISO 8601 date-time (fractions below a millisecond kept as a
  * fraction), NaN for any other text. Parsed here rather than by Date.parse, which gives NaN for an
  * hour-only offset (+05) or a leap second (:60): a leap second is read as the instant it runs into

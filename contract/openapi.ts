@@ -11,6 +11,8 @@ export const OPENAPI_PATH = join(__dirname, '..', 'openapi.yaml');
 const SCHEMA_BASE = 'https://oms-conformance.local/openapi.json';
 /** Extension on a readOnly property: the section of the document that says the service assigns it (4.2, 2.3, 2.4). */
 export const ASSIGNED_BY_SERVICE = 'x-assigned-by-service';
+/** Extension on a property: the section of the document that says the full form returns it. */
+export const RETURNED_IN_FULL_FORM = 'x-returned-in-full-form';
 /** The same components as responses are held to: formats of client-sent values dropped (see responseForm). */
 const RESPONSE_BASE = 'https://oms-conformance.local/openapi-responses.json';
 
@@ -24,8 +26,10 @@ const RESPONSE_BASE = 'https://oms-conformance.local/openapi-responses.json';
  *   create (updated_at, status); an order keeps the others for life (contract/assigned.ts).
  * x-in-some-responses - the document says it "appears in some responses": one answer may carry it and
  *   the next not, so two answers are never compared on it.
+ * x-returned-in-full-form - the section of the document that says the full form returns it (customer.id,
+ *   tax_office, payment.type, item total): present wherever the full form shows the object it belongs to.
  */
-export const CONTRACT_KEYWORDS = ['x-format-of-sent-value', 'x-amount', 'x-service-may-compute', 'x-service-may-change', 'x-in-some-responses'] as const;
+export const CONTRACT_KEYWORDS = ['x-format-of-sent-value', 'x-amount', 'x-service-may-compute', 'x-service-may-change', 'x-in-some-responses', RETURNED_IN_FULL_FORM] as const;
 const COMPONENT_PREFIX = '#/components/schemas/';
 
 export type { OperationId } from './openapi-types.generated';

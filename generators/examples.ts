@@ -55,7 +55,7 @@ export function fullOrder(overrides: Partial<OrderCreate> = {}): Required<OrderC
       id: 'webshop',
       account_id: 'acct-42',
       order_id: ref,
-      order_number: '#1001',
+      order_number: `#${ref.slice(-8)}`,
       delivery_option: 'standard',
       name: 'Example Shop',
       url: 'https://shop.example',

@@ -50,8 +50,16 @@ export interface ItemsConstraints extends ItemConstraints {
   maxLength?: number;
 }
 
-/** 1..N items; about half the time two or more. */
+/**
+ * 1..N items; about half the time two or more; now and then the first one again with its own quantity (the
+ * same name and sku), which a server must keep as two items, not merge.
+ */
 export function items(constraints: ItemsConstraints = {}): fc.Arbitrary<Array<Payload<'Item'>>> {
   const { minLength = 1, maxLength = 4 } = constraints;
-  return fc.array(item(constraints), { minLength, maxLength });
+  const distinct = fc.array(item(constraints), { minLength, maxLength });
+  if (maxLength < 2) return distinct;
+  const repeated = fc
+    .tuple(fc.array(item(constraints), { minLength: Math.max(1, minLength - 1), maxLength: maxLength - 1 }), quantity())
+    .map(([list, again]) => [...list, { ...list[0], quantity: again }]);
+  return fc.oneof({ arbitrary: distinct, weight: 4 }, { arbitrary: repeated, weight: 1 });
 }

@@ -150,6 +150,27 @@ export class OmsApi {
     return ids;
   }
 
+  /** An order this account created and deleted, which a test may now update or delete again (CreatedOrders.allowAfterDelete). */
+  allowAfterDelete(id: string): void {
+    this.created.allowAfterDelete(id);
+  }
+
+  /** An order of this run that a write after its delete brought back: the cleanup deletes it again. */
+  reclaim(id: string): void {
+    this.created.reclaim(id, this.account);
+  }
+
+  /**
+   * Ids no order has that a naive server mishandles: letters outside ASCII, an emoji, a percent sign (which a
+   * server that decodes the path twice cannot decode). Each is remembered so update and delete may be sent to it.
+   */
+  unknownIdsOutsideAscii(): string[] {
+    const suffix = randomUUID().slice(0, 8);
+    const ids = [`Zoë-Ünïcödé-${suffix}`, `🦄🍵-${suffix}`, `100%-${suffix}`];
+    for (const id of ids) this.created.allowMissing(id);
+    return ids;
+  }
+
   private refuseInReadOnly(what: string): void {
     if (this.readOnly) skipTest({ kind: 'configuration', reason: `read-only mode (OMS_READ_ONLY): this check needs to ${what}`, settings: [`unset ${SETTINGS.readOnly.variable}`] });
   }

@@ -10,6 +10,7 @@ export class CreatedOrders {
   private readonly madeUp = new Set<string>();
   /** Creates on their way, each until its answer is recorded. */
   private readonly pending = new Set<Promise<unknown>>();
+  private readonly deleted = new Set<string>();
 
   /** A create on its way: `settled` waits for it (an interrupted test's requests are not cancelled, and the order one makes is ours to delete). */
   whileCreating<T>(create: Promise<T>): Promise<T> {
@@ -37,10 +38,25 @@ export class CreatedOrders {
     this.owners.set(id, account);
   }
 
+  /** An order of this run that a write after its delete brought back: held again, so the cleanup deletes it. */
+  reclaim(id: string, account: AccountName): void {
+    runLedger().created(id, account, undefined);
+    this.owners.set(id, account);
+  }
+
   forget(id: string): void {
     const account = this.owners.get(id);
-    if (account) runLedger().deleted(id, account);
+    if (account) {
+      runLedger().deleted(id, account);
+      this.deleted.add(id);
+    }
     this.owners.delete(id);
+  }
+
+  /** An order this worker created and deleted may be written to again (to see what a write after a delete answers). */
+  allowAfterDelete(id: string): void {
+    if (!this.deleted.has(id)) throw new Error(`The suite refuses to write to order ${id} after a delete: this run did not create and delete it.`);
+    this.madeUp.add(id);
   }
 
   ownerOf(id: string): AccountName | undefined {

@@ -3,10 +3,13 @@ import { test } from '@playwright/test';
 import type { OmsApi } from './api';
 import type { Check } from '../checks/check';
 import { listAccepted } from '../checks/listing';
+import { deleteAccepted, deletedOnGet, showsDeleted } from '../checks/deletion';
 import { createAccepted, getAccepted, getAnswersAnObject, idAssigned, requiredOnlyCreateAccepted } from '../checks/orders';
+import { isSuccess } from '../checks/status';
 import type { Exchange } from './http/exchange';
 import { ensure } from './findings';
 import { minimalOrder } from '../generators/examples';
+import { whileQuiet } from './quiet';
 
 export type Json = Record<string, unknown>;
 
@@ -83,4 +86,37 @@ export async function unknownIds(api: OmsApi): Promise<Array<{ id: string; ownFo
 export async function pastPrecisionOf(timestamp: unknown): Promise<void> {
   const fraction = /:\d{2}[.,](\d+)/.exec(String(timestamp))?.[1].length ?? 0;
   await sleep(Math.ceil(1000 / 10 ** Math.min(fraction, 3)) + 5);
+}
+
+/** A write sent to an order after its delete, and what the gets around it showed. */
+export interface WriteAfterDelete {
+  created: CreatedOrder;
+  /** The get between the delete and the write: it showed the order deleted (404/410, or deleted_at set). */
+  shown: Exchange;
+  written: Exchange;
+  /** The get after the write. */
+  after: Exchange;
+}
+
+/**
+ * Creates an order and a newer one, deletes the first, sees a get show it deleted (else the test stops on
+ * ORD-DELETE-002), sends `write` to it and gets it again. A server may give a deleted id to a new order
+ * (ORD-OBS-022): with this run's other workers holding their writes meanwhile, and a newer order alive (a
+ * table that hands out its highest free id again cannot give the deleted one), the write can only reach the
+ * deleted order. One the write brought back is the cleanup's to delete again.
+ */
+export async function writeAfterDelete(api: OmsApi, write: (id: string) => Promise<Exchange>): Promise<WriteAfterDelete> {
+  const created = await createOrder(api, minimalOrder());
+  await createOrder(api, minimalOrder());
+  return whileQuiet(async () => {
+    const deletion = await api.delete(created.id);
+    ensure(deleteAccepted(deletion));
+    const shown = await api.get(created.id);
+    ensure(deletedOnGet('get after the delete', created.body, shown, deletion));
+    api.allowAfterDelete(created.id);
+    const written = await write(created.id);
+    const after = await api.get(created.id);
+    if (isSuccess(after.status) && !showsDeleted(created.body.deleted_at, after.json)) api.reclaim(created.id);
+    return { created, shown, written, after };
+  });
 }

@@ -181,7 +181,7 @@ function readRequest(incoming: IncomingMessage, maxBodyBytes: number): Promise<A
 
 function requestLine(incoming: IncomingMessage): Omit<ApiRequest, 'bodyText'> {
   const url = new URL(incoming.url ?? '/', 'http://reference.local');
-  return { method: (incoming.method ?? 'GET').toUpperCase(), path: url.pathname.replace(/\/+$/, '') || '/', query: url.searchParams, headers: incoming.headers };
+  return { method: (incoming.method ?? 'GET').toUpperCase(), path: url.pathname.replace(/\/+$/, '') || '/', rawPath: url.pathname, query: url.searchParams, headers: incoming.headers };
 }
 
 function toErrorReply(error: unknown): ApiReply {

@@ -3,7 +3,10 @@ import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 /** A request as the routes see it: parsed once, before any route runs. */
 export interface ApiRequest {
   method: string;
+  /** The path routes see: trailing slashes dropped (/orders/ is /orders). */
   path: string;
+  /** The path as the client wrote it, for behaviours that tell its spellings apart. */
+  rawPath?: string;
   query: URLSearchParams;
   headers: IncomingHttpHeaders;
   /** The raw body text ('' when none was sent). */

@@ -1,8 +1,11 @@
 import { expect, test } from '@playwright/test';
-import { goneFromList } from '../checks/deletion';
+import { pathVariantWithheld } from '../checks/auth';
+import { fullFormTimestampsCarryOffset, promisedFieldsPresent, summaryTimestampsCarryOffset } from '../checks/body';
+import { goneFromList, writeAfterDeleteAnswered } from '../checks/deletion';
 import { otherAccountCannotList } from '../checks/isolation';
 import { listedAfterCreate, readPage, searchOfPage, type ListSearch } from '../checks/listing';
 import { updateVisibleOnGet } from '../checks/orders';
+import { differences } from '../checks/roundtrip';
 import { CHECKED_ON_ANNOTATION } from '../harness/checked-on';
 import { REACHED_ANNOTATION } from '../harness/findings';
 import type { Exchange } from '../harness/http/exchange';
@@ -39,4 +42,52 @@ test('an order not found by a search that could not read the whole list gets no 
   expect(whole.complete).toBe(true);
   expect(listedAfterCreate('mine', whole)?.requirementId).toBe('ORD-LIST-008');
   expect(goneFromList('mine', whole)).toBeUndefined();
+});
+
+test('the fields the full form promises are judged wherever it shows their object, not where it shows none or an empty one', () => {
+  const order = (extra: object) => answer('getOrder', 200, { id: 'a', customer: { id: 'c', tax_office: '', name: 'Ada' }, items: [{ id: 'i', total: 2 }], ...extra });
+  expect(promisedFieldsPresent(order({ payment: { method: 'card', type: 'sale' } }))).toBeUndefined();
+  // A payment never sent, or sent as {}, may come back absent, null or empty (ORD-OBS-011): nothing to carry a type.
+  for (const payment of [undefined, null, {}, { method: '', status: '' }]) expect(promisedFieldsPresent(order({ payment }))).toBeUndefined();
+  expect(promisedFieldsPresent(order({ payment: { method: 'card' } }))?.received).toContain('payment.type');
+  expect(promisedFieldsPresent(answer('createOrder', 201, { id: 'a', customer: { id: 'c', name: 'Ada' }, items: [{ id: 'i' }] }))?.received).toBe(
+    'missing: customer.tax_office (section 2.3), items[0].total (section 2.4)',
+  );
+});
+
+test('a date-time the service writes without an offset is judged; one the client sent, or a live deleted_at that is no date-time, is not', () => {
+  const order = (extra: object) => answer('getOrder', 200, { id: 'a', created_at: '2026-11-24T03:22:10.123Z', updated_at: '2026-11-24T06:22:10+03:00', deleted_at: null, ...extra });
+  expect(fullFormTimestampsCarryOffset(order({}))).toBeUndefined();
+  expect(fullFormTimestampsCarryOffset(order({ deleted_at: '', placed_at: '2026-11-24T03:22:10' }))).toBeUndefined();
+  // The zero time of .NET (DateTime.MinValue) or Python (datetime.min) for "not deleted" is no instant either way.
+  expect(fullFormTimestampsCarryOffset(order({ deleted_at: '0001-01-01T00:00:00' }))).toBeUndefined();
+  expect(fullFormTimestampsCarryOffset(order({ updated_at: '2026-11-24T03:22:10.123456' }))?.received).toBe('no offset: updated_at "2026-11-24T03:22:10.123456"');
+  expect(summaryTimestampsCarryOffset(answer('listOrders', 200, { data: [{ id: 'a', created_at: '2026-11-24T03:22:10', updated_at: '2026-11-24T03:22:10Z' }] }))?.received).toBe(
+    'no offset: data[0].created_at "2026-11-24T03:22:10"',
+  );
+});
+
+test('an object or array sent empty may come back absent, null or empty (an object with what the service adds too), not as another type', () => {
+  for (const received of [{}, { payment: null }, { payment: {} }, { payment: { method: '' } }, { payment: { type: 'sale' } }]) expect(differences({ payment: {} }, received)).toEqual([]);
+  expect(differences({ items: [] }, {})).toEqual([]);
+  expect(differences({ payment: {} }, { payment: 'none' })).toEqual([{ pointer: '/payment', sent: {}, received: 'none' }]);
+  expect(differences({ items: [] }, { items: [{ name: 'kept' }] })).toEqual([{ pointer: '/items (length)', sent: 0, received: 1 }]);
+});
+
+test('a write after a delete: refused in range, or accepted where it leaves the order deleted; never a 5xx', () => {
+  const statuses = (write: 'update' | 'delete', soft: boolean) =>
+    [200, 204, 400, 401, 403, 404, 409, 410, 422, 500].filter((status) => writeAfterDeleteAnswered(write, soft, answer(write === 'update' ? 'updateOrder' : 'deleteOrder', status, {})) === undefined);
+  expect(statuses('update', false)).toEqual([400, 403, 404, 409, 410, 422]);
+  expect(statuses('update', true)).toEqual([200, 204, 400, 403, 404, 409, 410, 422]);
+  expect(statuses('delete', false)).toEqual([200, 204, 400, 403, 404, 409, 410, 422]);
+});
+
+test('a path spelled with a trailing slash, without credentials: any refusal, or a 2xx without JSON, passes; counted for the operation it spells', () => {
+  const withheld = pathVariantWithheld('listOrders', 'GET /orders/');
+  const page = (status: number, json: unknown) => ({ ...answer(undefined, status, json), text: json === undefined ? '<html></html>' : JSON.stringify(json) });
+  expect([401, 404, 308].map((status) => withheld(page(status, { meta: {} })))).toEqual([undefined, undefined, undefined]);
+  expect(withheld(page(200, undefined))).toBeUndefined();
+  expect(withheld(page(200, { data: [] }))?.requirementId).toBe('ORD-AUTH-007');
+  const cells = test.info().annotations.filter((a) => a.type === CHECKED_ON_ANNOTATION).map((a) => a.description);
+  expect([...new Set(cells)].sort()).toEqual(['ORD-AUTH-007 listOrders/2xx', 'ORD-AUTH-007 listOrders/3xx', 'ORD-AUTH-007 listOrders/4xx']);
 });

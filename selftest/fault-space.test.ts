@@ -49,7 +49,26 @@ test.describe('fault space definitions', () => {
       for (const id of [...fault.catches, ...fault.collateral.map((c) => c.requirement)]) requirement(id);
       expect(fault.catches.map((id) => requirement(id).level), fault.id).toContain(fault.level);
     }
-    const families = ['field-dropped', 'field-wrong-type', 'field-null', 'field-wrong-format', 'assigned-taken-on-create', 'assigned-changed-on-update', 'bound-not-enforced', 'near-miss-token', 'non-json-body', 'envelope-field'];
+    const families = [
+      'field-dropped',
+      'field-wrong-type',
+      'field-null',
+      'field-wrong-format',
+      'assigned-taken-on-create',
+      'assigned-changed-on-update',
+      'bound-not-enforced',
+      'near-miss-token',
+      'non-json-body',
+      'envelope-field',
+      'promised-field-dropped',
+      'repeated-items-merged',
+      'write-after-delete',
+      'body-label',
+      'odd-id',
+      'long-text',
+      'path-spelling',
+      'timestamp-without-offset',
+    ];
     expect(families.filter((family) => !GENERATED_FAULTS.some((f) => f.family === family))).toEqual([]);
   });
 });

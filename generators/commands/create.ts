@@ -3,6 +3,7 @@ import { requestLabel } from '../../contract/operations';
 import type { AccountName } from '../../harness/api';
 import type { AsCreated } from '../../checks/deletion';
 import { createAcceptedFor, createAnswersWhatWasSent, refusalProvesNothing, idAssigned } from '../../checks/orders';
+import { acceptedUnlessRefusable } from '../../checks/invalid-input';
 import { stopOn } from '../../harness/property';
 import type { Payload } from '../schema';
 import { apiOf, bodyText, OrderCommand, type OrdersModel, type OrdersReal } from './model';
@@ -24,7 +25,7 @@ export class CreateOrder extends OrderCommand {
     const exchange = await apiOf(real, this.account).create(this.body);
     // Exotic values may be refused (ORD-OBS-017): such a run proves nothing either way.
     if (refusalProvesNothing(this.body, exchange)) fc.pre(false);
-    stopOn(createAcceptedFor(this.body)(exchange));
+    stopOn(acceptedUnlessRefusable(this.body, createAcceptedFor(this.body))(exchange));
     stopOn(idAssigned(exchange));
     const id = (exchange.json as { id: string }).id;
     stopOn(createAnswersWhatWasSent(this.body, exchange));

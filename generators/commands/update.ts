@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { refusalProvesNothing, updateAccepted, updateAnswersWhatWasSent, updateKeepsId } from '../../checks/orders';
 import { requestLabel } from '../../contract/operations';
+import { acceptedUnlessRefusable } from '../../checks/invalid-input';
 import { stopOn } from '../../harness/property';
 import { differences } from '../../checks/roundtrip';
 import type { Payload } from '../schema';
@@ -29,7 +30,7 @@ export class UpdateOrder extends OrderCommand {
     const exchange = await apiOf(real, order.account).update(id, this.body);
     // Exotic values may be refused (ORD-OBS-017): such a run proves nothing either way.
     if (refusalProvesNothing(this.body, exchange)) fc.pre(false);
-    stopOn(updateAccepted(exchange));
+    stopOn(acceptedUnlessRefusable(this.body, updateAccepted)(exchange));
     const answer = (exchange.json ?? {}) as Record<string, unknown>;
     stopOn(updateKeepsId(id, exchange));
     stopOn(updateAnswersWhatWasSent(this.body, exchange));

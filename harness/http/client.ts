@@ -17,7 +17,8 @@ export interface RequestSpec {
   json?: unknown;
   /** Sent as is (malformed JSON, empty bodies, oversized bodies). */
   rawBody?: string;
-  contentType?: string;
+  /** Content-Type of the body: application/json unless given; null sends the body without one. */
+  contentType?: string | null;
   /** Authorization header value; undefined: "Bearer <token>" of this client; null: no header. */
   authorization?: string | null;
 }
@@ -93,7 +94,7 @@ export class OmsClient {
       const headers: Record<string, string> = { Accept: 'application/json' };
       const authorization = spec.authorization === undefined ? `Bearer ${this.token}` : spec.authorization;
       if (authorization !== null) headers.Authorization = authorization;
-      if (body !== undefined) headers['Content-Type'] = spec.contentType ?? 'application/json';
+      if (body !== undefined && spec.contentType !== null) headers['Content-Type'] = spec.contentType ?? 'application/json';
       this.requestsSent++;
       const response = await this.gate.run(() => this.exchange(spec, path, url, headers, body));
       const { status } = response;

@@ -1,6 +1,6 @@
 import { valuesAt, withValueAt } from '../../contract/assigned';
 import type { StoredOrder } from '../store';
-import { callerOf, is, isSuccess, onFullForm, type Hooks, type Json } from './kit';
+import { callerOf, is, isSuccess, jsonBodyOf, onFullForm, type Hooks, type Json } from './kit';
 
 /**
  * A server that takes the client's value for a field the service assigns (4.2, 2.3, 2.4): on create,
@@ -14,7 +14,7 @@ export function honoursClientValueOnCreate(path: string[]): Hooks {
       if (!is(request, 'create') || !isSuccess(reply)) {
         return onFullForm(request, reply, (order) => (shownUserIds.has(String(order.id)) ? { ...order, user_id: shownUserIds.get(String(order.id)) } : order));
       }
-      const sent = parsed(request.bodyText);
+      const sent = jsonBodyOf(request);
       const values = valuesAt(sent, path);
       if (values.every((value) => value === undefined)) return reply;
       const order = reply.body as StoredOrder;
@@ -36,7 +36,7 @@ export function reassignsKeptIds(paths: string[][]): Hooks {
   return {
     rewriteReply: (request, reply, { services, accounts }) => {
       if (!is(request, 'update') || !isSuccess(reply)) return reply;
-      const sent = (parsed(request.bodyText) ?? {}) as Json;
+      const sent = (jsonBodyOf(request) ?? {}) as Json;
       const kept = paths.filter((path) => sent[path[0]] === undefined && valuesAt(reply.body, path).some((value) => value !== undefined));
       if (kept.length === 0) return reply;
       const changed = kept.reduce((order, path) => withValueAt(order, path, () => services.newId()), reply.body) as StoredOrder;
@@ -45,12 +45,4 @@ export function reassignsKeptIds(paths: string[][]): Hooks {
       return { ...reply, body: changed };
     },
   };
-}
-
-function parsed(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
 }

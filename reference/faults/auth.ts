@@ -1,6 +1,7 @@
 import { DEVELOPMENT_ACCOUNTS } from '../accounts';
-import { ApiError, errorReply, type ApiRequest } from '../http';
-import { bearerToken, fault, is, operationOf, withStatus, type FaultDefinition, type Hooks, type Operation } from './kit';
+import { ApiError, errorReply } from '../http';
+import { trailingSlashServedAsAccountA } from './anomalies';
+import { bearerToken, fault, is, operationOf, withAuthorization, withStatus, type FaultDefinition, type Hooks, type Operation } from './kit';
 
 const [ACCOUNT_A] = DEVELOPMENT_ACCOUNTS;
 
@@ -12,12 +13,21 @@ export const AUTH_FAULTS: FaultDefinition[] = [
     catches: ['ORD-AUTH-001'],
     collateral: [
       { requirement: 'ORD-AUTH-006', reason: 'a request without credentials is served, so it does not get 401 either' },
+      { requirement: 'ORD-AUTH-007', reason: 'a request without credentials is served whatever the spelling of its path, a trailing slash included' },
     ],
     subtle: false,
     description: 'A request without the Authorization header is served as account A.',
     hooks: () => ({
       rewriteRequest: (request) => (request.headers.authorization ? request : withAuthorization(request, `Bearer ${ACCOUNT_A.developmentToken}`)),
     }),
+  }),
+  fault({
+    id: 'auth-trailing-slash-skips-auth',
+    level: 'MUST',
+    catches: ['ORD-AUTH-007'],
+    subtle: true,
+    description: 'A request without the Authorization header to /orders/ or /orders/{id}/ (a trailing slash) is served as account A: the authentication middleware is mounted on the exact paths only.',
+    hooks: () => trailingSlashServedAsAccountA(['list', 'create', 'get', 'update', 'delete']),
   }),
   fault({
     id: 'auth-any-scheme-accepted',
@@ -175,10 +185,6 @@ function nearMissAccepted(resembles: (sent: string, valid: string) => boolean): 
       return match ? withAuthorization(request, `Bearer ${match[0]}`) : request;
     },
   };
-}
-
-function withAuthorization(request: ApiRequest, authorization: string): ApiRequest {
-  return { ...request, headers: { ...request.headers, authorization } };
 }
 
 /** The missing ownership check: an operation on an order of another account runs as that account. */

@@ -1,10 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { ApiError, errorReply } from '../http';
+import { mergesItemsBy } from './anomalies';
 import { honoursClientValueOnCreate } from './assigned';
 import { because, fault, is, mangleNonAscii, mapStrings, onFullForm, onSummaries, withJsonBody, type FaultDefinition, type Json } from './kit';
 
 /** Create (section 4.2) and the service-assigned fields of the full form (2.1, 2.3, 2.4). */
 export const CREATE_FAULTS: FaultDefinition[] = [
+  fault({
+    id: 'create-merges-repeated-items',
+    level: 'MUST',
+    catches: ['ORD-CREATE-004'],
+    subtle: true,
+    description: 'Items with the same name are stored as one, their quantities summed (a table keyed on order and item name): shows only with two items of one name.',
+    hooks: () => ({ rewriteRequest: (request) => (is(request, 'create') ? withJsonBody(request, mergesItemsBy('name')) : request) }),
+  }),
   fault({
     id: 'create-drops-last-item',
     level: 'MUST',

@@ -1,3 +1,4 @@
+import { mishandlesWriteAfterDelete } from './anomalies';
 import { allOrders, fault, is, isSuccess, withStore, type FaultDefinition } from './kit';
 
 /** Delete (section 4.5). */
@@ -53,5 +54,21 @@ export const DELETE_FAULTS: FaultDefinition[] = [
     hooks: () => ({
       rewriteReply: (request, reply) => (is(request, 'delete') && isSuccess(reply) ? { ...reply, body: { deleted: true } } : reply),
     }),
+  }),
+  fault({
+    id: 'delete-update-revives-deleted',
+    level: 'SHOULD',
+    catches: ['ORD-DELETE-005'],
+    subtle: true,
+    description: 'A deleted order answers 404 to get, but an update of it answers 200 and brings it back (the server keeps deleted rows in a trash table and its update restores them): shows only after a delete.',
+    hooks: () => mishandlesWriteAfterDelete('update', true),
+  }),
+  fault({
+    id: 'delete-twice-500',
+    level: 'SHOULD',
+    catches: ['ORD-DELETE-005'],
+    subtle: true,
+    description: 'A second delete of the same order crashes the handler: 500 (a 404 for ids that never existed).',
+    hooks: () => mishandlesWriteAfterDelete('delete', false),
   }),
 ];

@@ -1,4 +1,5 @@
 import { ApiError, errorReply, type ApiReply, type ApiRequest, type ErrorDetail } from '../http';
+import { answersWhen, internalError, labelled, textPast } from './anomalies';
 import { fault, is, withReplyBody, type FaultDefinition, type Json } from './kit';
 
 /** Error answers (section 7) and the JSON body rule (section 1). */
@@ -109,6 +110,42 @@ export const ERROR_FAULTS: FaultDefinition[] = [
     }),
   }),
   fault({
+    id: 'errors-unlabelled-body-500',
+    level: 'SHOULD',
+    catches: ['ORD-ERR-007'],
+    subtle: true,
+    description: 'A create or update whose body is labelled text/plain, as a form or not at all crashes the handler (it reads a body its JSON parser never filled): 500.',
+    hooks: () => {
+      const unlabelled = [labelled('text-plain'), labelled('form'), labelled('none')];
+      return answersWhen(['create', 'update'], (request) => unlabelled.some((label) => label(request)), () => internalError("Cannot read properties of undefined (reading 'items')"));
+    },
+  }),
+  fault({
+    id: 'errors-json-label-with-parameter-refused',
+    level: 'SHOULD',
+    catches: ['ORD-GEN-004'],
+    subtle: true,
+    description: 'A create or update labelled application/json with a parameter (";charset=UTF-8", as Java clients send it) or in capitals is refused with 415: the server compares the header with "application/json" as text.',
+    hooks: () =>
+      answersWhen(['create', 'update'], (request) => labelled('with-parameter')(request) || labelled('in-capitals')(request), () =>
+        errorReply(new ApiError(415, 'unsupported_media_type', 'Content-Type must be application/json')),
+      ),
+  }),
+  fault({
+    id: 'errors-long-text-html-500',
+    level: 'SHOULD',
+    catches: ['ORD-ERR-008'],
+    collateral: [{ requirement: 'ORD-GEN-003', reason: 'the crash is answered with an HTML stack trace, a 5xx body that is not JSON' }],
+    subtle: true,
+    description: 'A create or update with a text over 255 characters (a note of 10,000) crashes on a VARCHAR(255) column: 500 with an HTML stack trace.',
+    hooks: () =>
+      answersWhen(['create', 'update'], textPast('varchar-255'), () => ({
+        status: 500,
+        headers: { 'Content-Type': 'text/html; charset=utf-8' },
+        rawBody: '<html><body><h1>Internal Server Error</h1><pre>DataError: value too long for type character varying(255)\n  at OrderRepository.save (orders.js:88)</pre></body></html>',
+      })),
+  }),
+  fault({
     id: 'errors-oversized-500',
     level: 'SHOULD',
     catches: ['ORD-ERR-005'],
@@ -136,6 +173,3 @@ function errorCode(body: unknown): string | undefined {
   return (body as { meta?: { code?: string } } | undefined)?.meta?.code;
 }
 
-function internalError() {
-  return errorReply(new ApiError(500, 'internal_error', 'Unexpected server error'));
-}

@@ -116,4 +116,39 @@ export const FORMAT_FAULTS: FaultDefinition[] = [
       rewriteReply: (request, reply) => onSummaries(request, reply, (summary) => ({ ...summary, items: { ...(summary.items as Json[]) } })),
     }),
   }),
+  fault({
+    id: 'format-payment-type-not-returned',
+    level: 'MUST',
+    catches: ['ORD-FORM-003'],
+    subtle: true,
+    description: 'The full form leaves out payment.type, which 2.5 says it returns: shows only on an order with a payment.',
+    hooks: () => ({
+      rewriteReply: (request, reply) =>
+        onFullForm(request, reply, (order) => {
+          const payment = order.payment as Json | null | undefined;
+          if (!payment || typeof payment !== 'object') return order;
+          const { type: _type, ...rest } = payment;
+          return { ...order, payment: rest };
+        }),
+    }),
+  }),
+  fault({
+    id: 'format-timestamps-without-offset',
+    level: 'SHOULD',
+    catches: ['ORD-FORM-004'],
+    subtle: false,
+    description: 'created_at and updated_at are local times without an offset ("2026-11-24T03:22:10.123456"), as Python writes a naive datetime: no instant.',
+    hooks: () => ({
+      wrapServices: (services) => ({
+        ...services,
+        now: () => naive(Date.now()),
+        later: (previous) => naive(Math.max(Date.now(), instantOf(previous) + 1)),
+      }),
+    }),
+  }),
 ];
+
+/** An instant as a local time without offset, to the microsecond (Python's isoformat of a naive datetime in UTC). */
+function naive(instant: number): string {
+  return `${new Date(instant).toISOString().slice(0, 23)}000`;
+}

@@ -1,9 +1,26 @@
-import { pathName, serviceAssignedFields, withValueAt } from '../../contract/assigned';
+import { pathName, returnedInFullForm, serviceAssignedFields, serviceTimestamps, withValueAt } from '../../contract/assigned';
+import { hasOffset } from '../../contract/datetime';
 import { contract, type JsonSchema } from '../../contract/openapi';
-import type { ApiReply, ApiRequest } from '../http';
+import { ApiError, errorReply, type ApiReply, type ApiRequest } from '../http';
+import {
+  answersWhen,
+  BODY_LABELS,
+  ID_KINDS,
+  idOfKind,
+  internalError,
+  labelled,
+  mergesItemsBy,
+  mishandlesWriteAfterDelete,
+  TEXT_LIMITS,
+  textPast,
+  trailingSlashServedAsAccountA,
+  type BodyLabel,
+  type IdKind,
+  type TextLimit,
+} from './anomalies';
 import { honoursClientValueOnCreate, reassignsKeptIds } from './assigned';
 import { answersEveryOrderWhen } from './list';
-import { because, fault, is, isSuccess, onFullForm, onSummaries, withReplyBody, type FaultDefinition, type Hooks, type Json, type Operation } from './kit';
+import { because, fault, is, isSuccess, onFullForm, onSummaries, withJsonBody, withReplyBody, type FaultDefinition, type Hooks, type Json, type Operation } from './kit';
 
 /**
  * The systematic fault space: faults derived from openapi.yaml and the catalogue rather than written one
@@ -25,7 +42,15 @@ export type Family =
   | 'bound-not-enforced'
   | 'near-miss-token'
   | 'non-json-body'
-  | 'envelope-field';
+  | 'envelope-field'
+  | 'promised-field-dropped'
+  | 'repeated-items-merged'
+  | 'write-after-delete'
+  | 'body-label'
+  | 'odd-id'
+  | 'long-text'
+  | 'path-spelling'
+  | 'timestamp-without-offset';
 
 /** What checks the bytes of client-sent fields by round trip: they fail with any corruption of a sent field. */
 const ROUND_TRIP_IDS = ['ORD-CREATE-004', 'ORD-GET-002', 'ORD-UPDATE-002', 'ORD-UPDATE-003', 'ORD-LIST-008', 'ORD-CREATE-005', 'ORD-CREATE-003', 'ORD-GET-003', 'ORD-UPDATE-005', 'ORD-CREATE-006', 'ORD-GEN-002'];
@@ -251,6 +276,164 @@ function envelopeFaults(): GeneratedFault[] {
   return faults;
 }
 
+/** The id part a path gives a fault: customer.tax_office is customer-tax-office, items[].total items-total. */
+const idPart = (path: string[]) => pathName(path).replace(/\[\]/g, '').replace(/[._]/g, '-');
+
+/** Each field the full form promises (x-returned-in-full-form), left out of the full form of one operation (2.3 to 2.5). */
+function promisedFieldFaults(): GeneratedFault[] {
+  const also: Record<string, Partial<Record<Operation, string[]>>> = {
+    'customer.id': { create: ['ORD-CREATE-005'], update: ['ORD-CREATE-005', 'ORD-UPDATE-007'], get: ['ORD-UPDATE-007'] },
+    'items[].total': { create: ['ORD-CREATE-005'], update: ['ORD-CREATE-005'] },
+  };
+  return returnedInFullForm().flatMap(({ path, section }) =>
+    (['create', 'get', 'update'] as const).map((operation) => ({
+      ...fault({
+        id: `generated-${operation}-omits-${idPart(path)}`,
+        level: 'MUST' as const,
+        catches: ['ORD-FORM-003'],
+        collateral: because(`${pathName(path)} is also a value the service assigns or returns there, which another check looks for`, also[pathName(path)]?.[operation] ?? []),
+        subtle: true,
+        description: `The ${operation} answer leaves out ${pathName(path)}, which section ${section} says the full form returns.`,
+        hooks: (): Hooks => ({
+          rewriteReply: (request, reply) =>
+            is(request, operation)
+              ? onFullForm(request, reply, (order) => withValueAt(order, path.slice(0, -1), (parent) => (parent && typeof parent === 'object' ? omit(parent, path[path.length - 1]) : parent)))
+              : reply,
+        }),
+      }),
+      family: 'promised-field-dropped' as const,
+    })),
+  );
+}
+
+/** Two items of one name (or sku) stored as one, quantities summed, on create or on update: caught only when two such items are sent. */
+function repeatedItemFaults(): GeneratedFault[] {
+  return (['create', 'update'] as const).flatMap((operation) =>
+    (['name', 'sku'] as const).map((key) => ({
+      ...fault({
+        id: `generated-${operation}-merges-items-by-${key}`,
+        level: 'MUST' as const,
+        catches: [operation === 'create' ? 'ORD-CREATE-004' : 'ORD-UPDATE-002'],
+        collateral: because('the merged items are what is stored, so the next get shows them too', [operation === 'create' ? 'ORD-GET-002' : 'ORD-UPDATE-003']),
+        subtle: true,
+        description: `A ${operation} stores items of one ${key} as one item, their quantities summed.`,
+        hooks: (): Hooks => ({ rewriteRequest: (request) => (is(request, operation) ? withJsonBody(request, mergesItemsBy(key)) : request) }),
+      }),
+      family: 'repeated-items-merged' as const,
+    })),
+  );
+}
+
+/** A later update or delete of a deleted order answered 500, or an update that brings the order back (4.5). */
+function writeAfterDeleteFaults(): GeneratedFault[] {
+  return ([['update', false], ['update', true], ['delete', false]] as const).map(([operation, revive]) => ({
+    ...fault({
+      id: `generated-${operation}-after-delete-${revive ? 'revives' : '500'}`,
+      level: 'SHOULD' as const,
+      catches: ['ORD-DELETE-005'],
+      subtle: true,
+      description: revive ? 'An update of a deleted order answers 200 and brings it back, though get answered 404.' : `A ${operation} of an order already deleted answers 500.`,
+      hooks: () => mishandlesWriteAfterDelete(operation, revive),
+    }),
+    family: 'write-after-delete' as const,
+  }));
+}
+
+/** For create and update, each label of a body a client may send: a crash (500) where the body is not labelled JSON, a 415 where it is, spelled otherwise. */
+function bodyLabelFaults(): GeneratedFault[] {
+  return (['create', 'update'] as const).flatMap((operation) =>
+    (Object.keys(BODY_LABELS) as BodyLabel[]).map((label) => {
+      const json = label === 'with-parameter' || label === 'in-capitals';
+      return {
+        ...fault({
+          id: `generated-${operation}-body-${label}-${json ? '415' : '500'}`,
+          level: 'SHOULD' as const,
+          catches: [json ? 'ORD-GEN-004' : 'ORD-ERR-007'],
+          subtle: true,
+          description: json
+            ? `A ${operation} whose body is labelled application/json ${label === 'with-parameter' ? 'with a parameter' : 'in capitals'} is refused with 415.`
+            : `A ${operation} whose body is labelled ${label === 'none' ? 'not at all' : label === 'form' ? 'as a form' : 'text/plain'} crashes: 500.`,
+          hooks: () =>
+            answersWhen([operation], labelled(label), () =>
+              json ? errorReply(new ApiError(415, 'unsupported_media_type', 'Content-Type must be application/json')) : internalError(),
+            ),
+        }),
+        family: 'body-label' as const,
+      };
+    }),
+  );
+}
+
+/** For get, update and delete, each kind of id a naive server chokes on (letters outside ASCII, an emoji, a percent sign): 500. */
+function oddIdFaults(): GeneratedFault[] {
+  const unknownId = { get: 'ORD-GET-004', update: 'ORD-UPDATE-006', delete: 'ORD-DELETE-003' } as const;
+  return (['get', 'update', 'delete'] as const).flatMap((operation) =>
+    (Object.keys(ID_KINDS) as IdKind[]).map((kind) => ({
+      ...fault({
+        id: `generated-${operation}-id-${kind}-500`,
+        level: 'SHOULD' as const,
+        catches: [unknownId[operation]],
+        subtle: true,
+        description: `A ${operation} of an id with ${kind === 'letters' ? 'letters outside ASCII' : kind === 'emoji' ? 'an emoji' : 'a percent sign'} answers 500 (other unknown ids 404).`,
+        hooks: () => answersWhen([operation], idOfKind(kind), () => internalError()),
+      }),
+      family: 'odd-id' as const,
+    })),
+  );
+}
+
+/** For create and update, each common text column limit: a text past it crashes the handler (500). */
+function longTextFaults(): GeneratedFault[] {
+  return (['create', 'update'] as const).flatMap((operation) =>
+    (Object.keys(TEXT_LIMITS) as TextLimit[]).map((limit) => ({
+      ...fault({
+        id: `generated-${operation}-text-past-${limit}-500`,
+        level: 'SHOULD' as const,
+        catches: ['ORD-ERR-008'],
+        subtle: true,
+        description: `A ${operation} with a text past ${limit} answers 500.`,
+        hooks: () => answersWhen([operation], textPast(limit), () => internalError('value too long for the column')),
+      }),
+      family: 'long-text' as const,
+    })),
+  );
+}
+
+/** For list, get, update and delete: the path spelled with a trailing slash served without credentials (section 4). */
+function pathSpellingFaults(): GeneratedFault[] {
+  return (['list', 'get', 'update', 'delete'] as const).map((operation) => ({
+    ...fault({
+      id: `generated-${operation}-trailing-slash-unauthenticated`,
+      level: 'MUST' as const,
+      catches: ['ORD-AUTH-007'],
+      subtle: true,
+      description: `A ${operation} without the Authorization header, its path written with a trailing slash, is served as account A.`,
+      hooks: () => trailingSlashServedAsAccountA([operation]),
+    }),
+    family: 'path-spelling' as const,
+  }));
+}
+
+/** Each date-time the service writes, in the full form or the summary, as a local time without offset (a live deleted_at, null, as the creation time). */
+function offsetFaults(): GeneratedFault[] {
+  const withoutOffset = (value: unknown) => (typeof value === 'string' && hasOffset(value) ? value.replace(/(Z|[+-]\d{2}(:?\d{2})?)$/, '') : value);
+  return FORMS.filter((form) => form.component === 'Order' || form.component === 'OrderSummary').flatMap((form) =>
+    serviceTimestamps(form.component as 'Order' | 'OrderSummary').map((path) => ({
+      ...fault({
+        id: `generated-${form.component.toLowerCase()}-${idPart(path)}-without-offset`,
+        level: 'SHOULD' as const,
+        catches: ['ORD-FORM-004'],
+        subtle: false,
+        description: `${form.component}.${pathName(path)} is written without an offset (a local time, no instant).`,
+        hooks: (): Hooks => ({
+          rewriteReply: (request, reply) => form.apply(request, reply, (value) => withValueAt(value, path, (at) => withoutOffset(at ?? (value as Json).created_at))),
+        }),
+      }),
+      family: 'timestamp-without-offset' as const,
+    })),
+  );
+}
+
 function omit(value: unknown, name: string): unknown {
   if (!value || typeof value !== 'object') return value;
   const { [name]: _dropped, ...rest } = value as Json;
@@ -264,4 +447,12 @@ export const GENERATED_FAULTS: GeneratedFault[] = [
   ...nearMissFaults(),
   ...nonJsonFaults(),
   ...envelopeFaults(),
+  ...promisedFieldFaults(),
+  ...repeatedItemFaults(),
+  ...writeAfterDeleteFaults(),
+  ...bodyLabelFaults(),
+  ...oddIdFaults(),
+  ...longTextFaults(),
+  ...pathSpellingFaults(),
+  ...offsetFaults(),
 ];

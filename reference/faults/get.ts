@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { answersWhen, idOfKind, internalError } from './anomalies';
 import { because, fault, is, isSuccess, onFullForm, withReplyBody, type FaultDefinition, type Json } from './kit';
 import type { StoredOrder } from '../store';
 
@@ -85,5 +86,13 @@ export const GET_FAULTS: FaultDefinition[] = [
       rewriteReply: (request, reply) =>
         is(request, 'get') ? onFullForm(request, reply, (order) => ({ ...order, created_at: new Date(Date.parse(String(order.created_at)) - 86_400_000).toISOString() })) : reply,
     }),
+  }),
+  fault({
+    id: 'get-id-outside-ascii-500',
+    level: 'SHOULD',
+    catches: ['ORD-GET-004'],
+    subtle: true,
+    description: 'A get of an id with letters outside ASCII, an emoji or a percent sign crashes (the id goes into a Latin-1 query, or is decoded a second time): 500, where other unknown ids get 404.',
+    hooks: () => answersWhen(['get'], (request) => idOfKind('letters')(request) || idOfKind('emoji')(request) || idOfKind('percent')(request), () => internalError('URIError: URI malformed')),
   }),
 ];

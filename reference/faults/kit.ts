@@ -1,5 +1,5 @@
 import type { Account, AccountRegistry } from '../accounts';
-import type { Behaviour } from '../app';
+import type { Behaviour, HookContext } from '../app';
 import type { ApiReply, ApiRequest } from '../http';
 import type { Services } from '../services';
 import { InMemoryOrderStore, type OrderStore, type StoredOrder } from '../store';
@@ -45,14 +45,18 @@ export function is(request: ApiRequest, ...operations: Operation[]): boolean {
 
 export const isSuccess = (reply: ApiReply): boolean => reply.status >= 200 && reply.status < 300;
 
+/** The request's body as JSON, or undefined where it is not JSON. */
+export function jsonBodyOf(request: ApiRequest): unknown {
+  try {
+    return JSON.parse(request.bodyText) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The request with its JSON body changed; a body that is not a JSON object is left alone (validation answers it). */
 export function withJsonBody(request: ApiRequest, change: (body: Json) => Json): ApiRequest {
-  let body: unknown;
-  try {
-    body = JSON.parse(request.bodyText);
-  } catch {
-    return request;
-  }
+  const body = jsonBodyOf(request);
   if (!body || typeof body !== 'object' || Array.isArray(body)) return request;
   return { ...request, bodyText: JSON.stringify(change(body as Json)) };
 }
@@ -145,9 +149,42 @@ export function listFromLaggingIndex(lagMs: number, reaches: (created: number) =
   };
 }
 
+/**
+ * A request of `operation` to an order this server hard-deleted (the caller's, gone from the store) is answered
+ * by `answer`, given the order as it was when deleted; undefined lets the request through to routing. What
+ * faults and variants that remember deleted orders share (a trash table, a set of deleted ids).
+ */
+export function afterHardDelete(operation: Operation, answer: (deleted: StoredOrder, context: HookContext) => ApiReply | undefined): Hooks {
+  const removed = new Map<string, StoredOrder>();
+  const key = (accountId: string, orderId: string) => `${accountId}\n${orderId}`;
+  return {
+    wrapServices: (services) =>
+      withStore(services, (store) => ({
+        remove: (accountId, orderId) => {
+          const order = store.get(accountId, orderId);
+          const done = store.remove(accountId, orderId);
+          if (order && done && !store.get(accountId, orderId)) removed.set(key(accountId, orderId), order);
+          return done;
+        },
+      })),
+    intercept: (request, context) => {
+      const caller = callerOf(request, context.accounts);
+      const { orderId } = operationOf(request);
+      if (!is(request, operation) || !caller || orderId === undefined || context.services.store.get(caller.id, orderId)) return undefined;
+      const deleted = removed.get(key(caller.id, orderId));
+      return deleted ? answer(deleted, context) : undefined;
+    },
+  };
+}
+
 /** Every order of an account, newest first, as the store pages them. */
 export function allOrders(store: OrderStore, accountId: string): StoredOrder[] {
   return store.page(accountId, 0, Number.MAX_SAFE_INTEGER).orders;
+}
+
+/** The request with another Authorization header. */
+export function withAuthorization(request: ApiRequest, authorization: string): ApiRequest {
+  return { ...request, headers: { ...request.headers, authorization } };
 }
 
 /** The bearer token of a request, if it has one. */

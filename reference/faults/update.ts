@@ -3,7 +3,8 @@ import { ApiError, errorReply } from '../http';
 import { newOrder } from '../routes/orders';
 import { reassignsKeptIds } from './assigned';
 import type { StoredOrder } from '../store';
-import { bearerToken, fault, is, isSuccess, mangleNonAscii, mapStrings, onFullForm, operationOf, withJsonBody, withReplyBody, withStore, type FaultDefinition, type Json } from './kit';
+import { answersWhen, emptyObjectBody, internalError } from './anomalies';
+import { bearerToken, fault, is, isSuccess, jsonBodyOf, mangleNonAscii, mapStrings, onFullForm, operationOf, withJsonBody, withReplyBody, withStore, type FaultDefinition, type Json } from './kit';
 
 /** Update (section 4.4). */
 export const UPDATE_FAULTS: FaultDefinition[] = [
@@ -110,6 +111,7 @@ export const UPDATE_FAULTS: FaultDefinition[] = [
     collateral: [
       { requirement: 'ORD-UPDATE-007', reason: 'items an update kept come back without the ids assigned at create' },
       { requirement: 'ORD-UPDATE-008', reason: 'the update answer leaves out the item ids the next get shows, so it is not the order as stored' },
+      { requirement: 'ORD-FORM-003', reason: "each item's total is a field 2.4 says is returned, and the update answer leaves it out" },
     ],
     subtle: true,
     description: 'The update response carries its items without the service-assigned id and total: the full form is wrong only after an update.',
@@ -127,6 +129,7 @@ export const UPDATE_FAULTS: FaultDefinition[] = [
     id: 'update-drops-resent-customer-id',
     level: 'MUST',
     catches: ['ORD-CREATE-005'],
+    collateral: [{ requirement: 'ORD-FORM-003', reason: 'customer.id is also a field 2.3 says the full form returns, and the update answer leaves it out' }],
     subtle: true,
     description: 'An update that sends a customer stores and answers it without the service-assigned customer.id (an update without customer keeps it).',
     hooks: () => ({
@@ -165,6 +168,7 @@ export const UPDATE_FAULTS: FaultDefinition[] = [
     catches: ['ORD-UPDATE-006'],
     collateral: [
       { requirement: 'ORD-ISO-002', reason: "account B's update of account A's order is, in B's account, an update of an unknown id, which this fault stores as B's order and answers 201" },
+      { requirement: 'ORD-DELETE-005', reason: 'after a hard delete the id is unknown, so an update of the deleted order stores it again and answers 201' },
     ],
     subtle: false,
     description: 'An update of an unknown id stores its body as a new order with that id (an upsert) and answers 201.',
@@ -201,5 +205,24 @@ export const UPDATE_FAULTS: FaultDefinition[] = [
           ? errorReply(new ApiError(400, 'validation_failed', 'The request body is invalid', [{ field: 'price', error: 'cannot be changed' }]))
           : undefined,
     }),
+  }),
+  fault({
+    id: 'update-answers-items-null',
+    level: 'MUST',
+    catches: ['ORD-UPDATE-008'],
+    subtle: true,
+    description: 'An update that does not send items answers items: null (it builds its answer from the row it wrote, and a nil list is written as null), though the stored order keeps them.',
+    hooks: () => ({
+      rewriteReply: (request, reply) =>
+        is(request, 'update') && (jsonBodyOf(request) as Json | undefined)?.items === undefined ? onFullForm(request, reply, (order) => ({ ...order, items: null })) : reply,
+    }),
+  }),
+  fault({
+    id: 'update-empty-body-500',
+    level: 'SHOULD',
+    catches: ['ORD-UPDATE-009'],
+    subtle: true,
+    description: 'An update with no field ({}) crashes: it builds "UPDATE orders SET  WHERE id = ?" from the fields sent, a syntax error, and answers 500.',
+    hooks: () => answersWhen(['update'], emptyObjectBody, () => internalError('SQLITE_ERROR: near "WHERE": syntax error')),
   }),
 ];

@@ -38,6 +38,7 @@ export function newOrder(body: Json, services: Services, accountId: string, id: 
     user_id: accountId,
     ...(body.customer === undefined ? {} : { customer: withCustomerId(body.customer as Json, services) }),
     ...(Array.isArray(body.items) ? { items: (body.items as Json[]).map((item) => withItemFields(item, services)) } : {}),
+    ...(body.payment === undefined ? {} : { payment: withPaymentType(body.payment as Json) }),
     status: 'created',
     shipments: [],
     activities: [],
@@ -116,8 +117,14 @@ function pick(body: Json, fields: string[]): Json {
   return Object.fromEntries(fields.filter((field) => field in body).map((field) => [field, body[field]]));
 }
 
+/** Section 2.3: the service assigns customer.id, and returns it and tax_office in the full form ("" where it knows no tax office). */
 function withCustomerId(customer: Json, services: Services, previous?: Json): Json {
-  return { ...customer, id: (previous?.id as string | undefined) ?? services.newId() };
+  return { tax_office: previous?.tax_office ?? '', ...customer, id: (previous?.id as string | undefined) ?? services.newId() };
+}
+
+/** Section 2.5: payment.type is "returned in the full form"; its values are not shown, so this service calls every payment a sale. */
+function withPaymentType(payment: Json): Json {
+  return { type: 'sale', ...payment };
 }
 
 /** Section 2.4: the service assigns the item id and returns total (quantity times unit price). */

@@ -4,7 +4,7 @@ import { contract, type JsonSchema } from '../../contract/openapi';
 import { ApiError, errorReply, type ApiReply, type ApiRequest } from '../http';
 import type { StoredOrder } from '../store';
 import type { HookContext } from '../app';
-import { allOrders, callerOf, is, isSuccess, mapStrings, onFullForm, onSummaries, operationOf, withJsonBody, withReplyBody, withStore, type Hooks, type Json } from '../faults/kit';
+import { afterHardDelete, allOrders, callerOf, is, isSuccess, jsonBodyOf, mapStrings, onFullForm, onSummaries, operationOf, withJsonBody, withReplyBody, withStore, type Hooks, type Json } from '../faults/kit';
 
 /**
  * The behaviours of the freedoms of issue 11 (what an independent, correct server does where the
@@ -463,4 +463,111 @@ export function answeredBeforeBody(): Hooks {
       return errorReply(new ApiError(401, 'unauthorized', 'A valid bearer token is required', [], { 'WWW-Authenticate': 'Bearer realm="oms"' }));
     },
   };
+}
+
+/** A media type that is JSON: application/json or application/*+json, in any letter case, with or without parameters. */
+const JSON_MEDIA_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
+
+/** A create or update (of the caller) whose body is not labelled JSON (text/plain, a form, no Content-Type) is refused with 415 and the envelope (section 1). */
+export function refuseUnlabelledBodies(): Hooks {
+  return {
+    intercept: (request, { accounts }) =>
+      is(request, 'create', 'update') && callerOf(request, accounts) && request.bodyText !== '' && !JSON_MEDIA_TYPE.test(request.headers['content-type'] ?? '')
+        ? errorReply(new ApiError(415, 'unsupported_media_type', 'Request bodies are JSON: send Content-Type application/json', [{ field: '(body)', error: 'not labelled application/json' }]))
+        : undefined,
+  };
+}
+
+/** The fields of a body its request schema does not name, at any depth, as dotted paths ("customer.nickname", "items.0.colour"). */
+function undeclaredFields(value: unknown, schema: JsonSchema, path: string): string[] {
+  const object = objectBranch(schema);
+  if (object && isObject(value)) {
+    const properties = (object.properties as Record<string, JsonSchema> | undefined) ?? {};
+    return Object.entries(value).flatMap(([key, inner]) => (key in properties ? undeclaredFields(inner, properties[key], `${path}${key}.`) : [`${path}${key}`]));
+  }
+  const items = contract().resolve(schema).items as JsonSchema | undefined;
+  return Array.isArray(value) && items ? value.flatMap((element, index) => undeclaredFields(element, items, `${path}${index}.`)) : [];
+}
+
+/** A create or update (of the caller) with a field the document does not name, at any depth, is refused with 422 and the envelope (ORD-OBS-012). */
+export function refuseUndeclaredFieldsAnywhere(): Hooks {
+  return {
+    intercept: (request, { accounts }) => {
+      if (!is(request, 'create', 'update') || !callerOf(request, accounts)) return undefined;
+      const unknown = undeclaredFields(jsonBodyOf(request), contract().schema(is(request, 'create') ? 'OrderCreate' : 'OrderUpdate'), '');
+      return unknown.length
+        ? errorReply(new ApiError(422, 'unknown_field', 'The request body has fields the interface does not name', unknown.map((field) => ({ field, error: 'unknown field' }))))
+        : undefined;
+    },
+  };
+}
+
+/** The sales-channel reference of a body or an order: the channel kind and the order's identifier in it, where there is one. */
+function channelReference(value: unknown): string | undefined {
+  const channel = isObject(value) ? value.sales_channel : undefined;
+  return isObject(channel) && typeof channel.order_id === 'string' && channel.order_id !== '' ? `${String(channel.id)}\n${channel.order_id}` : undefined;
+}
+
+/** A create whose sales-channel reference a live order of the account already carries is refused with 409 and the envelope (ORD-OBS-032). */
+export function uniqueChannelReferences(): Hooks {
+  return {
+    intercept: (request, { accounts, services }) => {
+      const caller = callerOf(request, accounts);
+      const reference = is(request, 'create') && caller ? channelReference(jsonBodyOf(request)) : undefined;
+      if (!reference || !caller) return undefined;
+      const holder = allOrders(services.store, caller.id).find((order) => (order.deleted_at === null || order.deleted_at === undefined) && channelReference(order) === reference);
+      return holder
+        ? errorReply(new ApiError(409, 'duplicate_channel_order', `Order ${holder.id} already carries this sales channel order`, [{ field: 'sales_channel.order_id', error: 'already used by a live order' }]))
+        : undefined;
+    },
+  };
+}
+
+/** shipments and activities, while they are empty, answered as `value` (null, or left out: undefined) in every full form (ORD-OBS-031). */
+export function emptyServiceArrays(value: null | undefined): Hooks {
+  const empty = (field: unknown) => Array.isArray(field) && field.length === 0;
+  return {
+    rewriteReply: (request, reply) =>
+      onFullForm(request, reply, (order) => {
+        const changed = { ...order };
+        for (const field of ['shipments', 'activities']) {
+          if (!empty(changed[field])) continue;
+          if (value === null) changed[field] = null;
+          else delete changed[field];
+        }
+        return changed;
+      }),
+  };
+}
+
+/** Every object with no field ({}), at any depth, left out (an array keeps its elements: an empty items array has its own meaning, ORD-OBS-006). */
+function withoutEmptyObjects(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutEmptyObjects);
+  if (!isObject(value)) return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([, inner]) => !(isObject(inner) && Object.keys(inner).length === 0))
+      .map(([key, inner]) => [key, withoutEmptyObjects(inner)]),
+  );
+}
+
+/** An object sent with no field ({}) is not stored: the full form and the summary leave it out, as a field never sent (ORD-OBS-011). */
+export function emptyObjectsDropped(request: ApiRequest): ApiRequest {
+  return is(request, 'create', 'update') ? withJsonBody(request, (body) => withoutEmptyObjects(body) as Json) : request;
+}
+
+/**
+ * The summaries leave out every object with no field of the summary's (a payment sent as {}: its summary form
+ * has neither method nor status), as a server does that builds them from what it was given.
+ */
+export function summariesWithoutEmptyObjects(): Hooks {
+  return { rewriteReply: (request, reply) => onSummaries(request, reply, withoutEmptyObjects) };
+}
+
+/**
+ * A second delete of an order this server hard-deleted answers 200 with the message again, as an idempotent
+ * DELETE does (ORD-OBS-004); an id it never held still answers 404.
+ */
+export function repeatedDeleteAccepted(): Hooks {
+  return afterHardDelete('delete', () => ({ status: 200, body: { message: 'Order deleted' } }));
 }

@@ -2,7 +2,7 @@ import type { Behaviour } from '../app';
 import { listFromLaggingIndex, onFullForm, type Hooks } from '../faults/kit';
 import { LOAD_VARIANTS } from './load';
 import { RESPONSE_VARIANTS } from './responses';
-import { STORAGE_VARIANTS } from './storage';
+import { softDelete, STORAGE_VARIANTS } from './storage';
 import {
   activitiesRecorded,
   answeredBeforeBody,
@@ -10,6 +10,8 @@ import {
   billingComputed,
   coerceNumericStrings,
   deletedIdsReused,
+  emptyObjectsDropped,
+  emptyServiceArrays,
   emptyUnsentFields,
   hourOnlyOffsetTimestamps,
   int32SequenceIds,
@@ -26,11 +28,16 @@ import {
   exampleNestedFieldMissing,
   refuseEmptyItemsOnUpdate,
   refuseMalformedIds,
+  refuseUndeclaredFieldsAnywhere,
+  refuseUnlabelledBodies,
+  repeatedDeleteAccepted,
   sentTimestampsInSeconds,
   someResponseFields,
   liveDeletedAt,
   tokensDecodedBeforeLookup,
   storedAs,
+  summariesWithoutEmptyObjects,
+  uniqueChannelReferences,
   textInNfd,
   textWhitespace,
   unsentFields,
@@ -85,7 +92,9 @@ export const KNOBS: readonly Knob[] = [
     'soft-delete': () => variantHooks('soft-delete'),
     'soft-delete-listed': () => variantHooks('soft-delete-listed'),
     'soft-delete-conflict': () => variantHooks('soft-delete-conflict'),
+    'soft-delete-writable': () => softDelete({ listed: false, refusal: 'none' }),
   }),
+  choice('delete-again', 'ORD-OBS-004', 'not-found', { accepted: repeatedDeleteAccepted }),
   toggle('update-omitted', 'ORD-OBS-005', 'keep', 'update-replace'),
   choice('empty-items-update', 'ORD-OBS-006', 'cleared', { kept: () => ({ rewriteRequest: keepItemsOnEmptyUpdate }), refused: () => ({ intercept: refuseEmptyItemsOnUpdate }) }),
   choice('id-format', 'ORD-OBS-007', 'uuid', { 'prefixed-ids': () => variantHooks('prefixed-ids'), 'int32-sequence': int32SequenceIds }),
@@ -97,7 +106,11 @@ export const KNOBS: readonly Knob[] = [
     empty: () => unsentFields(emptyUnsentFields),
     'null-at-any-depth': () => unsentFields(nullUnsentFields),
   }),
-  toggle('unknown-fields', 'ORD-OBS-012', 'ignored', 'unknown-fields-rejected'),
+  choice('empty-objects', 'ORD-OBS-011', 'kept', { dropped: () => ({ rewriteRequest: emptyObjectsDropped }), 'left-out-of-summary': summariesWithoutEmptyObjects }),
+  choice('unknown-fields', 'ORD-OBS-012', 'ignored', {
+    'unknown-fields-rejected': () => variantHooks('unknown-fields-rejected'),
+    'rejected-at-any-depth-422': refuseUndeclaredFieldsAnywhere,
+  }),
   choice('billing-totals', 'ORD-OBS-013', 'as-sent', { computed: () => storedAs(billingComputed) }),
   choice('item-total', 'ORD-CREATE-006', 'quantity-times-price', { 'with-tax-and-discount': () => storedAs(itemTotalsWithTax) }),
   choice('sent-timestamps', 'ORD-OBS-014', 'as-sent', { seconds: () => storedAs(sentTimestampsInSeconds) }),
@@ -118,6 +131,9 @@ export const KNOBS: readonly Knob[] = [
   }),
   choice('order-id-check', 'ORD-OBS-018', 'looked-up', { 'malformed-refused': () => ({ intercept: refuseMalformedIds() }) }),
   choice('scalar-coercion', 'ORD-OBS-019', 'refused', { 'numeric-strings-taken': () => ({ rewriteRequest: coerceNumericStrings }) }),
+  choice('body-label', 'ORD-OBS-030', 'any', { 'json-only-415': refuseUnlabelledBodies }),
+  choice('service-arrays', 'ORD-OBS-031', 'empty', { null: () => emptyServiceArrays(null), absent: () => emptyServiceArrays(undefined) }),
+  choice('channel-reference', 'ORD-OBS-032', 'not-unique', { 'unique-409': uniqueChannelReferences }),
   toggle('keep-alive', 'ORD-OBS-020', 'node-default', 'keep-alive-500ms'),
   toggle('token-endpoint', 'ORD-DOC-003', 'any-form', 'oauth-form-1s-tokens'),
   choice('token-lookup', 'ORD-DOC-003', 'exact-text', {
@@ -132,6 +148,8 @@ export const KNOBS: readonly Knob[] = [
   choice('live-deleted-at', 'ORD-OBS-025', 'null', {
     'empty-string': () => ({ rewriteReply: (request, reply) => onFullForm(request, reply, (order) => liveDeletedAt(order, '')) }),
     'zero-time': () => ({ rewriteReply: (request, reply) => onFullForm(request, reply, (order) => liveDeletedAt(order, '0001-01-01T00:00:00Z')) }),
+    // .NET's DateTime.MinValue and Python's datetime.min are written without an offset.
+    'zero-time-without-offset': () => ({ rewriteReply: (request, reply) => onFullForm(request, reply, (order) => liveDeletedAt(order, '0001-01-01T00:00:00')) }),
   }),
   choice('deleted-ids', 'ORD-OBS-022', 'never-reused', { reused: deletedIdsReused }),
   choice('status-words', 'ORD-DOC-002', 'created', { 'open-then-processing': otherStatusWords }),

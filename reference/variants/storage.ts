@@ -112,7 +112,11 @@ export const STORAGE_VARIANTS: VariantDefinition[] = [
   }),
 ];
 
-function softDelete({ listed, refusal = 410 }: { listed: boolean; refusal?: 409 | 410 }): Hooks {
+/**
+ * A delete that keeps the order with deleted_at set; `refusal` answers a later update or delete of it (409 or
+ * 410), or 'none' lets them through: an update changes the deleted order (it stays deleted), a delete again answers 200.
+ */
+export function softDelete({ listed, refusal = 410 }: { listed: boolean; refusal?: 409 | 410 | 'none' }): Hooks {
   const deleted = new Set<string>();
   return {
     wrapServices: (services) => {
@@ -137,7 +141,7 @@ function softDelete({ listed, refusal = 410 }: { listed: boolean; refusal?: 409 
     // A deleted order can still be read, but no longer changed or deleted again.
     intercept: (request, { accounts }) => {
       const { orderId } = operationOf(request);
-      const gone = is(request, 'update', 'delete') && orderId !== undefined && deleted.has(orderId) && callerOf(request, accounts);
+      const gone = refusal !== 'none' && is(request, 'update', 'delete') && orderId !== undefined && deleted.has(orderId) && callerOf(request, accounts);
       return gone ? errorReply(new ApiError(refusal, refusal === 410 ? 'gone' : 'order_deleted', `Order ${orderId} was deleted`)) : undefined;
     },
   };

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { issuedTokenAccepted, tokenNotIssued, validTokenAccepted, type BadCredentials } from '../../checks/auth';
+import { issuedTokenAccepted, pathVariantWithheld, tokenNotIssued, untouchedByBadCredentials, validTokenAccepted, type BadCredentials } from '../../checks/auth';
 import { requestLine } from '../../contract/operations';
 import { check, ensure } from '../../harness/findings';
 import { test } from '../../harness/fixtures';
-import { orderToRead } from '../../harness/orders';
+import { createOrder, orderToRead } from '../../harness/orders';
+import { minimalOrder } from '../../generators/examples';
 import { ORDER_OPERATIONS, refusedAndUnchanged } from '../../harness/operations';
 import { verifies } from '../../harness/verifies';
 import { skipTest } from '../../harness/skips';
@@ -37,6 +38,19 @@ test.describe('Authentication (4, 5)', () => {
         await refusedAndUnchanged(api, requirementId, operation, created.id, exchange);
       });
     }
+  }
+
+  // Create is left out: an order a server made without credentials could be in no account the suite can clean up.
+  for (const { name: operation, operationId, request } of ORDER_OPERATIONS.filter((op) => op.operationId !== 'createOrder')) {
+    test(`${operation} spelled with a trailing slash serves nothing without the Authorization header`, verifies('ORD-AUTH-007'), async ({ api }) => {
+      const created = await createOrder(api, minimalOrder());
+      const spec = request(created.id);
+      const spelling = `${spec.method} ${spec.path}/`;
+      // No operationId: the answer to a path the interface does not name is held to nothing but this requirement.
+      const exchange = await api.send({ ...spec, operationId: undefined, path: `${spec.path}/`, authorization: null });
+      check(pathVariantWithheld(operationId, spelling)(exchange));
+      if (operationId === 'updateOrder' || operationId === 'deleteOrder') check(untouchedByBadCredentials('ORD-AUTH-007', spelling, created.id)(await api.get(created.id)));
+    });
   }
 
   test('issues an access token from POST /token that the order operations accept', verifies('ORD-AUTH-005'), async ({ api, settings }) => {

@@ -16,7 +16,7 @@ import { check, ensure } from '../../harness/findings';
 import { test } from '../../harness/fixtures';
 import { EXAMPLE_MARK, observe } from '../../harness/observe';
 import { createOrder, getOrder, type Json } from '../../harness/orders';
-import { fullOrder, minimalOrder, nonAsciiOrder } from '../../generators/examples';
+import { fullOrder, item, minimalOrder, nonAsciiOrder } from '../../generators/examples';
 import { verifies } from '../../harness/verifies';
 
 test.describe('POST /orders (4.2)', () => {
@@ -53,6 +53,12 @@ test.describe('POST /orders (4.2)', () => {
 
   test('returns non-ASCII text exactly as sent', verifies('ORD-CREATE-004'), async ({ api }) => {
     const created = await createOrder(api, nonAsciiOrder());
+    check(createAnswersWhatWasSent(created.sent, created.exchange));
+  });
+
+  test('returns two items of one name and sku as two items, each with its quantity', verifies('ORD-CREATE-004'), async ({ api }) => {
+    const twin = item({ name: 'Ceramic mug', sku: 'MUG-1' });
+    const created = await createOrder(api, minimalOrder({ items: [twin, { ...twin, quantity: 5 }], price: 87.5 }));
     check(createAnswersWhatWasSent(created.sent, created.exchange));
   });
 

@@ -1,11 +1,11 @@
 import { contract, excerpt } from '../../contract/openapi';
-import { deleteAccepted, deletedOnGet, deleteUnknownIdAnswer, goneFromList, othersUntouched } from '../../checks/deletion';
+import { deleteAccepted, deletedOnGet, deleteUnknownIdAnswer, goneFromList, othersUntouched, staysDeleted, writeAfterDeleteAnswered } from '../../checks/deletion';
 import { isSuccess } from '../../checks/status';
 import { check, ensure } from '../../harness/findings';
 import { test } from '../../harness/fixtures';
 import { findInList, judgedWhenSettled } from '../../harness/listing';
 import { observe } from '../../harness/observe';
-import { createOrder, getOrder, unknownIds, type Json } from '../../harness/orders';
+import { createOrder, getOrder, unknownIds, writeAfterDelete, type Json } from '../../harness/orders';
 import { fullOrder, minimalOrder } from '../../generators/examples';
 import { verifies } from '../../harness/verifies';
 
@@ -35,6 +35,24 @@ test.describe('DELETE /orders/{order_id} (4.5)', () => {
 
   test('answers 404 or 410 for an unknown id (another 4xx too for an id of another form)', verifies('ORD-DELETE-003'), async ({ api }) => {
     for (const { id, ownForm } of await unknownIds(api)) check(deleteUnknownIdAnswer(ownForm)(await api.delete(id)));
+  });
+
+  test('answers an update of a deleted order without a 5xx, and the order stays deleted', verifies('ORD-DELETE-005', 'ORD-OBS-004'), async ({ api }) => {
+    const { created, shown, written, after } = await writeAfterDelete(api, (id) => api.update(id, { note: 'written after the delete' }));
+    check(writeAfterDeleteAnswered('update', isSuccess(shown.status), written));
+    check(staysDeleted(created.body, after, written));
+    observe('ORD-OBS-004', `an update of a deleted order answers ${written.status}`);
+  });
+
+  test('answers a second delete of an order without a 5xx, and the order stays deleted', verifies('ORD-DELETE-005', 'ORD-OBS-004'), async ({ api }) => {
+    const { created, shown, written, after } = await writeAfterDelete(api, (id) => api.delete(id));
+    check(writeAfterDeleteAnswered('delete', isSuccess(shown.status), written));
+    check(staysDeleted(created.body, after, written));
+    observe('ORD-OBS-004', `a second delete of an order answers ${written.status}`);
+  });
+
+  test('answers 404 or another 4xx for ids outside ASCII or with a percent sign', verifies('ORD-DELETE-003'), async ({ api }) => {
+    for (const id of api.unknownIdsOutsideAscii()) check(deleteUnknownIdAnswer(false)(await api.delete(id)));
   });
 
   test('deletes only the order named', verifies('ORD-DELETE-004'), async ({ api }) => {

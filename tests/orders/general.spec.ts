@@ -1,8 +1,10 @@
 import { requestLine } from '../../contract/operations';
-import { contentTypeIsJson, metaStatusMatches } from '../../checks/body';
-import { check } from '../../harness/findings';
+import { contentTypeIsJson, fullFormTimestampsCarryOffset, metaStatusMatches, promisedFieldsPresent, summaryTimestampsCarryOffset } from '../../checks/body';
+import { updateAccepted } from '../../checks/orders';
+import { check, ensure } from '../../harness/findings';
 import { test } from '../../harness/fixtures';
-import { orderToRead } from '../../harness/orders';
+import { createOrder, orderToRead } from '../../harness/orders';
+import { fullOrder, item, minimalOrder } from '../../generators/examples';
 import { verifies } from '../../harness/verifies';
 
 test.describe('JSON bodies and meta.status (1, 4.1)', () => {
@@ -25,5 +27,20 @@ test.describe('JSON bodies and meta.status (1, 4.1)', () => {
     ]) {
       check(metaStatusMatches(exchange));
     }
+  });
+
+  test('returns customer.id, customer.tax_office, payment.type and item totals in every full form', verifies('ORD-FORM-003'), async ({ api }) => {
+    const created = await createOrder(api, fullOrder());
+    const update = await api.update(created.id, { customer: { ...fullOrder().customer, name: 'Mary Jackson' }, items: [item({ name: 'Slide rule', price: 30.1 })] });
+    ensure(updateAccepted(update));
+    for (const exchange of [created.exchange, await api.get(created.id), update]) check(promisedFieldsPresent(exchange));
+  });
+
+  test('writes the timestamps it assigns with an offset', verifies('ORD-FORM-004'), async ({ api }) => {
+    const created = await createOrder(api, minimalOrder());
+    const update = await api.update(created.id, { note: 'a timestamp with an offset' });
+    // Any summaries will do: their timestamps are the service's too.
+    for (const exchange of [created.exchange, update, await api.get(created.id)]) check(fullFormTimestampsCarryOffset(exchange));
+    check(summaryTimestampsCarryOffset(await api.list({ limit: 5 })));
   });
 });

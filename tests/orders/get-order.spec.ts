@@ -1,5 +1,6 @@
 import { getAnswersOrderAsked, getKeepsAssignedValues, getUnknownIdAnswer, idIsOnePathSegment, storedAsSent } from '../../checks/orders';
 import { check } from '../../harness/findings';
+import { observe } from '../../harness/observe';
 import { test } from '../../harness/fixtures';
 import { createOrder, getOrder, orderToRead, ordersToRead, unknownIds } from '../../harness/orders';
 import { fullOrder, item, minimalOrder, nonAsciiOrder } from '../../generators/examples';
@@ -45,5 +46,15 @@ test.describe('GET /orders/{order_id} (4.3)', () => {
 
   test('answers 404 or 410 for an unknown id (another 4xx too for an id of another form)', verifies('ORD-GET-004'), async ({ api }) => {
     for (const { id, ownForm } of await unknownIds(api)) check(getUnknownIdAnswer(ownForm)(await api.get(id)));
+  });
+
+  test('answers 404 or another 4xx for ids outside ASCII or with a percent sign', verifies('ORD-GET-004', 'ORD-OBS-018'), async ({ api }) => {
+    const answered: string[] = [];
+    for (const id of api.unknownIdsOutsideAscii()) {
+      const exchange = await api.get(id);
+      check(getUnknownIdAnswer(false)(exchange));
+      answered.push(`${JSON.stringify(id)}: ${exchange.status}`);
+    }
+    observe('ORD-OBS-018', `ids outside ASCII or with a percent sign answer ${answered.join(', ')}`);
   });
 });

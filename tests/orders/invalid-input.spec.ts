@@ -1,17 +1,50 @@
 import { contract, excerpt, type JsonSchema } from '../../contract/openapi';
 import { requestLine } from '../../contract/operations';
 import { orderRequest } from '../../harness/api';
-import { missingFieldRefused, nonJsonBodyRefused, numericStringTakenAsNumber, oversizedBodyAnswered, wrongTypeRefused } from '../../checks/invalid-input';
-import { isSuccess } from '../../checks/status';
+import {
+  jsonLabelTaken,
+  missingFieldRefused,
+  nonJsonBodyRefused,
+  numericStringTakenAsNumber,
+  oversizedBodyAnswered,
+  refusableBodyAnswered,
+  refusedUpdateLeftOrder,
+  unlabelledBodyAnswered,
+  unlabelledUpdateLeftOrder,
+  wrongTypeRefused,
+} from '../../checks/invalid-input';
+import { mayBeRefused } from '../../checks/orders';
+import { isClientError, isSuccess } from '../../checks/status';
 import { check } from '../../harness/findings';
 import { test } from '../../harness/fixtures';
 import { observe } from '../../harness/observe';
-import { createOrder, type Json } from '../../harness/orders';
+import { createOrder, getOrder, type Json } from '../../harness/orders';
 import { fullOrder, minimalOrder } from '../../generators/examples';
 import { requiredFields } from '../../generators/schema';
 import { verifies } from '../../harness/verifies';
 
 const createSchema = contract().schema('OrderCreate') as { properties: Record<string, JsonSchema> };
+
+/** Labels of a JSON body that are not application/json, as clients and proxies send them (null: no Content-Type at all). */
+const OTHER_LABELS: Array<[string, string | null]> = [
+  ['Content-Type text/plain', 'text/plain;charset=UTF-8'],
+  ['a form Content-Type', 'application/x-www-form-urlencoded'],
+  ['no Content-Type', null],
+];
+
+/**
+ * Fields of a create or update (4.4 takes customer and note too) whose limits are not shown (2.7): text past
+ * the columns servers use (VARCHAR(255), 10,000 characters, a 64 KB TEXT, in bytes outside ASCII), blank text.
+ */
+function refusableValues(): Array<[string, Json]> {
+  const { customer } = fullOrder();
+  return [
+    ['a customer name of 300 characters', { customer: { ...customer, name: 'Grace '.repeat(50) } }],
+    ['a note of 10,000 characters', { note: 'Lorem ipsum '.repeat(834).slice(0, 10_000) }],
+    ['a note of 70,000 characters outside ASCII (120 KB)', { note: 'ğüşiöç '.repeat(10_000) }],
+    ['a blank customer name', { customer: { ...customer, name: '   ' } }],
+  ];
+}
 
 /**
  * A value of the wrong JSON type for a schema that denotes no value of the right one: a word where a
@@ -89,6 +122,43 @@ test.describe('Invalid input (4.2, 4.4, 7)', () => {
     const created = await createOrder(api, minimalOrder());
     for (const body of [{ price: 'free' }, { items: 'none' }, { customer: 'Ada' }]) {
       check(wrongTypeRefused(`an update of ${Object.keys(body)[0]} with the wrong type`)(await api.update(created.id, body)));
+    }
+  });
+
+  test('takes a JSON body labelled text/plain, as a form or not at all as JSON, or refuses it with 415, 400 or 422', verifies('ORD-ERR-007', 'ORD-OBS-030'), async ({ api }) => {
+    const order = await createOrder(api, minimalOrder());
+    const seen: string[] = [];
+    for (const [label, contentType] of OTHER_LABELS) {
+      const created = await api.send({ ...requestLine('createOrder'), rawBody: JSON.stringify(minimalOrder()), contentType });
+      check(unlabelledBodyAnswered(`${label} on create`, created));
+      const { body: before } = await getOrder(api, order.id);
+      const change = { note: `sent with ${label}` };
+      const updated = await api.send({ ...orderRequest('updateOrder', order.id), rawBody: JSON.stringify(change), contentType });
+      check(unlabelledBodyAnswered(`${label} on update`, updated));
+      if (!isSuccess(updated.status)) check(unlabelledUpdateLeftOrder(label, before, await api.get(order.id), updated));
+      seen.push(`${label}: create ${created.status}, update ${updated.status}`);
+    }
+    observe('ORD-OBS-030', seen.join('; '));
+  });
+
+  test('takes a JSON body labelled application/json with a charset or in capitals', verifies('ORD-GEN-004'), async ({ api }) => {
+    for (const label of ['application/json;charset=UTF-8', 'Application/JSON']) {
+      const created = await api.send({ ...requestLine('createOrder'), rawBody: JSON.stringify(minimalOrder()), contentType: label });
+      check(jsonLabelTaken(`${label} on create`)(created));
+      const order = await createOrder(api, minimalOrder());
+      check(jsonLabelTaken(`${label} on update`)(await api.send({ ...orderRequest('updateOrder', order.id), rawBody: JSON.stringify({ note: label }), contentType: label })));
+    }
+  });
+
+  test('answers long text and other values a server may refuse with a 2xx, or a 4xx that leaves the order as it was', verifies('ORD-ERR-008'), async ({ api }) => {
+    const order = await createOrder(api, minimalOrder());
+    for (const [what, fields] of refusableValues()) {
+      if (!mayBeRefused(fields)) throw new Error(`invalid-input: ${what} is not a value a correct server may refuse; fix the sample`);
+      check(refusableBodyAnswered(`a create with ${what}`, await api.create(minimalOrder(fields))));
+      const { body: before } = await getOrder(api, order.id);
+      const updated = await api.update(order.id, fields);
+      check(refusableBodyAnswered(`an update with ${what}`, updated));
+      if (isClientError(updated.status)) check(refusedUpdateLeftOrder(what, before, await api.get(order.id), updated));
     }
   });
 

@@ -142,6 +142,17 @@ test.describe('What the document leaves open (2, 4, 7)', () => {
     observe('ORD-OBS-027', `a new order shows in the list ${seen}`);
   });
 
+  test('observes what shipments and activities hold on a new order', verifies('ORD-OBS-031'), async ({ api }) => {
+    const created = await createOrder(api, minimalOrder());
+    observe('ORD-OBS-031', ['shipments', 'activities'].map((field) => `${field} ${field in created.body ? excerpt(created.body[field]) : 'absent'}`).join('; '));
+  });
+
+  test('observes whether a second live order with the same sales-channel reference is refused', verifies('ORD-OBS-032'), async ({ api }) => {
+    const first = await createOrder(api, fullOrder());
+    const second = await api.create(fullOrder({ sales_channel: first.sent.sales_channel as ReturnType<typeof fullOrder>['sales_channel'] }));
+    observe('ORD-OBS-032', isSuccess(second.status) ? `a second order with the same reference is accepted (${second.status})` : `a second order with the same reference is refused with ${second.status}`);
+  });
+
   test('observes how many orders the account holds besides the run', verifies('ORD-OBS-021'), async ({ api }) => {
     const page = await listPage(api, { limit: 1 });
     observe('ORD-OBS-021', `${page.total ? 'the account holds orders while the suite runs, its own included' : 'the account holds no order'}${EXAMPLE_MARK}${excerpt(page.total)} at one moment)`);

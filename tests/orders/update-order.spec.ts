@@ -1,5 +1,7 @@
 import { contract } from '../../contract/openapi';
 import {
+  emptyUpdateAnswered,
+  emptyUpdateLeftOrder,
   serviceAssignedParts,
   updateAccepted,
   updateAnswersWhatWasSent,
@@ -9,6 +11,7 @@ import {
   updateUnknownIdAnswer,
   updateVisibleOnGet,
 } from '../../checks/orders';
+import { isClientError } from '../../checks/status';
 import { check, ensure } from '../../harness/findings';
 import { test } from '../../harness/fixtures';
 import { observe } from '../../harness/observe';
@@ -55,6 +58,23 @@ test.describe('PUT /orders/{order_id} (4.4)', () => {
     ensure(updateAccepted(exchange));
     observe('ORD-OBS-001', `update answers ${exchange.status}`);
     check(updateAnswersWhatWasSent(sent, exchange));
+  });
+
+  test('returns two items of one name and sku as two items, each with its quantity', verifies('ORD-UPDATE-002'), async ({ api }) => {
+    const created = await createOrder(api, fullOrder());
+    const twin = item({ name: 'Notebook', sku: 'NB-1', quantity: 1, price: 2.2 });
+    const sent = { items: [twin, { ...twin, quantity: 4 }] };
+    const exchange = await api.update(created.id, sent);
+    ensure(updateAccepted(exchange));
+    check(updateAnswersWhatWasSent(sent, exchange));
+  });
+
+  test('answers an update with no field with a 2xx, or a 4xx that leaves the order as it was', verifies('ORD-UPDATE-009'), async ({ api }) => {
+    const created = await createOrder(api, fullOrder());
+    const { body: before } = await getOrder(api, created.id);
+    const exchange = await api.update(created.id, {});
+    check(emptyUpdateAnswered(exchange));
+    if (isClientError(exchange.status)) check(emptyUpdateLeftOrder(before, await api.get(created.id), exchange));
   });
 
   test('makes the update visible on the next get', verifies('ORD-UPDATE-003'), async ({ api }) => {
@@ -113,6 +133,10 @@ test.describe('PUT /orders/{order_id} (4.4)', () => {
       check(updateUnknownIdAnswer(ownForm)(await api.update(id, fullUpdate())));
       check(updateUnknownIdAnswer(ownForm)(await api.get(id)));
     }
+  });
+
+  test('answers 404 or another 4xx for ids outside ASCII or with a percent sign', verifies('ORD-UPDATE-006'), async ({ api }) => {
+    for (const id of api.unknownIdsOutsideAscii()) check(updateUnknownIdAnswer(false)(await api.update(id, { note: 'no such order' })));
   });
 
   test('keeps or clears the fields an update omits', verifies('ORD-OBS-005'), async ({ api }) => {

@@ -13,6 +13,7 @@ import {
   updateAnswersWhatWasSent,
   updateVisibleOnGet,
 } from '../../checks/orders';
+import { acceptedUnlessRefusable } from '../../checks/invalid-input';
 import { forAll, stopOn } from '../../harness/property';
 import type { Exchange } from '../../harness/http/exchange';
 import type { Finding } from '../../harness/findings';
@@ -24,7 +25,7 @@ import { verifies } from '../../harness/verifies';
 test.describe('generated orders (4.2, 4.3, 4.4)', () => {
   test(
     'accepts any valid order and returns every field sent, on create and on get',
-    verifies('ORD-CREATE-001', 'ORD-CREATE-002', 'ORD-CREATE-004', 'ORD-GET-002'),
+    verifies('ORD-CREATE-001', 'ORD-CREATE-002', 'ORD-CREATE-004', 'ORD-GET-002', 'ORD-ERR-008'),
     async ({ api, settings }) => {
       await forAll(settings, {
         input: anyOrder(),
@@ -53,7 +54,7 @@ test.describe('generated orders (4.2, 4.3, 4.4)', () => {
 
   test(
     'accepts any valid update and shows every field sent, in its answer and on the next get',
-    verifies('ORD-UPDATE-001', 'ORD-UPDATE-002', 'ORD-UPDATE-003'),
+    verifies('ORD-UPDATE-001', 'ORD-UPDATE-002', 'ORD-UPDATE-003', 'ORD-ERR-008'),
     async ({ api, settings }) => {
       await forAll(settings, {
         input: fc.tuple(anyOrder(), anyOrderUpdate()),
@@ -62,7 +63,7 @@ test.describe('generated orders (4.2, 4.3, 4.4)', () => {
           const { id } = await createAccepted(own, body);
           const updated = await own.update(id, update);
           if (refusalProvesNothing(update, updated)) fc.pre(false);
-          stopOn(updateAccepted(updated));
+          stopOn(acceptedUnlessRefusable(update, updateAccepted)(updated));
           stopOn(updateAnswersWhatWasSent(update, updated));
           const got = await own.get(id);
           stopOn(getAccepted(got));
@@ -80,7 +81,7 @@ test.describe('generated orders (4.2, 4.3, 4.4)', () => {
  */
 function accepted(body: object, exchange: Exchange): Finding | undefined {
   if (refusalProvesNothing(body, exchange)) fc.pre(false);
-  return createAcceptedFor(body)(exchange);
+  return acceptedUnlessRefusable(body, createAcceptedFor(body))(exchange);
 }
 
 /** Creates an order and ends the run unless the service accepted it and assigned an id. */

@@ -24,6 +24,7 @@ test.describe('model-based runs (4.1 to 4.5)', () => {
       'ORD-LIST-004',
       'ORD-LIST-007',
       'ORD-LIST-008',
+      'ORD-ERR-008',
     ),
     async ({ api, settings }) => {
       await runSequences(settings, { A: api });
