@@ -81,6 +81,8 @@ export interface FaultOutcome {
   level: 'MUST' | 'SHOULD';
   /** Per tool: caught (true), not caught (false), or the reason the tool could not run. */
   byTool: Partial<Record<ToolId, boolean | string>>;
+  /** Per tool that ran: what it said (exit code, the suite's verdict, the request that did not pass). */
+  details: Partial<Record<ToolId, string>>;
 }
 
 export interface NetworkResults {
@@ -103,10 +105,13 @@ export interface NetworkResults {
 interface ToolRun {
   wallMs: number;
   requests: number;
-  /** The tool reported a failure (the suite: a verdict other than CONFORMANT, or a non-zero exit). */
+  /**
+   * The tool reported a failure. Against the correct server: a non-zero exit (the suite: or a verdict other
+   * than CONFORMANT). Against a fault, it caught it: a non-zero exit; the suite: a NOT CONFORMANT verdict
+   * (an inconclusive run established nothing about the fault).
+   */
   failed: boolean;
-  /** The suite's verdict (report.json), for fault runs. */
-  verdict?: string;
+  /** What the tool said, in a line: its exit code (the suite: and verdict), or the request that did not pass. */
   detail: string;
 }
 
@@ -168,13 +173,14 @@ export async function networkSection(options: NetworkOptions, command: string, l
   const faults: FaultOutcome[] = [];
   for (const [index, fault] of options.faults.entries()) {
     const definition = FAULTS.find((f) => f.id === fault)!;
-    const outcome: FaultOutcome = { fault, level: definition.level, byTool: {} };
+    const outcome: FaultOutcome = { fault, level: definition.level, byTool: {}, details: {} };
     for (const id of runnable.keys()) {
       const run = await measure(id, 0, fault).catch((error: unknown) => ({ error: (error as Error).message }));
       outcome.byTool[id] = 'error' in run ? run.error : run.failed;
+      if (!('error' in run)) outcome.details[id] = run.detail;
     }
     faults.push(outcome);
-    const caughtBy = Object.entries(outcome.byTool).map(([id, caught]) => `${id} ${caught === true ? 'caught' : caught === false ? 'missed' : 'error'}`);
+    const caughtBy = Object.entries(outcome.byTool).map(([id, caught]) => `${id} ${caught === true ? 'caught' : caught === false ? 'missed' : 'could not run'} (${outcome.details[id as ToolId] ?? caught})`);
     log(`network: fault ${index + 1} of ${options.faults.length}, ${fault}: ${caughtBy.join(', ')}`);
   }
 
@@ -216,7 +222,8 @@ async function runSuite(baseUrl: string, fault?: string): Promise<Omit<ToolRun, 
   const level = fault === undefined ? undefined : FAULTS.find((f) => f.id === fault)?.level;
   const run = await runRemote(baseUrl, 'quick', level === 'SHOULD' ? { OMS_PROFILE: 'strict' } : {});
   if (run.verdict === undefined) throw new Error(`the suite wrote no report (exit ${run.exitCode})`);
-  return { failed: run.exitCode !== 0 || run.verdict !== 'conformant', verdict: run.verdict, detail: `exit ${run.exitCode}, ${run.verdict}` };
+  const failed = fault === undefined ? run.exitCode !== 0 || run.verdict !== 'conformant' : run.verdict === 'not-conformant';
+  return { failed, detail: `exit ${run.exitCode}, ${run.verdict}` };
 }
 
 /** k of n for one tool: faults it caught, of those it ran against. */
@@ -265,7 +272,7 @@ export function networkMarkdown(r: NetworkResults): string[] {
       '',
       `| Fault | Level | ${ran.map((t) => t.id).join(' | ')} |`,
       `|---|---|${ran.map(() => '---').join('|')}|`,
-      ...r.faults.map((f) => `| \`${f.fault}\` | ${f.level} | ${ran.map((t) => cell(f.byTool[t.id])).join(' | ')} |`),
+      ...r.faults.map((f) => `| \`${f.fault}\` | ${f.level} | ${ran.map((t) => cell(f.byTool[t.id], f.details[t.id])).join(' | ')} |`),
       '',
     );
   }
@@ -278,10 +285,12 @@ function tableText(text: string): string {
   return text.replace(/\s+/g, ' ').replace(/[|*_`<>[\]]/g, (c) => `\\${c}`);
 }
 
-function cell(outcome: boolean | string | undefined): string {
+function cell(outcome: boolean | string | undefined, detail: string | undefined): string {
   if (outcome === undefined) return '—';
   if (typeof outcome === 'string') return 'could not run';
-  return outcome ? 'caught' : 'missed';
+  if (outcome) return 'caught';
+  // The suite's inconclusive run is a miss too (nothing established), and says so.
+  return detail?.includes('inconclusive') ? 'missed (inconclusive)' : 'missed';
 }
 
 function seconds(ms: number): string {

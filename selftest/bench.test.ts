@@ -133,7 +133,9 @@ test('npm run bench -- --only network, tiny: five bare requests and Dredd at 0 m
     expect(bare.medianRequests).toBe(5);
     expect(bare.passed).toBe(1);
     // format-text-plain answers every request with a 2xx (only its content type is wrong): status codes alone miss it.
-    expect(network.faults).toEqual([{ fault: 'format-text-plain', level: 'MUST', byTool: expect.objectContaining({ requests: false }) }]);
+    expect(network.faults).toEqual([
+      { fault: 'format-text-plain', level: 'MUST', byTool: expect.objectContaining({ requests: false }), details: expect.objectContaining({ requests: 'five 2xx answers' }) },
+    ]);
 
     const dredd = network.tools.find((tool) => tool.id === 'dredd')!;
     if (dredd.unavailable !== undefined) {
