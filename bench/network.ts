@@ -268,7 +268,7 @@ export function networkMarkdown(r: NetworkResults): string[] {
   if (r.faults.length) {
     lines.push(
       `Faults: ${r.faults.length} hand-written faults of reference/faults, the server at ${r.faultLatencyMs} ms. The suite catches a fault when its verdict is NOT CONFORMANT ` +
-        '(in the profile that gates the fault\'s level: core for MUST, strict for SHOULD); a peer, when it exits non-zero; the request drivers, when an answer is not 2xx.',
+        '(in the profile that gates the fault\'s level: core for MUST, strict for SHOULD); a peer, when it exits non-zero; the request drivers, when an answer is not 2xx or the create gives no id they can use.',
       '',
       `| Fault | Level | ${ran.map((t) => t.id).join(' | ')} |`,
       `|---|---|${ran.map(() => '---').join('|')}|`,

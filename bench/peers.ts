@@ -61,12 +61,12 @@ const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
 export const PEERS: readonly PeerTool[] = [
   {
     id: 'requests',
-    name: 'five requests, no tool (2xx only)',
+    name: 'five requests, no tool (2xx, an id)',
     packages: [],
     bins: [],
     contract: { orderIdExample: ORDER_ID_PLACEHOLDER },
     configuration:
-      'The five order operations sent once by Node in the bench process (list; create; get, update and delete of the order created), each answer required to be 2xx: the floor of time and requests, no contract checked.',
+      'The five order operations sent once by Node in the bench process (list; create; get, update and delete of the order created), each answer required to be 2xx and the create\'s to carry a string id that can be one path segment (the next three requests need it): the floor of time and requests, no contract checked.',
     run: ({ baseUrl, token }) => sendOrderOperations(baseUrl, token),
   },
   {
