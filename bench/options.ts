@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { FAULT_CLASSES, QUICK_FAULTS } from './failing';
+import { LATENCIES, REPRESENTATIVE_FAULTS, TOOL_IDS, type NetworkOptions, type ToolId } from './network';
 import { FAULTS } from '../reference/faults';
 
 /** How much the bench measures. The default stays within a few minutes; --quick within seconds. */
@@ -26,23 +27,66 @@ export interface BenchOptions {
   faults: string[];
   /** Where results.json and results.md go; the README table is updated only for the default place. */
   outDir: string;
+  /** Run one section alone (its figures merged into the results.json already there). */
+  only?: 'network';
+  /** The quick run and peer tools across a network (bench/network.ts); its rounds are --rounds. */
+  network: NetworkOptions;
 }
 
 export const BENCH_DIR = __dirname;
 
 const USAGE = `Usage: npm run bench [-- --quick] [--rounds N] [--thorough-runs N] [--sizes 0,1000,10000] [--faults a,b] [--out DIR]
-  --quick            seconds, not minutes: one round, no thorough run, sizes 0 and 1000, short client and load tests
-  --rounds N         side-by-side rounds of quick runs (default 3, at most 20)
+                   [--only network] [--latencies 0,50,150] [--tools suite,dredd,...] [--network-faults a,b|all|none] [--no-install]
+  --quick            seconds, not minutes: one round, no thorough run, sizes 0 and 1000, short client and load tests;
+                     the network section at 0 ms against one fault, with the peers already installed only
+  --rounds N         side-by-side rounds of quick runs, and of the network section (default 3, at most 20)
   --thorough-runs N  embedded thorough runs (default 2, at most 5; one recorded thorough run follows)
   --sizes LIST       account sizes for the scale table (default 0,1000,10000; at most 100000)
   --faults LIST      reference faults whose quick runs are measured beside a passing one (default: one per class; --quick: two)
-  --out DIR          write results.json and results.md there instead of bench/`;
+  --out DIR          write results.json and results.md there instead of bench/
+  --only network     only the network section (the quick run and peer tools at 0, 50 and 150 ms), merged into results.json
+  --latencies LIST   per-request delays of the network section's server, of 0, 50, 150 (default all three)
+  --tools LIST       its tools, of ${TOOL_IDS.join(', ')} (default all)
+  --network-faults X faults each tool runs against: a list of fault ids, "all" (every hand-written fault, ~30 min),
+                     or "none" (default: ${REPRESENTATIVE_FAULTS.length} representative ones, bench/network.ts)
+  --no-install       do not install missing peer tools (each is reported as not run, with the reason)`;
 
 export function parseOptions(argv: string[]): BenchOptions {
   const quick = argv.includes('--quick');
   const options: BenchOptions = quick
-    ? { quick, rounds: 1, thoroughRuns: 0, accountSizes: [0, 1000], replays: 1, clientCounts: [20, 80], clientRounds: 1, loadSeconds: 1, loadRounds: 1, microRepetitions: 3, microPassMs: 50, faults: QUICK_FAULTS, outDir: BENCH_DIR }
-    : { quick, rounds: 3, thoroughRuns: 2, accountSizes: [0, 1000, 10000], replays: 3, clientCounts: [100, 800], clientRounds: 2, loadSeconds: 2, loadRounds: 3, microRepetitions: 5, microPassMs: 200, faults: FAULT_CLASSES.map((c) => c.fault), outDir: BENCH_DIR };
+    ? {
+        quick,
+        rounds: 1,
+        thoroughRuns: 0,
+        accountSizes: [0, 1000],
+        replays: 1,
+        clientCounts: [20, 80],
+        clientRounds: 1,
+        loadSeconds: 1,
+        loadRounds: 1,
+        microRepetitions: 3,
+        microPassMs: 50,
+        faults: QUICK_FAULTS,
+        outDir: BENCH_DIR,
+        // No download in a run meant to take seconds: peers not in the cache are reported as not run.
+        network: { latencies: [0], rounds: 1, tools: TOOL_IDS, faults: ['format-text-plain'], install: false },
+      }
+    : {
+        quick,
+        rounds: 3,
+        thoroughRuns: 2,
+        accountSizes: [0, 1000, 10000],
+        replays: 3,
+        clientCounts: [100, 800],
+        clientRounds: 2,
+        loadSeconds: 2,
+        loadRounds: 3,
+        microRepetitions: 5,
+        microPassMs: 200,
+        faults: FAULT_CLASSES.map((c) => c.fault),
+        outDir: BENCH_DIR,
+        network: { latencies: LATENCIES, rounds: 3, tools: TOOL_IDS, faults: REPRESENTATIVE_FAULTS, install: true },
+      };
   for (let i = 0; i < argv.length; i++) {
     const value = () => {
       const next = argv[++i];
@@ -54,6 +98,7 @@ export function parseOptions(argv: string[]): BenchOptions {
         break;
       case '--rounds':
         options.rounds = bounded(value(), 1, 20, '--rounds');
+        options.network.rounds = options.rounds;
         break;
       case '--thorough-runs':
         options.thoroughRuns = bounded(value(), 0, 5, '--thorough-runs');
@@ -71,6 +116,24 @@ export function parseOptions(argv: string[]): BenchOptions {
       case '--out':
         options.outDir = resolve(value());
         break;
+      case '--only':
+        if (value() !== 'network') throw new Error(`--only takes "network", got ${JSON.stringify(argv[i])}\n${USAGE}`);
+        options.only = 'network';
+        break;
+      case '--latencies':
+        options.network.latencies = listOf(value(), LATENCIES.map(String), '--latencies').map(Number);
+        break;
+      case '--tools':
+        options.network.tools = listOf(value(), TOOL_IDS, '--tools') as ToolId[];
+        break;
+      case '--network-faults': {
+        const given = value();
+        options.network.faults = given === 'all' ? FAULTS.map((f) => f.id) : given === 'none' ? [] : listOf(given, FAULTS.map((f) => f.id), '--network-faults');
+        break;
+      }
+      case '--no-install':
+        options.network.install = false;
+        break;
       case '--help':
         console.log(USAGE);
         process.exit(0);
@@ -80,6 +143,14 @@ export function parseOptions(argv: string[]): BenchOptions {
     }
   }
   return options;
+}
+
+/** A comma-separated list of known values, each once, in the order given. */
+function listOf(text: string, known: string[], name: string): string[] {
+  const values = [...new Set(text.split(',').map((v) => v.trim()).filter(Boolean))];
+  const unknown = values.filter((v) => !known.includes(v));
+  if (unknown.length || values.length === 0) throw new Error(`${name} takes a comma-separated list of ${known.length > 12 ? 'fault ids of reference/faults' : known.join(', ')}; got ${JSON.stringify(text)}\n${USAGE}`);
+  return values;
 }
 
 function bounded(text: string, min: number, max: number, name: string): number {

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { fullOrder } from '../generators/examples';
 import { DEVELOPMENT_ACCOUNTS } from '../reference/accounts';
-import { createReferenceApp, type ReferenceApp } from '../reference/app';
+import { createReferenceApp, type Behaviour, type ReferenceApp } from '../reference/app';
 import { createOrder } from '../reference/routes/orders';
 import type { OrderStore } from '../reference/store';
 import { nowMs } from './stats';
@@ -40,6 +40,8 @@ export interface BenchReferenceOptions {
   store?: OrderStore;
   /** Response bodies kept for the validation corpus, in bytes (POST /orders bodies are kept regardless: replays map ids with them). */
   responseBudgetBytes?: number;
+  /** Faults and knobs (reference/behaviours.ts behavioursFromEnvironment): a faulty or slow server, still recorded. */
+  behaviours?: Behaviour[];
 }
 
 const REPLAYED_HEADERS = ['authorization', 'content-type', 'accept'];
@@ -47,10 +49,10 @@ const REPLAYED_HEADERS = ['authorization', 'content-type', 'accept'];
 /**
  * The reference server with a recorder in front of its request listener. startReferenceServer is not
  * used because it does not expose the listener, and a Behaviour only sees requests after the body is
- * parsed (a 413 would go uncounted); the app itself is the same, clean, with no behaviour.
+ * parsed (a 413 would go uncounted); the app itself is the same, clean unless given behaviours.
  */
 export async function startBenchReference(options: BenchReferenceOptions = {}): Promise<BenchReference> {
-  const app = createReferenceApp({ store: options.store });
+  const app = createReferenceApp({ store: options.store, behaviours: options.behaviours });
   prefillAccount(app, DEVELOPMENT_ACCOUNTS[0].id, options.prefill ?? 0);
   let budget = options.responseBudgetBytes ?? 64 * 1024 * 1024;
   let recorded: RecordedRequest[] = [];

@@ -1,4 +1,5 @@
 import { failingMarkdown } from './failing';
+import { networkMarkdown } from './network';
 import type { BenchResults } from './results';
 
 const START = '<!-- bench:results:start -->';
@@ -40,6 +41,8 @@ export function renderMarkdown(r: BenchResults): string {
   lines.push('CPU time is that of the command and every process it started; it hardly moves when others load the machine, wall time does.', '');
 
   lines.push(...failingMarkdown(r.failingRuns));
+
+  if (r.network) lines.push(...networkMarkdown(r.network));
 
   lines.push('### Requests the suite sent (counted at the server)', '');
   const figures = [['quick', r.requests.quick] as const, ...(r.requests.thorough ? [['thorough', r.requests.thorough] as const] : [])];

@@ -1,6 +1,7 @@
 import type { ClientCost } from './client-cost';
 import type { FailingRuns } from './failing';
 import type { GenerationCost, StoreCost, ValidationCost } from './micro';
+import type { NetworkResults } from './network';
 import type { Throughput } from './throughput';
 
 /** bench/results.json: every figure is a median of runs measured in one session, side by side. */
@@ -21,6 +22,8 @@ export interface BenchResults {
   oneTestRun: WallTimes & { args: string };
   /** A passing quick run beside quick runs against reference faults of several classes, lines printed, and the bare floor. */
   failingRuns: FailingRuns;
+  /** The quick run and peer tools against a server 0, 50 and 150 ms away (issue 21); null when not measured. It carries its own date and command: `--only network` measures it alone. */
+  network: NetworkResults | null;
   /** Counted at the server, in runs against the bench's server at the empty account. */
   requests: { quick: RequestFigures; thorough: RequestFigures | null };
   overhead: Overhead;

@@ -1,10 +1,10 @@
 import type { ConformanceReport } from '../reporter/report';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEVELOPMENT_ACCOUNTS } from '../reference/accounts';
 import type { WallTimes } from './results';
+import { runBounded } from './processes';
 import { median, nowMs, round } from './stats';
 import type { TestTiming } from './timing-reporter';
 
@@ -32,6 +32,8 @@ export interface SuiteRun {
   outputBytes: number;
   /** Tests the run reported (Playwright's summary line); a run of none measures nothing. */
   testsRun: number;
+  /** The verdict of its report.json; undefined when it wrote none. */
+  verdict?: ConformanceReport['verdict'];
 }
 
 /**
@@ -41,6 +43,15 @@ export interface SuiteRun {
 export function runEmbedded(effort: Effort, args: string[] = [], env: Record<string, string> = {}): Promise<SuiteRun> {
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
   return timedRun(npm, ['run', '--silent', 'conformance', '--', ...args], { OMS_EFFORT: effort, ...env }, false);
+}
+
+/**
+ * `npm run conformance` as a user types it against a server elsewhere (OMS_BASE_URL), signed in with the
+ * development tokens of accounts A and B, as a developer points it at staging.
+ */
+export function runRemote(baseUrl: string, effort: Effort, env: Record<string, string> = {}): Promise<SuiteRun> {
+  const [a, b] = DEVELOPMENT_ACCOUNTS;
+  return runEmbedded(effort, [], { OMS_BASE_URL: baseUrl, OMS_TOKEN: a.developmentToken, OMS_TOKEN_B: b.developmentToken, ...env });
 }
 
 /** The run's fixed costs: the same command selecting one cheap test (start-up, one worker, reports). */
@@ -60,44 +71,20 @@ export function runAgainst(baseUrl: string, effort: Effort, nodeOptions: string[
 async function timedRun(command: string, args: string[], env: Record<string, string>, perTest: boolean): Promise<SuiteRun> {
   const scratch = mkdtempSync(join(tmpdir(), 'oms-bench-'));
   const timingsFile = join(scratch, 'timings.json');
-  // A clean environment (no OMS_* of the caller), private output, report and ledger directories: other runs in the tree are untouched.
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(OMS_|PLAYWRIGHT_|TEST_)/.test(name)));
   const cpuBefore = childrenCpuMs();
   const started = nowMs();
-  let outputLines = 0;
-  let outputBytes = 0;
-  const { exitCode, output } = await new Promise<{ exitCode: number; output: string }>((resolve, reject) => {
-    const child = spawn(command, [...args, '--output', join(scratch, 'test-results')], {
-      cwd: PROJECT_ROOT,
-      env: { ...inherited, CI: '1', OMS_REPORT_DIR: join(scratch, 'report'), OMS_LEDGER_DIR: join(scratch, 'ledger'), BENCH_TIMINGS_FILE: timingsFile, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      // Its own process group, so a run that overstays is stopped with everything it started.
-      detached: true,
-    });
-    const timer = setTimeout(() => {
-      if (child.pid) process.kill(-child.pid, 'SIGKILL');
-    }, RUN_TIME_LIMIT_MS);
-    let text = '';
-    const keep = (chunk: Buffer) => {
-      outputBytes += chunk.length;
-      for (const byte of chunk) if (byte === 10) outputLines++;
-      text = (text + chunk.toString()).slice(-20_000);
-    };
-    child.stdout.on('data', keep);
-    child.stderr.on('data', keep);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ exitCode: code ?? -1, output: text });
-    });
+  const { exitCode, output, outputLines, outputBytes } = await runBounded(command, [...args, '--output', join(scratch, 'test-results')], {
+    cwd: PROJECT_ROOT,
+    env: { CI: '1', OMS_REPORT_DIR: join(scratch, 'report'), OMS_LEDGER_DIR: join(scratch, 'ledger'), BENCH_TIMINGS_FILE: timingsFile, ...env },
+    timeLimitMs: RUN_TIME_LIMIT_MS,
   });
   const wallMs = nowMs() - started;
   const cpuAfter = childrenCpuMs();
   const cpuMs = cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore;
   const tests = perTest && existsSync(timingsFile) ? readTimings(timingsFile) : undefined;
-  const testsRun = testsInReport(join(scratch, 'report', 'report.json'));
+  const { testsRun, verdict } = readReport(join(scratch, 'report', 'report.json'));
   rmSync(scratch, { recursive: true, force: true });
-  return { startedAt: started, wallMs, cpuMs, exitCode, tests, outputTail: output, outputLines, outputBytes, testsRun };
+  return { startedAt: started, wallMs, cpuMs, exitCode, tests, outputTail: output, outputLines, outputBytes, testsRun, verdict };
 }
 
 /**
@@ -114,11 +101,11 @@ function childrenCpuMs(): number | undefined {
   }
 }
 
-/** The tests a run ran, as its report.json counts them (0 when it wrote no report). */
-function testsInReport(file: string): number {
-  if (!existsSync(file)) return 0;
-  const { tests } = JSON.parse(readFileSync(file, 'utf8')) as ConformanceReport;
-  return tests.passed + tests.failed + tests.skipped;
+/** The tests a run ran, as its report.json counts them, and its verdict (0 and none when it wrote no report). */
+function readReport(file: string): { testsRun: number; verdict?: ConformanceReport['verdict'] } {
+  if (!existsSync(file)) return { testsRun: 0 };
+  const { tests, verdict } = JSON.parse(readFileSync(file, 'utf8')) as ConformanceReport;
+  return { testsRun: tests.passed + tests.failed + tests.skipped, verdict };
 }
 
 function readTimings(file: string): Record<string, TestTiming> {

@@ -3,14 +3,15 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
+import type { NetworkResults } from '../bench/network';
 import type { BenchResults } from '../bench/results';
 import { PROJECT_ROOT } from './support/run-suite';
 
-/** Runs `npm run bench -- --quick` into a scratch directory (bench/results.* stay as the last full run left them). */
-function runBenchQuick(outDir: string): Promise<{ exitCode: number; output: string }> {
+/** Runs `npm run bench -- <args>` into a scratch directory (bench/results.* stay as the last full run left them). */
+function runBench(args: string[], outDir: string): Promise<{ exitCode: number; output: string }> {
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(OMS_|PLAYWRIGHT_|TEST_)/.test(name)));
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [require.resolve('tsx/cli'), join(PROJECT_ROOT, 'bench', 'run.ts'), '--quick', '--out', outDir], {
+    const child = spawn(process.execPath, [require.resolve('tsx/cli'), join(PROJECT_ROOT, 'bench', 'run.ts'), ...args, '--out', outDir], {
       cwd: PROJECT_ROOT,
       env: { ...inherited, CI: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -28,7 +29,7 @@ const isNumber = (value: unknown) => typeof value === 'number' && Number.isFinit
 test('npm run bench -- --quick writes results.json with every figure, and results.md with its tables (no timing is asserted)', async () => {
   const outDir = mkdtempSync(join(tmpdir(), 'oms-bench-selftest-'));
   try {
-    const run = await runBenchQuick(outDir);
+    const run = await runBench(['--quick'], outDir);
     expect(run.exitCode, run.output.slice(-3000)).toBe(0);
     const results = JSON.parse(readFileSync(join(outDir, 'results.json'), 'utf8')) as BenchResults;
 
@@ -90,7 +91,14 @@ test('npm run bench -- --quick writes results.json with every figure, and result
       'quick passing run (issue 15)',
       'failing run against the passing run, worst fault class',
       'reference GET /orders/{id}',
+      'quick run, server 150 ms away (issue 21)',
     ]);
+    // --quick measures the network section at 0 ms only, with the peers already installed (none installed is no failure: each says why).
+    expect(results.targets.find((t) => t.name === 'quick run, server 150 ms away (issue 21)')?.met).toBeNull();
+    const suiteRow = results.network?.rows.find((row) => row.tool === 'suite');
+    expect(suiteRow?.latencyMs).toBe(0);
+    expect(suiteRow!.medianRequests).toBeGreaterThan(0);
+    for (const tool of results.network!.tools) expect(tool.unavailable === undefined || tool.unavailable.length > 0).toBe(true);
     // A passing run beside failing runs of two fault classes, with what each printed, and the bare floor.
     expect(results.failingRuns.failing.map((row) => row.fault)).toEqual(['format-text-plain', 'update-mangles-non-ascii']);
     for (const row of [results.failingRuns.passing, ...results.failingRuns.failing]) {
@@ -101,10 +109,51 @@ test('npm run bench -- --quick writes results.json with every figure, and result
     expect(results.targets.find((t) => t.name === 'thorough run')?.met).toBeNull();
 
     const markdown = readFileSync(join(outDir, 'results.md'), 'utf8');
-    for (const heading of ['### Targets', '### Failing runs against a passing one', '### Suite overhead against a bare client', '### Reference server throughput', '### Scale: effort', '### Scale: account size']) {
+    for (const heading of ['### Targets', '### Failing runs against a passing one', '### Across a network', '### Suite overhead against a bare client', '### Reference server throughput', '### Scale: effort', '### Scale: account size']) {
       expect(markdown).toContain(heading);
     }
     expect(existsSync(join(outDir, 'README.md'))).toBe(false);
+  } finally {
+    rmSync(outDir, { recursive: true, force: true });
+  }
+});
+
+test('npm run bench -- --only network, tiny: five bare requests and Dredd at 0 ms, and one fault, give wall times and request counts counted at the server', async () => {
+  const outDir = mkdtempSync(join(tmpdir(), 'oms-bench-network-'));
+  try {
+    const run = await runBench(['--only', 'network', '--latencies', '0', '--rounds', '1', '--tools', 'requests,dredd', '--network-faults', 'format-text-plain', '--no-install'], outDir);
+    expect(run.exitCode, run.output.slice(-3000)).toBe(0);
+    const { network } = JSON.parse(readFileSync(join(outDir, 'results.json'), 'utf8')) as { network: NetworkResults };
+    expect(network.latencies).toEqual([0]);
+
+    // The bare requests need no install: five requests, each one counted by the server's listener, against the correct server.
+    const bare = network.rows.find((row) => row.tool === 'requests')!;
+    expect(bare.runs, JSON.stringify(bare)).toBe(1);
+    expect(bare.medianWallMs).toBeGreaterThan(0);
+    expect(bare.medianRequests).toBe(5);
+    expect(bare.passed).toBe(1);
+    // format-text-plain answers every request with a 2xx (only its content type is wrong): status codes alone miss it.
+    expect(network.faults).toEqual([
+      { fault: 'format-text-plain', level: 'MUST', byTool: expect.objectContaining({ requests: false }), details: expect.objectContaining({ requests: 'five 2xx answers' }) },
+    ]);
+
+    const dredd = network.tools.find((tool) => tool.id === 'dredd')!;
+    if (dredd.unavailable !== undefined) {
+      // Not installed on this machine (--no-install): reported with its reason, never counted as a result.
+      expect(dredd.unavailable).toContain('not installed');
+      expect(network.rows.some((row) => row.tool === 'dredd')).toBe(false);
+      test.info().annotations.push({ type: 'peer not run', description: `dredd: ${dredd.unavailable}` });
+    } else {
+      const row = network.rows.find((r) => r.tool === 'dredd')!;
+      expect(row.medianWallMs).toBeGreaterThan(0);
+      expect(row.medianRequests).toBe(5);
+      expect(row.passed, JSON.stringify(row)).toBe(1);
+      expect(typeof network.faults[0].byTool.dredd).toBe('boolean');
+    }
+
+    const markdown = readFileSync(join(outDir, 'results.md'), 'utf8');
+    expect(markdown).toContain('### Across a network: the quick run and peer tools at 0 ms');
+    expect(markdown).toMatch(/\| five requests, no tool \(2xx, an id\) \| 0 ms \| \d+\.\d\d s \| 5 \| passed 1 of 1 \| 0 of 1 \|/);
   } finally {
     rmSync(outDir, { recursive: true, force: true });
   }

@@ -1,0 +1,298 @@
+import { loadavg } from 'node:os';
+import { DEVELOPMENT_ACCOUNTS } from '../reference/accounts';
+import { behavioursFromEnvironment } from '../reference/behaviours';
+import { FAULTS } from '../reference/faults';
+import { FAULT_CLASSES } from './failing';
+import { PEERS, peersDirectory, preparePeer, runPeer, type PeerId } from './peers';
+import { startBenchReference } from './reference';
+import { median, nowMs, round } from './stats';
+import { runRemote } from './suite';
+
+/**
+ * Issue 21, item 6: the suite's quick run beside peer tools from npm, against the same reference server
+ * at 0, 50 and 150 ms per request (the latency knob), side by side: wall time, requests counted at the
+ * server, and how many of a set of hand-written faults each one catches. Every run gets a fresh server
+ * (in the bench's process, on 127.0.0.1 and a free port, with a recorder in front of its listener),
+ * stopped after it, so no run sees another's orders and every count is that run's alone.
+ */
+
+export type ToolId = 'suite' | PeerId;
+
+export interface NetworkOptions {
+  /** Per-request delays of the reference server (its latency knob): 0, 50 or 150 ms. */
+  latencies: number[];
+  /** Side-by-side rounds: each runs every tool once at every latency. */
+  rounds: number;
+  /** The tools, in table order: 'suite' and the ids of bench/peers.ts. */
+  tools: ToolId[];
+  /** Hand-written faults (reference/faults) each tool is run against, at 0 ms. */
+  faults: string[];
+  /** Install peers missing from the cache (npm); false: a missing peer is reported as not run. */
+  install: boolean;
+}
+
+export const LATENCIES = [0, 50, 150];
+export const TOOL_IDS: ToolId[] = ['suite', ...PEERS.map((peer) => peer.id)];
+
+/**
+ * The default fault set: the fault classes of the failing-run bench (bench/failing.ts), and six faults of
+ * other kinds: a schema format and type, a shape of delete, a valid create refused, an update not kept,
+ * an error answered as success. A run against every fault takes ~20 s a fault (the suite 5 to 8 s, the
+ * peers 10 to 15 s together): all 88 take ~30 minutes, behind --network-faults all.
+ */
+export const REPRESENTATIVE_FAULTS = [
+  ...FAULT_CLASSES.map((c) => c.fault),
+  'format-timestamps-not-iso',
+  'create-numeric-id',
+  'delete-wrong-shape',
+  'create-requires-billing',
+  'update-not-persisted',
+  'errors-unknown-id-200-empty',
+];
+
+export interface NetworkTool {
+  id: ToolId;
+  name: string;
+  /** npm packages it was installed from (pinned); none for the suite and the bare requests. */
+  packages: string[];
+  configuration: string;
+  /** Why it did not run on this machine; absent when it ran. */
+  unavailable?: string;
+}
+
+export interface NetworkRow {
+  tool: ToolId;
+  latencyMs: number;
+  /** Runs that ended with a result (an error that kept the tool from running is not one). */
+  runs: number;
+  wallMs: number[];
+  medianWallMs: number | null;
+  /** Requests the server received during each run. */
+  requests: number[];
+  medianRequests: number | null;
+  /** Runs that passed the correct server (exit 0; the suite: exit 0, CONFORMANT). */
+  passed: number;
+  /** Runs the tool could not make (it failed before judging the server), with why. */
+  errors: string[];
+}
+
+export interface FaultOutcome {
+  fault: string;
+  level: 'MUST' | 'SHOULD';
+  /** Per tool: caught (true), not caught (false), or the reason the tool could not run. */
+  byTool: Partial<Record<ToolId, boolean | string>>;
+  /** Per tool that ran: what it said (exit code, the suite's verdict, the request that did not pass). */
+  details: Partial<Record<ToolId, string>>;
+}
+
+export interface NetworkResults {
+  generatedAt: string;
+  command: string;
+  durationSeconds: number;
+  node: string;
+  loadAverageAtStart: number[];
+  loadAverageAtEnd: number[];
+  rounds: number;
+  latencies: number[];
+  /** Faults are judged with the server at 0 ms. */
+  faultLatencyMs: number;
+  peersDirectory: string;
+  tools: NetworkTool[];
+  rows: NetworkRow[];
+  faults: FaultOutcome[];
+}
+
+interface ToolRun {
+  wallMs: number;
+  requests: number;
+  /**
+   * The tool reported a failure. Against the correct server: a non-zero exit (the suite: or a verdict other
+   * than CONFORMANT). Against a fault, it caught it: a non-zero exit; the suite: a NOT CONFORMANT verdict
+   * (an inconclusive run established nothing about the fault).
+   */
+  failed: boolean;
+  /** What the tool said, in a line: its exit code (the suite: and verdict), or the request that did not pass. */
+  detail: string;
+}
+
+const SUITE_NAME = 'oms-conformance quick run (`npm run -s conformance`)';
+const SUITE_CONFIGURATION =
+  'The quick run as a developer points it at staging: OMS_BASE_URL at the server, OMS_TOKEN and OMS_TOKEN_B the development tokens of accounts A and B; default settings otherwise (against a fault, the profile that gates its level: core for MUST, strict for SHOULD).';
+
+export async function networkSection(options: NetworkOptions, command: string, log: (line: string) => void): Promise<NetworkResults> {
+  const began = nowMs();
+  const loadAverageAtStart = loadavg();
+  const [account] = DEVELOPMENT_ACCOUNTS;
+  const tools: NetworkTool[] = [];
+  const runnable = new Map<ToolId, (baseUrl: string, fault?: string) => Promise<Omit<ToolRun, 'wallMs' | 'requests'>>>();
+  for (const id of options.tools) {
+    if (id === 'suite') {
+      tools.push({ id, name: SUITE_NAME, packages: [], configuration: SUITE_CONFIGURATION });
+      runnable.set(id, (baseUrl, fault) => runSuite(baseUrl, fault));
+      continue;
+    }
+    const peer = PEERS.find((p) => p.id === id)!;
+    const availability = await preparePeer(peer, options.install, log);
+    const tool: NetworkTool = { id, name: peer.name, packages: peer.packages, configuration: peer.configuration };
+    if ('unavailable' in availability) {
+      tool.unavailable = availability.unavailable;
+      log(`network: ${peer.name} does not run here: ${availability.unavailable}`);
+    } else {
+      runnable.set(id, (baseUrl) => runPeer(peer, availability.installDir, baseUrl, account.developmentToken));
+    }
+    tools.push(tool);
+  }
+
+  /** One run of one tool against a fresh server, its requests counted there. */
+  const measure = async (id: ToolId, latencyMs: number, fault?: string): Promise<ToolRun> => {
+    const server = await startBenchReference({
+      behaviours: behavioursFromEnvironment({ OMS_KNOBS: latencyMs ? `latency=latency-${latencyMs}ms` : '', OMS_FAULT: fault ?? '' }),
+      responseBudgetBytes: 0,
+    });
+    try {
+      const started = nowMs();
+      const outcome = await runnable.get(id)!(server.url, fault);
+      return { ...outcome, wallMs: nowMs() - started, requests: server.take().length };
+    } finally {
+      await server.close();
+    }
+  };
+
+  const samples = new Map<string, Array<ToolRun | { error: string }>>();
+  for (let round = 1; round <= options.rounds; round++) {
+    for (const latencyMs of options.latencies) {
+      for (const id of runnable.keys()) {
+        const key = `${id}@${latencyMs}`;
+        const run = await measure(id, latencyMs).catch((error: unknown) => ({ error: (error as Error).message }));
+        samples.set(key, [...(samples.get(key) ?? []), run]);
+        log(`network: round ${round}, ${id} at ${latencyMs} ms: ${'error' in run ? `could not run: ${run.error}` : `${seconds(run.wallMs)} s, ${run.requests} requests, ${run.failed ? `FAILED the correct server (${run.detail})` : 'passed'}`}`);
+      }
+    }
+  }
+
+  const faults: FaultOutcome[] = [];
+  for (const [index, fault] of options.faults.entries()) {
+    const definition = FAULTS.find((f) => f.id === fault)!;
+    const outcome: FaultOutcome = { fault, level: definition.level, byTool: {}, details: {} };
+    for (const id of runnable.keys()) {
+      const run = await measure(id, 0, fault).catch((error: unknown) => ({ error: (error as Error).message }));
+      outcome.byTool[id] = 'error' in run ? run.error : run.failed;
+      if (!('error' in run)) outcome.details[id] = run.detail;
+    }
+    faults.push(outcome);
+    const caughtBy = Object.entries(outcome.byTool).map(([id, caught]) => `${id} ${caught === true ? 'caught' : caught === false ? 'missed' : 'could not run'} (${outcome.details[id as ToolId] ?? caught})`);
+    log(`network: fault ${index + 1} of ${options.faults.length}, ${fault}: ${caughtBy.join(', ')}`);
+  }
+
+  const rows: NetworkRow[] = [...runnable.keys()].flatMap((tool) =>
+    options.latencies.map((latencyMs) => {
+      const all = samples.get(`${tool}@${latencyMs}`) ?? [];
+      const runs = all.filter((run): run is ToolRun => !('error' in run));
+      return {
+        tool,
+        latencyMs,
+        runs: runs.length,
+        wallMs: runs.map((run) => round(run.wallMs)),
+        medianWallMs: runs.length ? round(median(runs.map((run) => run.wallMs))) : null,
+        requests: runs.map((run) => run.requests),
+        medianRequests: runs.length ? median(runs.map((run) => run.requests)) : null,
+        passed: runs.filter((run) => !run.failed).length,
+        errors: all.flatMap((run) => ('error' in run ? [run.error] : [])),
+      };
+    }),
+  );
+  return {
+    generatedAt: new Date().toISOString(),
+    command,
+    durationSeconds: round((nowMs() - began) / 1000),
+    node: process.version,
+    loadAverageAtStart: loadAverageAtStart.map((l) => round(l, 2)),
+    loadAverageAtEnd: loadavg().map((l) => round(l, 2)),
+    rounds: options.rounds,
+    latencies: options.latencies,
+    faultLatencyMs: 0,
+    peersDirectory: peersDirectory(),
+    tools,
+    rows,
+    faults,
+  };
+}
+
+async function runSuite(baseUrl: string, fault?: string): Promise<Omit<ToolRun, 'wallMs' | 'requests'>> {
+  const level = fault === undefined ? undefined : FAULTS.find((f) => f.id === fault)?.level;
+  const run = await runRemote(baseUrl, 'quick', level === 'SHOULD' ? { OMS_PROFILE: 'strict' } : {});
+  if (run.verdict === undefined) throw new Error(`the suite wrote no report (exit ${run.exitCode})`);
+  const failed = fault === undefined ? run.exitCode !== 0 || run.verdict !== 'conformant' : run.verdict === 'not-conformant';
+  return { failed, detail: `exit ${run.exitCode}, ${run.verdict}` };
+}
+
+/** k of n for one tool: faults it caught, of those it ran against. */
+export function faultsCaught(results: NetworkResults, tool: ToolId): { caught: number; of: number; errors: number } {
+  const outcomes = results.faults.map((f) => f.byTool[tool]).filter((o) => o !== undefined);
+  return { caught: outcomes.filter((o) => o === true).length, of: outcomes.filter((o) => typeof o === 'boolean').length, errors: outcomes.filter((o) => typeof o === 'string').length };
+}
+
+/** The suite's wall time at a latency (median), when it was measured. */
+export function suiteWallAt(results: NetworkResults | null, latencyMs: number): number | null {
+  return results?.rows.find((row) => row.tool === 'suite' && row.latencyMs === latencyMs)?.medianWallMs ?? null;
+}
+
+/** The section of results.md. */
+export function networkMarkdown(r: NetworkResults): string[] {
+  const s = (ms: number | null) => (ms === null ? '—' : `${(ms / 1000).toFixed(2)} s`);
+  const n = (value: number | null) => (value === null ? '—' : value.toLocaleString('en-US'));
+  const name = (id: ToolId) => r.tools.find((t) => t.id === id)?.name ?? id;
+  const ran = r.tools.filter((t) => !t.unavailable);
+  const lines = [
+    `### Across a network: the quick run and peer tools at ${r.latencies.join(', ')} ms`,
+    '',
+    `Measured ${r.generatedAt} by \`${r.command}\` (${r.durationSeconds} s), Node ${r.node}; load average ${r.loadAverageAtStart.join(' / ')} at the start, ` +
+      `${r.loadAverageAtEnd.join(' / ')} at the end. ${r.rounds} round(s), each running every tool once at every latency. Every run has a fresh reference ` +
+      'server (127.0.0.1, in the bench process) with the latency knob, requests counted at its listener; wall time is the whole tool, start to exit, ' +
+      'its generation step and (Prism) proxy start and stop included.',
+    '',
+    `| Tool | Latency | Wall, median of ${r.rounds} | Requests | Correct server | Faults caught (at ${r.faultLatencyMs} ms) |`,
+    '|---|---|---|---|---|---|',
+  ];
+  for (const tool of ran) {
+    const caught = faultsCaught(r, tool.id);
+    for (const [index, row] of r.rows.filter((row) => row.tool === tool.id).entries()) {
+      const correct = row.runs === 0 ? `not run: ${tableText(row.errors[0] ?? 'no result')}` : `passed ${row.passed} of ${row.runs}`;
+      const faultCell = index > 0 || r.faults.length === 0 ? '' : `${caught.caught} of ${caught.of}${caught.errors ? ` (${caught.errors} could not run)` : ''}${row.passed < row.runs ? ' (fails the correct server too)' : ''}`;
+      lines.push(`| ${index === 0 ? tool.name : ''} | ${row.latencyMs} ms | ${s(row.medianWallMs)} | ${n(row.medianRequests)} | ${correct} | ${faultCell} |`);
+    }
+  }
+  lines.push('');
+  const unavailable = r.tools.filter((t) => t.unavailable);
+  if (unavailable.length) lines.push(...unavailable.map((t) => `- **${t.name} did not run here**: ${tableText(t.unavailable!)}`), '');
+  if (r.faults.length) {
+    lines.push(
+      `Faults: ${r.faults.length} hand-written faults of reference/faults, the server at ${r.faultLatencyMs} ms. The suite catches a fault when its verdict is NOT CONFORMANT ` +
+        '(in the profile that gates the fault\'s level: core for MUST, strict for SHOULD); a peer, when it exits non-zero; the request drivers, when an answer is not 2xx or the create gives no id they can use.',
+      '',
+      `| Fault | Level | ${ran.map((t) => t.id).join(' | ')} |`,
+      `|---|---|${ran.map(() => '---').join('|')}|`,
+      ...r.faults.map((f) => `| \`${f.fault}\` | ${f.level} | ${ran.map((t) => cell(f.byTool[t.id], f.details[t.id])).join(' | ')} |`),
+      '',
+    );
+  }
+  lines.push('Configurations:', '', ...ran.map((t) => `- ${name(t.id)}${t.packages.length ? ` (\`${t.packages.join('`, `')}\`)` : ''}: ${t.configuration}`), '');
+  return lines;
+}
+
+/** A tool's words in a Markdown table cell or list item: one line, no pipe, no markup. */
+function tableText(text: string): string {
+  return text.replace(/\s+/g, ' ').replace(/[|*_`<>[\]]/g, (c) => `\\${c}`);
+}
+
+function cell(outcome: boolean | string | undefined, detail: string | undefined): string {
+  if (outcome === undefined) return '—';
+  if (typeof outcome === 'string') return 'could not run';
+  if (outcome) return 'caught';
+  // The suite's inconclusive run is a miss too (nothing established), and says so.
+  return detail?.includes('inconclusive') ? 'missed (inconclusive)' : 'missed';
+}
+
+function seconds(ms: number): string {
+  return (ms / 1000).toFixed(2);
+}
