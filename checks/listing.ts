@@ -137,14 +137,16 @@ function repeatedAcrossPages(pages: ListPage[]): Omit<Finding, 'requirementId'> 
 }
 
 function firstMisplaced(pages: ListPage[], whole: ListPage, limit: number, compared?: number): Omit<Finding, 'requirementId'> | undefined {
+  // A whole page holding more than its limit is ORD-LIST-004's and ORD-LIST-005's to judge: the walk is compared with its first `limit`.
+  const wholeIds = whole.ids.slice(0, Number(whole.query.limit) || undefined);
   const walked = pages.flatMap((page) => page.ids).slice(0, compared);
-  const at = walked.findIndex((id, index) => id !== whole.ids[index]);
-  const position = at === -1 && whole.ids.length !== walked.length ? walked.length : at;
+  const at = walked.findIndex((id, index) => id !== wholeIds[index]);
+  const position = at === -1 && wholeIds.length !== walked.length ? walked.length : at;
   if (position === -1) return undefined;
   const page = Math.min(pages.length - 1, Math.floor(position / limit));
   return {
-    expected: `pages 1 to ${pages.length} at limit ${limit} to hold, in turn, the first ${whole.ids.length} orders (as page 1 at limit ${whole.query.limit} lists them)`,
-    received: `position ${position + 1} (page ${page + 1}) holds ${walked[position] ?? 'nothing'} instead of ${whole.ids[position] ?? 'nothing'}`,
+    expected: `pages 1 to ${pages.length} at limit ${limit} to hold, in turn, the first ${wholeIds.length} orders (as page 1 at limit ${whole.query.limit} lists them)`,
+    received: `position ${position + 1} (page ${page + 1}) holds ${walked[position] ?? 'nothing'} instead of ${wholeIds[position] ?? 'nothing'}`,
     exchange: pages[page].exchange,
   };
 }

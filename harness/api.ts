@@ -41,9 +41,9 @@ export class OmsApi {
     private readonly onExchange?: (exchange: Exchange) => void,
   ) {}
 
-  /** The same account and guards, every exchange it completes also handed to `onExchange`. */
-  recording(onExchange: (exchange: Exchange) => void): OmsApi {
-    return new OmsApi(this.account, this.client, this.created, this.options, onExchange);
+  /** The same account and guards, every exchange it completes also handed to `onExchange` (and another list settle time, if given). */
+  recording(onExchange: (exchange: Exchange) => void, listSettleMs = this.options.listSettleMs): OmsApi {
+    return new OmsApi(this.account, this.client, this.created, { ...this.options, listSettleMs }, onExchange);
   }
 
   list(query: Record<string, string | number> = {}): Promise<Exchange> {
@@ -125,7 +125,7 @@ export class OmsApi {
 
   /** How many orders this account holds that this worker created and has not deleted. */
   ownOrderCount(): number {
-    return this.created.remaining().filter(([, owner]) => owner === this.account).length;
+    return new Set(this.created.remaining().flatMap(([id, owner]) => (owner === this.account ? [id] : []))).size;
   }
 
   /** An id no order has, remembered so update and delete may be sent to it. */

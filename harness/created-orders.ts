@@ -7,6 +7,8 @@ import { markerOf, runLedger } from './http/ledger';
  */
 export class CreatedOrders {
   private readonly owners = new Map<string, AccountName>();
+  /** Creates the server answered with each id: more than one where it gave one id to several orders (a fault). */
+  private readonly creates = new Map<string, number>();
   private readonly madeUp = new Set<string>();
   /** Creates on their way, each until its answer is recorded. */
   private readonly pending = new Set<Promise<unknown>>();
@@ -36,15 +38,21 @@ export class CreatedOrders {
     if (id === undefined) return runLedger().answered(account, marker);
     runLedger().created(id, account, marker);
     this.owners.set(id, account);
+    this.creates.set(id, (this.creates.get(id) ?? 0) + 1);
   }
 
   /** An order of this run that a write after its delete brought back: held again, so the cleanup deletes it. */
   reclaim(id: string, account: AccountName): void {
     runLedger().created(id, account, undefined);
     this.owners.set(id, account);
+    this.creates.set(id, 1);
   }
 
   forget(id: string): void {
+    // An id the server gave to several of this run's creates stays this run's until each was deleted once.
+    const creates = this.creates.get(id) ?? 0;
+    if (creates > 1) return void this.creates.set(id, creates - 1);
+    this.creates.delete(id);
     const account = this.owners.get(id);
     if (account) {
       runLedger().deleted(id, account);
@@ -75,7 +83,8 @@ export class CreatedOrders {
     }
   }
 
+  /** Every order held, once per create the server answered with its id (a second delete of a shared id answers 404, and is forgotten then). */
   remaining(): Array<[string, AccountName]> {
-    return [...this.owners];
+    return [...this.owners].flatMap(([id, account]) => Array.from({ length: this.creates.get(id) ?? 1 }, (): [string, AccountName] => [id, account]));
   }
 }

@@ -10,6 +10,7 @@ import { ensure, type Finding } from './findings';
 import { minimalOrder } from '../generators/examples';
 import { whileReading } from './quiet';
 import { bounds, isValidQuery, type ListQuery } from '../generators/query';
+import { together } from './together';
 
 /** Lists and stops the test unless the answer is a 2xx. */
 export async function listPage(api: OmsApi, query: Record<string, string | number>): Promise<ListPage> {
@@ -33,7 +34,7 @@ export async function readStableView(
     let previous: ListPage[] | undefined;
     for (let attempt = 0; attempt < attempts; attempt++) {
       // Every page of the view at once: one round trip for the view, so less time for anyone to change it between pages.
-      const pages = (await Promise.all(queries.map((query) => api.list(query)))).map((exchange, index) => readPage(queries[index], exchange));
+      const pages = (await together(queries.map((query) => api.list(query)))).map((exchange, index) => readPage(queries[index], exchange));
       // A page past the last may answer a 4xx (ORD-LIST-009: not shown); any other list request must succeed.
       const total = pages.find((page) => page.total !== undefined)?.total;
       for (const page of pages) if (!isPastLastPage(page, total)) stop(listAccepted(page.exchange));
@@ -75,7 +76,7 @@ export async function ensureOrders(api: OmsApi, count: number): Promise<void> {
     if (api.readOnly) skipTest({ kind: 'configuration', reason: `read-only mode (OMS_READ_ONLY): this check needs an account holding at least ${count} orders, and it holds ${total ?? 0}`, settings: [`unset ${SETTINGS.readOnly.variable}`] });
     for (let start = 0; start < missing; start += 10) {
       const batch = Array.from({ length: Math.min(10, missing - start) }, () => api.create(minimalOrder()));
-      for (const exchange of await Promise.all(batch)) ensure(requiredOnlyCreateAccepted(exchange));
+      for (const exchange of await together(batch)) ensure(requiredOnlyCreateAccepted(exchange));
     }
   }
   if (listCaughtUp.has(api.client)) return;
@@ -110,7 +111,7 @@ export async function findInList(api: OmsApi, ids: string[], maxPages = 20): Pro
   // A few pages at a time, in the order above (the newest orders first), until every id is found.
   for (let start = 0; start < toRead.length && found.size < ids.length; start += PAGES_AT_ONCE) {
     const batch = toRead.slice(start, start + PAGES_AT_ONCE);
-    const exchanges = await Promise.all(batch.map((pageNumber) => api.list({ page: pageNumber, limit })));
+    const exchanges = await together(batch.map((pageNumber) => api.list({ page: pageNumber, limit })));
     batch.forEach((pageNumber, index) => {
       // The page after the last (there in case the account grew meanwhile) may answer a 4xx (ORD-LIST-009).
       const page = readPage({ page: pageNumber, limit }, exchanges[index]);

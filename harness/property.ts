@@ -32,12 +32,18 @@ export interface EffortProfile {
   floor: number;
   /** Requests shrinking one failure may send; a requirement another test already failed is not shrunk at all. */
   shrink: { maxRequests: number };
+  /**
+   * The backstop, in time, of one generated test: no run or shrink candidate starts past it (a server so slow
+   * that the request budgets would take longer), and the cut is reported. Far above what the budgets take at
+   * any usual latency; Playwright's timeout is set above it, so a test is never stopped with requests in flight.
+   */
+  backstopMs: number;
 }
 
 /** quick gates CI in seconds; thorough is for certification. */
 export const EFFORT: Record<Settings['effort'], EffortProfile> = {
-  quick: { numRuns: 8, sequences: 5, maxCommands: 10, maxRequests: 1_500, floor: 0.5, shrink: { maxRequests: 100 } },
-  thorough: { numRuns: 200, sequences: 60, maxCommands: 30, maxRequests: 50_000, floor: 0.5, shrink: { maxRequests: 5_000 } },
+  quick: { numRuns: 8, sequences: 5, maxCommands: 10, maxRequests: 1_500, floor: 0.5, shrink: { maxRequests: 100 }, backstopMs: 5 * 60_000 },
+  thorough: { numRuns: 200, sequences: 60, maxCommands: 30, maxRequests: 50_000, floor: 0.5, shrink: { maxRequests: 5_000 }, backstopMs: 60 * 60_000 },
 };
 
 export interface Replay {
@@ -62,9 +68,12 @@ export function readReplay(settings: Settings): Replay {
 export class Trail {
   readonly exchanges: Exchange[] = [];
 
+  /** `listSettleMs`: how long its list reads wait for a write to show, when not the setting's (shrinking waits for none). */
+  constructor(private readonly listSettleMs?: number) {}
+
   /** The same api, every exchange it makes recorded here. */
   api(api: OmsApi): OmsApi {
-    return api.recording((exchange) => this.exchanges.push(exchange));
+    return api.recording((exchange) => this.exchanges.push(exchange), this.listSettleMs);
   }
 }
 
@@ -133,8 +142,8 @@ export async function forAll<T>(settings: Settings, generated: GeneratedTest<T>)
   const seed = replay.seed ?? Math.floor(Math.random() * 0x7fffffff);
   const info = test.info();
   const lanes = concurrencyOf(settings);
-  // Bounded by the budgets (requests) and each request's deadline; this is only the backstop for a run that hangs.
-  info.setTimeout(testTimeoutMs(settings, profile, lanes));
+  // Past the backstop no run starts; the runs in flight then end within a request's deadline or two (a retry).
+  info.setTimeout(profile.backstopMs + 2 * settings.requestTimeoutMs + 60_000);
   info.annotations.push({ type: 'seed', description: `OMS_SEED=${seed} (effort ${settings.effort})` });
   const numRuns = generated.numRuns ?? Math.max(1, Math.round(profile.numRuns * (generated.runsFactor ?? 1)));
   const examples = (generated.examples ?? []).map((example): [T] => [example]);
@@ -183,7 +192,7 @@ export async function forAll<T>(settings: Settings, generated: GeneratedTest<T>)
       made: outcome.made,
       planned: numRuns,
       requests: runner.budget.requests,
-      cause: outcome.cutBy === 'budget' ? 'budget' : 'server',
+      cause: outcome.cutBy ?? 'server',
       reason: outcome.cutReason ?? `${outcome.skipped} runs proved nothing and no spare input was left`,
       belowFloor: outcome.made < numRuns * profile.floor,
     });
@@ -193,16 +202,6 @@ export async function forAll<T>(settings: Settings, generated: GeneratedTest<T>)
 /** Requests of one worker in flight at once (config/network.ts): also how many generated runs go out together. */
 function concurrencyOf(settings: Settings): number {
   return settings.concurrency ?? defaultConcurrency(settings.roundTripMs);
-}
-
-/**
- * The test's backstop timeout: the budgets' requests at a few round trips each (a run is a chain of them),
- * shared by the lanes, plus shrinking one at a time, plus a minute. Budgets and each request's deadline bound
- * the test long before this on any server that answers.
- */
-function testTimeoutMs(settings: Settings, profile: EffortProfile, lanes: number): number {
-  const perRequest = 4 * (settings.roundTripMs ?? 0) + 50;
-  return 60_000 + Math.ceil((profile.maxRequests / lanes + profile.shrink.maxRequests) * perRequest);
 }
 
 /** The inputs fast-check generates for a seed, in the order it would run them (examples first); nothing is sent. */
@@ -225,7 +224,7 @@ interface LanesOutcome<T> {
   skipped: number;
   /** The failed run first in fast-check's order, if any run failed. */
   failed?: LaneFailure<T>;
-  cutBy?: 'budget' | 'stop';
+  cutBy?: 'budget' | 'server';
   cutReason?: string;
   sparesRanOut: boolean;
 }
@@ -266,7 +265,7 @@ class Runner<T> {
       while (!outcome.failed && !this.stopped && started < planned + outcome.skipped) {
         const spent = this.budget.spent();
         if (spent) {
-          outcome.cutBy = 'budget';
+          outcome.cutBy = this.budget.pastBackstop() ? 'server' : 'budget';
           outcome.cutReason = spent;
           return;
         }
@@ -295,7 +294,8 @@ class Runner<T> {
 
   /** One run: passed, proved nothing (fc.pre), stopped (the test is being skipped), or the failed run. */
   private async once(input: T): Promise<'passed' | 'skipped' | 'stopped' | FailedRun> {
-    const trail = new Trail();
+    // Shrinking reruns a failure already found and judged: a list is not given time to settle on every candidate.
+    const trail = new Trail(this.budget.isShrinking ? 0 : undefined);
     try {
       const finding = await this.generated.run(input, trail);
       if (finding) throw new Violation(finding);
@@ -357,8 +357,15 @@ class Runner<T> {
 class Budget {
   requests = 0;
   private shrinkFrom?: { requests: number; allowance: number };
+  private readonly backstop: number;
 
-  constructor(private readonly profile: EffortProfile) {}
+  constructor(private readonly profile: EffortProfile) {
+    this.backstop = Date.now() + profile.backstopMs;
+  }
+
+  get isShrinking(): boolean {
+    return this.shrinkFrom !== undefined;
+  }
 
   /** Shrinking starts: with the profile's allowance, or none when the requirement is already known failed. */
   shrinking(alreadyKnown: boolean): void {
@@ -366,7 +373,13 @@ class Budget {
   }
 
   /** Why no further run may start, or undefined while the budget lasts. */
+  /** Whether the test's time ran out before its requests: the server's slowness, not the effort, cut it. */
+  pastBackstop(): boolean {
+    return Date.now() >= this.backstop;
+  }
+
   spent(): string | undefined {
+    if (this.pastBackstop()) return `the backstop of ${this.profile.backstopMs / 60_000} min reached: the server answers too slowly for the budgets`;
     const from = this.shrinkFrom;
     if (from) {
       if (from.allowance === 0) return 'not shrunk: another test of this run already failed the requirement';

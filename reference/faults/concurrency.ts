@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ApiRequest } from '../http';
-import { callerOf, fault, is, isSuccess, withStore, type FaultDefinition } from './kit';
+import { because, callerOf, fault, is, isSuccess, withStore, type FaultDefinition } from './kit';
 
 /** What only shows under parallel requests. */
 export const CONCURRENCY_FAULTS: FaultDefinition[] = [
@@ -9,6 +9,10 @@ export const CONCURRENCY_FAULTS: FaultDefinition[] = [
     id: 'concurrency-duplicate-ids',
     level: 'SHOULD',
     catches: ['ORD-CREATE-007'],
+    collateral: because(
+      "the suite's generated runs create side by side, as concurrent clients do: two of their orders get one id, and reading one back (get, list, the other account's view) shows the other",
+      ['ORD-GET-001', 'ORD-GET-002', 'ORD-UPDATE-003', 'ORD-LIST-008', 'ORD-ISO-001', 'ORD-ISO-002', 'ORD-ISO-003'],
+    ),
     subtle: true,
     description:
       'Order ids come from a counter read before a slow step and written after it: creates in flight together get the same id (the later overwrites the earlier).',

@@ -18,6 +18,7 @@ import { EXAMPLE_MARK, observe } from '../../harness/observe';
 import { createOrder, getOrder, type Json } from '../../harness/orders';
 import { fullOrder, item, minimalOrder, nonAsciiOrder } from '../../generators/examples';
 import { verifies } from '../../harness/verifies';
+import { together } from '../../harness/together';
 
 test.describe('POST /orders (4.2)', () => {
   test('accepts an order with every documented field', verifies('ORD-CREATE-001', 'ORD-FORM-001', 'ORD-OBS-001', 'ORD-OBS-010'), async ({ api }) => {
@@ -79,7 +80,7 @@ test.describe('POST /orders (4.2)', () => {
 
   test('gives distinct ids to orders created in parallel', verifies('ORD-CREATE-007'), async ({ api }) => {
     const sent = Array.from({ length: 12 }, () => minimalOrder());
-    const exchanges = await Promise.all(sent.map((body) => api.create(body)));
+    const exchanges = await together(sent.map((body) => api.create(body)));
     exchanges.forEach((exchange) => {
       ensure(requiredOnlyCreateAccepted(exchange));
       ensure(idAssigned(exchange));
@@ -89,7 +90,7 @@ test.describe('POST /orders (4.2)', () => {
     // Each id must also lead to its own order, not to whichever parallel create wrote last.
     const duplicates = repeatedIds(ids);
     const distinct = [...ids.entries()].filter(([, id]) => !duplicates.includes(id));
-    const got = await Promise.all(distinct.map(([, id]) => getOrder(api, id)));
+    const got = await together(distinct.map(([, id]) => getOrder(api, id)));
     distinct.forEach(([index, id], n) => check(holdsItsOwnCustomer(id, sent[index], got[n].exchange)));
   });
 

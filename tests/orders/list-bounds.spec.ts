@@ -5,6 +5,7 @@ import { check } from '../../harness/findings';
 import { test } from '../../harness/fixtures';
 import { ensureOrders, stableView } from '../../harness/listing';
 import { verifies } from '../../harness/verifies';
+import { together } from '../../harness/together';
 
 const limitBounds = contract().queryParameter('listOrders', 'limit') as { minimum: number; maximum: number };
 const pageBounds = contract().queryParameter('listOrders', 'page') as { minimum: number };
@@ -23,14 +24,14 @@ test.describe('GET /orders bounds against a full account (8)', () => {
 
   test('never answers more than 100 orders for an out-of-range limit or page', verifies('ORD-LIST-005'), async ({ api }) => {
     const queries = [...OUT_OF_RANGE_LIMITS.map((limit) => ({ limit })), ...OUT_OF_RANGE_PAGES.map((page) => ({ page })), ...OUT_OF_RANGE_PAGES.map((page) => ({ page, limit: limitBounds.maximum }))];
-    const answers = await Promise.all(queries.map((query) => api.list(query)));
+    const answers = await together(queries.map((query) => api.list(query)));
     queries.forEach((query, index) => check(neverAboveMaximum(readPage(query, answers[index]))));
   });
 
   test('answers a page below 1, when it clamps rather than refuses, with the orders of page 1', verifies('ORD-LIST-010'), async ({ api }) => {
     // Page 1 before and after the out-of-range pages: unchanged, it is what a clamped page must show.
     const [first] = await stableView(api, [{ page: pageBounds.minimum, limit: IN_RANGE_LIMIT }]);
-    const answers = await Promise.all(OUT_OF_RANGE_PAGES.map((page) => api.list({ page, limit: IN_RANGE_LIMIT })));
+    const answers = await together(OUT_OF_RANGE_PAGES.map((page) => api.list({ page, limit: IN_RANGE_LIMIT })));
     const [again] = await stableView(api, [{ page: pageBounds.minimum, limit: IN_RANGE_LIMIT }]);
     if (again.ids.join() !== first.ids.join()) return; // the account changed meanwhile: nothing to conclude
     for (const [index, page] of OUT_OF_RANGE_PAGES.entries()) {
@@ -40,7 +41,7 @@ test.describe('GET /orders bounds against a full account (8)', () => {
   });
 
   test('honours an in-range limit when the page is out of range', verifies('ORD-LIST-004'), async ({ api }) => {
-    const answers = await Promise.all(OUT_OF_RANGE_PAGES.map((page) => api.list({ page, limit: IN_RANGE_LIMIT })));
+    const answers = await together(OUT_OF_RANGE_PAGES.map((page) => api.list({ page, limit: IN_RANGE_LIMIT })));
     OUT_OF_RANGE_PAGES.forEach((page, index) => check(atMostLimit(readPage({ page, limit: IN_RANGE_LIMIT }, answers[index]))));
   });
 });

@@ -23,6 +23,7 @@ import { observe } from '../../harness/observe';
 import { createOrder, orderToRead, type Json } from '../../harness/orders';
 import { fullOrder, item, nonAsciiOrder } from '../../generators/examples';
 import { verifies } from '../../harness/verifies';
+import { together } from '../../harness/together';
 
 const limitBounds = contract().queryParameter('listOrders', 'limit') as { minimum: number; maximum: number; default: number };
 const pageBounds = contract().queryParameter('listOrders', 'page') as { minimum: number; default: number };
@@ -59,7 +60,7 @@ test.describe('GET /orders (4.1, 8)', () => {
   test('never holds more than 100 orders, whatever limit is asked', verifies('ORD-LIST-005', 'ORD-OBS-009'), async ({ api }) => {
     const seen: string[] = [];
     const limits = [limitBounds.maximum, limitBounds.maximum + 1, 150, 1000];
-    const answers = await Promise.all(limits.map((limit) => api.list({ limit })));
+    const answers = await together(limits.map((limit) => api.list({ limit })));
     for (const [index, limit] of limits.entries()) {
       const page = readPage({ limit }, answers[index]);
       check(neverAboveMaximum(page));
@@ -83,7 +84,7 @@ test.describe('GET /orders (4.1, 8)', () => {
     if (!settings.readOnly) {
       // "The count of orders" is the account's own: another account's order must not be counted.
       // A count kept by hand goes wrong at the first delete: make sure one happened.
-      const [created] = await Promise.all([createOrder(api, fullOrder()), accounts.B && createOrder(accounts.B, fullOrder())]);
+      const [created] = await together([createOrder(api, fullOrder()), ...(accounts.B ? [createOrder(accounts.B, fullOrder())] : [])]);
       ensure(deleteAccepted(await api.delete(created.id)));
     }
     for (const limit of [limitBounds.maximum, 7]) {
@@ -102,7 +103,7 @@ test.describe('GET /orders (4.1, 8)', () => {
     const first = await listPage(api, { limit: limitBounds.maximum });
     const seen: string[] = [];
     const pages = [Math.ceil((first.total ?? 0) / limitBounds.maximum) + 1, 1_000_000];
-    const answers = await Promise.all(pages.map((page) => api.list({ page, limit: limitBounds.maximum })));
+    const answers = await together(pages.map((page) => api.list({ page, limit: limitBounds.maximum })));
     for (const [index, page] of pages.entries()) {
       const exchange = answers[index];
       const data = (exchange.json as { data?: unknown } | undefined)?.data;
@@ -128,7 +129,7 @@ test.describe('GET /orders (4.1, 8)', () => {
   ];
   test('rejects or clamps out-of-range paging, never with a 5xx', verifies('ORD-LIST-010', 'ORD-OBS-009', 'ORD-OBS-002'), async ({ api }) => {
     const seen: string[] = [];
-    const answers = await Promise.all(outOfRange.map(([name, value]) => api.list({ [name]: value })));
+    const answers = await together(outOfRange.map(([name, value]) => api.list({ [name]: value })));
     for (const [index, [name, value]] of outOfRange.entries()) {
       const page = readPage({ [name]: value }, answers[index]);
       check(outOfRangePagingAnswered(page));

@@ -5,6 +5,7 @@ import { check } from '../../harness/findings';
 import { test } from '../../harness/fixtures';
 import { listAnswerHolds } from '../../harness/listing';
 import { verifies } from '../../harness/verifies';
+import { together } from '../../harness/together';
 
 // Runs before the generated tests (its file sorts first): the same cases every run, each one sent once.
 const QUERIES = queryCoverage();
@@ -16,7 +17,7 @@ test.describe(`coverage phase: ${QUERIES.length + ORDERS.length} deterministic c
     verifies('ORD-LIST-002', 'ORD-LIST-004', 'ORD-LIST-005', 'ORD-LIST-010'),
     async ({ api }) => {
       // The cases are independent: sent side by side, judged in order.
-      const answers = await Promise.all(QUERIES.map(({ input }) => api.list(input as Record<string, string | number>)));
+      const answers = await together(QUERIES.map(({ input }) => api.list(input as Record<string, string | number>)));
       for (const [index, { input }] of QUERIES.entries()) check(await listAnswerHolds(api, input, answers[index]));
     },
   );
@@ -25,7 +26,7 @@ test.describe(`coverage phase: ${QUERIES.length + ORDERS.length} deterministic c
     `accepts each of ${ORDERS.length} create bodies (required only, each optional field, each object form, each nullable as null) and returns what it was sent`,
     verifies('ORD-CREATE-001', 'ORD-CREATE-002', 'ORD-CREATE-004'),
     async ({ api }) => {
-      const answers = await Promise.all(ORDERS.map(({ input }) => api.create(input)));
+      const answers = await together(ORDERS.map(({ input }) => api.create(input)));
       for (const [index, { name, input }] of ORDERS.entries()) {
         const created = answers[index];
         // Required-ness and length limits of nested fields are not shown (2.7): refusing exotic values proves nothing.

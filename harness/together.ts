@@ -1,0 +1,10 @@
+/**
+ * Promise.all that waits for every request before it throws: a test never ends, stopped by a finding or a
+ * skip, with requests of its own still in flight, whose answers would be judged in whichever test came next.
+ */
+export async function together<T>(promises: Iterable<Promise<T>>): Promise<T[]> {
+  const outcomes = await Promise.allSettled(promises);
+  const failed = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+  if (failed) throw failed.reason;
+  return outcomes.map((outcome) => (outcome as PromiseFulfilledResult<T>).value);
+}
