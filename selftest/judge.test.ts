@@ -46,7 +46,7 @@ test('judge says "not judged" for what a recording cannot show, and judges the r
 test('judge takes a browser HAR: judges what each exchange shows, ignores what is not the interface, masks the credentials it carries', async () => {
   const token = 'browser-session-token-8c41f0';
   const base = 'http://127.0.0.1:9/api';
-  const order = { id: 'o-1', user_id: '6f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b', customer: { id: 'c-1', name: 'Ada' }, items: [{ id: 'i-1', name: 'Mug', quantity: 1, price: 2.5, total: 2.5 }], currency: 'EUR', price: 2.5, status: 'created', created_at: '2026-11-20T10:00:00Z', updated_at: '2026-11-20T10:00:00Z', deleted_at: null };
+  const order = { id: 'o-1', user_id: '6f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b', customer: { id: 'c-1', name: 'Ada', tax_office: 'Kadıköy' }, items: [{ id: 'i-1', name: 'Mug', quantity: 1, price: 2.5, total: 2.5 }], currency: 'EUR', price: 2.5, status: 'created', created_at: '2026-11-20T10:00:00Z', updated_at: '2026-11-20T10:00:00Z', deleted_at: null };
   const entry = (method: string, url: string, status: number, body: unknown, headers: Record<string, string> = { Authorization: `Bearer ${token}` }, sent?: unknown) => ({
     startedDateTime: '2026-11-25T09:00:00.000Z',
     time: 12,

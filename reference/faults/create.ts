@@ -132,7 +132,10 @@ export const CREATE_FAULTS: FaultDefinition[] = [
     id: 'create-drops-extra-item-dimensions',
     level: 'MUST',
     catches: ['ORD-CREATE-004', 'ORD-GET-002'],
-    collateral: because('the dimensions of the second and later items are never read, so mistyped ones are not refused', ['ORD-ERR-004']),
+    collateral: [
+      ...because('the dimensions of the second and later items are never read, so mistyped ones are not refused', ['ORD-ERR-004']),
+      ...because('a second item sent as text (a mistyped item) is taken as an object of its characters, stored with no total', ['ORD-FORM-003']),
+    ],
     subtle: true,
     description: 'Only the first item keeps its nested dimensions object; the second and later items lose it.',
     hooks: () => ({

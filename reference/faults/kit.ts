@@ -125,14 +125,15 @@ export function listFromLaggingIndex(lagMs: number, reaches: (created: number) =
   return {
     wrapServices: (services) =>
       withStore(services, (store) => ({
+        // The index learns each order as the store holds it (another behaviour may have rewritten it on the way in).
         insert: (order) => {
           store.insert(order);
-          const copy = structuredClone(order);
+          const copy = structuredClone(store.get(order.user_id, order.id) ?? order);
           if (reaches(++creates)) later(() => index.insert(copy));
         },
         replace: (order) => {
           store.replace(order);
-          const copy = structuredClone(order);
+          const copy = structuredClone(store.get(order.user_id, order.id) ?? order);
           later(() => index.replace(copy));
         },
         remove: (accountId, orderId) => {
