@@ -14,3 +14,8 @@ export function defaultConcurrency(roundTripMs: number | undefined): number {
   if (roundTripMs === undefined || roundTripMs < SAME_MACHINE_MS) return 4;
   return Math.min(16, Math.max(4, Math.ceil(roundTripMs / 10)));
 }
+
+/** Example orders each account makes ahead of the tests that need one (harness/order-pool.ts): none on the same machine, where a create costs no wait. */
+export function ordersMadeAhead(roundTripMs: number | undefined): number {
+  return roundTripMs === undefined || roundTripMs < SAME_MACHINE_MS ? 0 : 2;
+}

@@ -16,6 +16,9 @@ import { beforeWrite } from './quiet';
 
 export type AccountName = 'A' | 'B';
 
+/** What a create sent ahead came to: its exchange, or the transport failure (thrown in the test that takes it). */
+export type Made = { exchange: Exchange } | { error: unknown };
+
 export interface ApiOptions {
   /** OMS_READ_ONLY: a test that needs a write is skipped instead. */
   readOnly: boolean;
@@ -74,25 +77,46 @@ export class OmsApi {
   async send(spec: RequestSpec): Promise<Exchange> {
     if (spec.method !== 'GET') this.refuseInReadOnly(`send ${spec.method} ${spec.path}`);
     if (spec.method !== 'GET' && spec.method !== 'POST') this.created.assertOwn(orderIdOf(spec.path));
-    if (spec.method !== 'GET') await beforeWrite();
-    if (operationOf(spec.method, spec.path) !== 'createOrder') return this.exchange(spec);
-    // In the ledger before it is sent: an order a create in flight makes is found again after a kill.
-    const creating = { marker: this.created.sending(spec.json, this.account) };
-    return this.created.whileCreating(this.exchange(spec, creating));
-  }
-
-  /** One exchange, checked against the contract on the way back; a create's outcome goes to the ledger first, whatever the checks say. */
-  private async exchange(spec: RequestSpec, creating?: { marker: string | undefined }): Promise<Exchange> {
     let exchange: Exchange;
     try {
-      exchange = await this.client.send(spec);
+      exchange = await this.transmitted(spec);
     } catch (error) {
-      // A 429 that outlasted the retries is no evidence either way.
-      if (error instanceof RateLimitedError) skipTest({ kind: 'server', reason: `rate limited: ${error.message}` });
-      // A connection reset or a silent server: no evidence either way, so never a requirement failure.
-      if (error instanceof InconclusiveError) skipTest({ kind: 'server', reason: error.message });
-      throw error;
+      this.failed(error);
     }
+    return this.judged(spec, exchange);
+  }
+
+  /**
+   * A create of this body sent now, not judged until a test takes it (OrderPool): the order it makes is this
+   * run's at once (the ledger, the cleanup), whichever test takes it, or none.
+   */
+  createAhead(body: unknown): Promise<Made> {
+    return this.transmitted({ ...requestLine('createOrder'), json: body }).then(
+      (exchange) => ({ exchange }),
+      (error: unknown) => ({ error }),
+    );
+  }
+
+  /** A create made ahead, judged now in the test that takes it, as if it had sent it. */
+  async taken(made: Promise<Made>): Promise<Exchange> {
+    const outcome = await made;
+    return this.judged({ ...requestLine('createOrder') }, 'error' in outcome ? this.failed(outcome.error) : outcome.exchange);
+  }
+
+  /**
+   * One exchange sent, judged by nothing yet: waits while the run reads a list view (writes), and keeps the
+   * ledger (a create goes in before it is sent, so an order a create in flight makes is found after a kill;
+   * what it made goes in once answered, whatever the checks later say). A transport failure is thrown as is.
+   */
+  private async transmitted(spec: RequestSpec): Promise<Exchange> {
+    if (spec.method !== 'GET') await beforeWrite();
+    if (operationOf(spec.method, spec.path) !== 'createOrder') return this.sentAndRecorded(spec);
+    const marker = this.created.sending(spec.json, this.account);
+    return this.created.whileCreating(this.sentAndRecorded(spec, { marker }));
+  }
+
+  private async sentAndRecorded(spec: RequestSpec, creating?: { marker: string | undefined }): Promise<Exchange> {
+    const exchange = await this.client.send(spec);
     if (creating) {
       const createdId = (exchange.json as { id?: unknown } | undefined)?.id;
       // Whatever the body was (even one the server should have refused), an order it made is ours to delete.
@@ -102,6 +126,20 @@ export class OmsApi {
     const targetId = orderIdOf(spec.path);
     // Any accepted delete of an own order, also one sent with an unusual Authorization the server took.
     if (spec.method === 'DELETE' && exchange.status >= 200 && exchange.status < 300 && this.created.ownerOf(targetId) === this.account) this.created.forget(targetId);
+    return exchange;
+  }
+
+  /** A transport failure as the current test takes it: no evidence either way, so a skip with the server as its cause. */
+  private failed(error: unknown): never {
+    // A 429 that outlasted the retries is no evidence either way.
+    if (error instanceof RateLimitedError) skipTest({ kind: 'server', reason: `rate limited: ${error.message}` });
+    // A connection reset or a silent server: no evidence either way, so never a requirement failure.
+    if (error instanceof InconclusiveError) skipTest({ kind: 'server', reason: error.message });
+    throw error;
+  }
+
+  /** The exchange checked against the contract in the current test: what every response must be. */
+  private judged(spec: RequestSpec, exchange: Exchange): Exchange {
     if (exchange.retries) {
       // Counted in the report; a wait for a rate limit is never evidence about a requirement.
       test.info().annotations.push({ type: RATE_LIMIT_ANNOTATION, description: `${exchange.retries} ${spec.method} ${spec.path}` });

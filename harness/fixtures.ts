@@ -6,7 +6,8 @@ import { recordOf } from './findings';
 import { REQUESTS_ANNOTATION } from './verifies';
 import { recordViolated } from './run-knowledge';
 import { RequestGate } from './http/gate';
-import { defaultConcurrency } from '../config/network';
+import { defaultConcurrency, ordersMadeAhead } from '../config/network';
+import { poolOrders } from './order-pool';
 import { CreatedOrders } from './created-orders';
 import { currentRunId, readSettings, registerSettingsSecrets, type Settings } from '../config/settings';
 import { serverWentSilent } from './http/silence';
@@ -82,6 +83,9 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         A: open('A', settings.token),
         B: settings.tokenB || settings.clientIdB ? open('B', settings.tokenB) : undefined,
       };
+      // Across a network, example orders are made ahead of the tests that need one; nothing is written in read-only mode.
+      const depth = settings.readOnly ? 0 : ordersMadeAhead(settings.roundTripMs);
+      for (const api of [accounts.A, accounts.B]) if (api) poolOrders(api, depth);
       await use(accounts);
       await deleteLeftovers(accounts, created, gate.maxInFlight);
       accounts.A.client.close();

@@ -121,7 +121,8 @@ test.describe('What the document leaves open (2, 4, 7)', () => {
   });
 
   test('observes how soon a new order shows in the list', verifies('ORD-OBS-027'), async ({ api }) => {
-    const created = await createOrder(api, minimalOrder());
+    // A body of its own, not an example order: one made ahead (harness/order-pool.ts) would have had time to show.
+    const created = await createOrder(api, minimalOrder({ note: 'timed to the list' }));
     const reads: number[] = [];
     const started = Date.now();
     const search = await readUntilShown(
