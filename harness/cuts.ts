@@ -45,13 +45,7 @@ export function recordGeneratedRuns(runs: GeneratedRuns): void {
 
 /** A generated test's record back from its annotation; undefined for anything else. */
 export function generatedRunsOf(annotation: { type: string; description?: string }): GeneratedRuns | undefined {
-  if (annotation.type !== GENERATED_ANNOTATION || !annotation.description) return undefined;
-  try {
-    const runs = JSON.parse(annotation.description) as GeneratedRuns;
-    return typeof runs?.made === 'number' && typeof runs.planned === 'number' ? runs : undefined;
-  } catch {
-    return undefined;
-  }
+  return countsOf<GeneratedRuns>(annotation, GENERATED_ANNOTATION);
 }
 
 /** Records a cut on the current test (outside a Playwright test there is nothing to record it on). */
@@ -61,10 +55,15 @@ export function recordCut(cut: Cut): void {
 
 /** A cut back from its annotation; undefined for anything else. */
 export function cutOf(annotation: { type: string; description?: string }): Cut | undefined {
-  if (annotation.type !== CUT_ANNOTATION || !annotation.description) return undefined;
+  return countsOf<Cut>(annotation, CUT_ANNOTATION);
+}
+
+/** The JSON record of an annotation of this type that counts runs made of runs planned; undefined for anything else. */
+function countsOf<T extends { made: number; planned: number }>(annotation: { type: string; description?: string }, type: string): T | undefined {
+  if (annotation.type !== type || !annotation.description) return undefined;
   try {
-    const cut = JSON.parse(annotation.description) as Cut;
-    return typeof cut?.made === 'number' && typeof cut.planned === 'number' ? cut : undefined;
+    const record = JSON.parse(annotation.description) as T;
+    return typeof record?.made === 'number' && typeof record.planned === 'number' ? record : undefined;
   } catch {
     return undefined;
   }

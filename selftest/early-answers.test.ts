@@ -30,6 +30,18 @@ async function rawServer(respond: (head: string, socket: Socket, bodySoFar: numb
   return { url: `http://127.0.0.1:${address.port}/orders`, server };
 }
 
+/** A raw server answering with `respond`, and a transport to it, for the time of `use`; both closed after. */
+async function againstServer(respond: (head: string, socket: Socket, bodySoFar: number) => void, use: (url: string, transport: HttpTransport) => Promise<void>): Promise<void> {
+  const { url, server } = await rawServer(respond);
+  const transport = new HttpTransport();
+  try {
+    await use(url, transport);
+  } finally {
+    transport.close();
+    server.close();
+  }
+}
+
 function post(url: string, bytes: number): HttpRequest {
   return { url, method: 'POST', headers: { 'Content-Type': 'application/json' }, body: Buffer.alloc(bytes, 'x'), timeoutMs: 5_000, maxResponseBytes: 1024 * 1024 };
 }
@@ -50,68 +62,48 @@ function createdOnceRead(head: string, socket: Socket, bodySoFar: number): void 
 const answerThenReset = (_head: string, socket: Socket) => socket.write(TOO_LARGE, () => socket.resetAndDestroy());
 
 test('a 413 answered on the headers of a large body, then a reset, is read as the answer, before the body is sent', async () => {
-  const { url, server } = await rawServer(answerThenReset);
-  const transport = new HttpTransport();
-  try {
+  await againstServer(answerThenReset, async (url, transport) => {
     for (let attempt = 0; attempt < 5; attempt++) {
       const response = await transport.send(post(url, 2 * 1024 * 1024));
       expect(response.status).toBe(413);
       expect(response.body.toString()).toBe(ANSWER);
       expect(response.answeredBeforeBody).toBe(true);
     }
-  } finally {
-    transport.close();
-    server.close();
-  }
+  });
 });
 
 test('a 413 answered while a smaller body is still being sent, then a reset, is read as the answer', async () => {
-  const { url, server } = await rawServer(answerThenReset);
-  const transport = new HttpTransport();
-  try {
+  await againstServer(answerThenReset, async (url, transport) => {
     for (const bytes of [10, 64 * 1024, 900 * 1024]) {
       const response = await transport.send(post(url, bytes));
       expect(response.status, `${bytes} bytes`).toBe(413);
     }
-  } finally {
-    transport.close();
-    server.close();
-  }
+  });
 });
 
 test('a server that ignores Expect: 100-continue gets the body after a short wait, and its answer is read', async () => {
   const heads: string[] = [];
-  const { url, server } = await rawServer((head, socket, bodySoFar) => {
+  await againstServer((head, socket, bodySoFar) => {
     heads.push(head);
     createdOnceRead(head, socket, bodySoFar);
-  });
-  const transport = new HttpTransport();
-  try {
+  }, async (url, transport) => {
     const response = await transport.send(post(url, 2 * 1024 * 1024));
     expect(response.status).toBe(201);
     expect(heads[0]).toMatch(/\r\nExpect: 100-continue/i);
     expect(response.answeredBeforeBody).toBeUndefined();
-  } finally {
-    transport.close();
-    server.close();
-  }
+  });
 });
 
 test('a server that refuses the expectation (417) gets the request again without it', async () => {
   const heads: string[] = [];
-  const { url, server } = await rawServer((head, socket, bodySoFar) => {
+  await againstServer((head, socket, bodySoFar) => {
     heads.push(head);
     if (/\r\nExpect:/i.test(head)) return void socket.end('HTTP/1.1 417 Expectation Failed\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
     createdOnceRead(head, socket, bodySoFar);
-  });
-  const transport = new HttpTransport();
-  try {
+  }, async (url, transport) => {
     const response = await transport.send(post(url, 2 * 1024 * 1024));
     expect(response.status).toBe(201);
     expect(heads).toHaveLength(2);
     expect(heads[1]).not.toMatch(/\r\nExpect:/i);
-  } finally {
-    transport.close();
-    server.close();
-  }
+  });
 });
