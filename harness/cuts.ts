@@ -36,6 +36,8 @@ export interface GeneratedRuns {
   planned: number;
   /** Requests the test sent on them, shrinking included. */
   requests: number;
+  /** The runs stopped at a failure: the rest of the plan was not needed for the verdict. */
+  failed?: true;
 }
 
 /** Records on the current test what its generated runs made of what they planned. */

@@ -19,11 +19,16 @@ export async function listPage(api: OmsApi, query: Record<string, string | numbe
   return readPage(query, exchange);
 }
 
+/** The first wait before a list is read again for a write it does not show yet; each wait doubles, up to the last. */
+const SETTLE_FIRST_WAIT_MS = 100;
+const SETTLE_LAST_WAIT_MS = 1_000;
+
 /**
  * The same list requests, answered twice in a row with identical results: a view of the account that
  * no other client changed while it was taken. A shared account may be written to at any time, so a
- * changed view is read again; undefined when every attempt changed. `stop` ends the test (or the
- * generated run) on a list request that did not succeed.
+ * changed view is read again, after a wait that grows each time within OMS_LIST_SETTLE_MS (a list that
+ * lags behind writes goes on changing a while after the writes stopped); undefined when every attempt
+ * changed. `stop` ends the test (or the generated run) on a list request that did not succeed.
  */
 export async function readStableView(
   api: OmsApi,
@@ -32,13 +37,22 @@ export async function readStableView(
 ): Promise<ListPage[] | undefined> {
   return whileReading(async () => {
     let previous: ListPage[] | undefined;
-    for (let attempt = 0; attempt < attempts; attempt++) {
+    let changed = false;
+    let waited = 0;
+    for (let attempt = 0, wait = SETTLE_FIRST_WAIT_MS; attempt < attempts; attempt++) {
+      // Only after the view changed between two reads: a view that holds still is read twice back to back.
+      if (changed && waited + wait <= api.listSettleMs) {
+        await sleep(wait);
+        waited += wait;
+        wait = Math.min(2 * wait, SETTLE_LAST_WAIT_MS);
+      }
       // Every page of the view at once: one round trip for the view, so less time for anyone to change it between pages.
       const pages = (await together(queries.map((query) => api.list(query)))).map((exchange, index) => readPage(queries[index], exchange));
       // A page past the last may answer a 4xx (ORD-LIST-009: not shown); any other list request must succeed.
       const total = pages.find((page) => page.total !== undefined)?.total;
       for (const page of pages) if (!isPastLastPage(page, total)) stop(listAccepted(page.exchange));
       if (previous && sameView(previous, pages)) return pages;
+      changed = previous !== undefined;
       previous = pages;
     }
     return undefined;
@@ -125,9 +139,6 @@ export async function findInList(api: OmsApi, ids: string[], maxPages = 20): Pro
   return { found, searched, complete };
 }
 
-/** The first wait before a list is read again for a write it does not show yet; each wait doubles, up to the last. */
-const SETTLE_FIRST_WAIT_MS = 100;
-const SETTLE_LAST_WAIT_MS = 1_000;
 
 /**
  * A judgement of the list against a write it must show (an order created, updated or deleted), read again

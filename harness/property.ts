@@ -161,7 +161,6 @@ export async function forAll<T>(settings: Settings, generated: GeneratedTest<T>)
   // The inputs fast-check would try, in its order (examples first), with spares for runs that prove nothing.
   const inputs = inputsOf(generated.input, { seed, numRuns: numRuns * (1 + MAX_SKIPS_PER_RUN), examples });
   const outcome = await runner.inLanes(inputs, numRuns, lanes);
-  recordGeneratedRuns({ unit: generated.unit ?? 'generated runs', made: outcome.made, planned: numRuns, requests: runner.budget.requests });
   runner.rethrowStop();
   if (outcome.failed) {
     const first = outcome.failed;
@@ -173,6 +172,7 @@ export async function forAll<T>(settings: Settings, generated: GeneratedTest<T>)
       ? undefined
       : ((await fc.check(property((input) => runner.predicate(input)), { seed, path: String(first.index), numRuns: first.index + 1, examples })) as fc.RunDetails<[T]>);
     runner.rethrowStop();
+    recordGeneratedRuns({ unit: generated.unit ?? 'generated runs', made: outcome.made, planned: numRuns, requests: runner.budget.requests, failed: true });
     if (details?.failed && details.counterexample !== null) return runner.report(details, seed);
     // Not shrunk (already known failed), or the failure did not come again on a second try: the first one, as it was.
     return runner.report(
@@ -181,6 +181,7 @@ export async function forAll<T>(settings: Settings, generated: GeneratedTest<T>)
       details ? 'it did not fail again when run a second time, to shrink it' : undefined,
     );
   }
+  recordGeneratedRuns({ unit: generated.unit ?? 'generated runs', made: outcome.made, planned: numRuns, requests: runner.budget.requests });
   if (outcome.sparesRanOut && outcome.made < numRuns * profile.floor) {
     // Too many runs proved nothing: an unmet precondition, never a pass or a fail.
     skipTest({ kind: 'precondition', reason: `${outcome.skipped} of the generated runs proved nothing (seed ${seed}): ${generated.inconclusive ?? 'fc.pre failed'}` }, info);

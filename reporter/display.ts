@@ -50,9 +50,11 @@ export function cutLine(cut: CutEntry): string {
 export function generatedLine(report: ConformanceReport): string {
   const made = report.generated.reduce((sum, g) => sum + g.made, 0);
   const planned = report.generated.reduce((sum, g) => sum + g.planned, 0);
-  const short = report.generated.filter((g) => g.made < g.planned).length;
+  const short = report.generated.filter((g) => g.made < g.planned && !g.failed).length;
+  const failed = report.generated.filter((g) => g.failed).length;
   const requests = report.generated.reduce((sum, g) => sum + g.requests, 0);
-  return `Generated tests: ${report.generated.length}, ${made} of ${planned} planned runs made${short ? ` (${short} test(s) short of their plan: see "Cut short")` : ''}, ${requests} requests`;
+  const notes = [...(failed ? [`${failed} stopped at a failure`] : []), ...(short ? [`${short} short of their plan: see "Cut short"`] : [])];
+  return `Generated tests: ${report.generated.length}, ${made} of ${planned} planned runs made${notes.length ? ` (${notes.join('; ')})` : ''}, ${requests} requests`;
 }
 
 export function targetLabel(report: ConformanceReport): string {

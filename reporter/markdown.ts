@@ -51,7 +51,7 @@ export function renderMarkdown(report: ConformanceReport): string {
   }
   if (report.generated.length) {
     lines.push('', '### Generated tests', '', `${generatedLine(report)}.`, '', '| Test | Runs made of planned | Requests |', '|---|---|---|');
-    for (const g of report.generated) lines.push(`| ${codeSpan(g.test)} | ${g.made} of ${g.planned} ${g.unit} | ${g.requests} |`);
+    for (const g of report.generated) lines.push(`| ${codeSpan(g.test)} | ${g.made} of ${g.planned} ${g.unit}${g.failed ? ' (stopped at a failure)' : ''} | ${g.requests} |`);
   }
   const skips = skipsByReason(report);
   if (skips.length) {
