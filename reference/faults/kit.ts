@@ -17,7 +17,7 @@ export type Operation = 'list' | 'create' | 'get' | 'update' | 'delete' | 'token
 const ORDER_PATH = /^\/orders\/([^/]+)$/;
 
 /** The order operation a request asks for (section 4), and the order id of the path where there is one. */
-export function operationOf(request: ApiRequest): { operation: Operation; orderId?: string } {
+export function operationOf(request: Pick<ApiRequest, 'method' | 'path'>): { operation: Operation; orderId?: string } {
   if (request.path === '/token') return { operation: 'token' };
   if (request.path === '/orders') {
     if (request.method === 'GET') return { operation: 'list' };

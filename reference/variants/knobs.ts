@@ -160,7 +160,7 @@ export const KNOBS: readonly Knob[] = [
   toggle('other-orders', 'ORD-OBS-021', 'none', 'prefilled-account'),
   toggle('other-clients', 'ORD-OBS-021', 'none', 'background-writer'),
   choice('latency', 'ORD-DOC-006', 'none', { 'latency-50ms': () => variantHooks('latency-50ms'), 'latency-150ms': () => variantHooks('latency-150ms') }),
-  toggle('rate-limit', 'ORD-DOC-006', 'none', 'rate-limit-429'),
+  choice('rate-limit', 'ORD-DOC-006', 'none', { 'rate-limit-429': () => variantHooks('rate-limit-429'), 'rate-limit-429-early': () => variantHooks('rate-limit-429-early') }),
   // Last: it encodes whole bodies, so it takes effect after every knob that writes one (deleted-ids=reused renames an order).
   toggle('content-coding', 'ORD-OBS-020', 'identity', 'gzip-responses'),
 ];

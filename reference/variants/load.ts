@@ -43,21 +43,26 @@ export const LOAD_VARIANTS: VariantDefinition[] = [
       }),
     }),
   ),
-  variant({
-    name: 'rate-limit-429',
-    description: 'Every 10th order request is refused with 429, Retry-After: 1 and the error envelope.',
-    basis: '8: "Rate limits: not shown." A 429 is waited out, never evidence for or against a requirement.',
-    hooks: () => {
-      let count = 0;
-      return {
-        intercept: (request) => {
-          if (['other', 'token'].includes(operationOf(request).operation) || ++count % 10 !== 0) return undefined;
+  ...[false, true].map((early) =>
+    variant({
+      name: early ? 'rate-limit-429-early' : 'rate-limit-429',
+      description: early
+        ? 'Every 10th order request is refused with 429, Retry-After: 1 and the error envelope, on its headers alone (as a proxy does, before reading the body), then the connection is closed.'
+        : 'Every 10th order request is refused with 429, Retry-After: 1 and the error envelope.',
+      basis: '8: "Rate limits: not shown." A 429 is waited out, never evidence for or against a requirement; one that comes before the body was read is an answer like any other.',
+      hooks: () => {
+        let count = 0;
+        const limited = (request: Pick<ApiRequest, 'method' | 'path'>) => !['other', 'token'].includes(operationOf(request).operation) && ++count % 10 === 0;
+        const refusal = () => {
           const reply = errorReply(new ApiError(429, 'rate_limited', 'Too many requests, retry in a second'));
           return { ...reply, headers: { ...reply.headers, 'Retry-After': '1' } };
-        },
-      };
-    },
-  }),
+        };
+        return early
+          ? { answerBeforeBody: (request) => (limited(request) ? refusal() : undefined) }
+          : { intercept: (request) => (limited(request) ? refusal() : undefined) };
+      },
+    }),
+  ),
   variant({
     name: 'background-writer',
     description:

@@ -23,14 +23,14 @@ const QUICK = [
 ];
 
 /** Variants that slow every request come first, so the two workers finish together. */
-const SLOW_FIRST = ['latency-150ms', 'rate-limit-429', 'background-writer', 'prefilled-account'];
+const SLOW_FIRST = ['latency-150ms', 'rate-limit-429', 'rate-limit-429-early', 'background-writer', 'prefilled-account'];
 
 /**
  * Rows that spend their time waiting (Retry-After, latency) run the suite with two workers, the suite's
  * default, halving their time without taking more processor; with latency this also proves that list
  * checks hold their stable views while the other worker writes (harness/quiet.ts).
  */
-const WAITING = ['rate-limit-429', 'latency-150ms'];
+const WAITING = ['rate-limit-429', 'rate-limit-429-early', 'latency-150ms'];
 
 export function suiteWorkers(row: Row): number {
   return WAITING.includes(rowName(row)) ? 2 : 1;
