@@ -46,12 +46,13 @@ export function runEmbedded(effort: Effort, args: string[] = [], env: Record<str
 }
 
 /**
- * `npm run conformance` as a user types it against a server elsewhere (OMS_BASE_URL), signed in with the
- * development tokens of accounts A and B, as a developer points it at staging.
+ * `npm run conformance` as a user types it against a server elsewhere (OMS_BASE_URL): account A with client
+ * credentials (POST /token), account B with its development token, as a developer points it at staging.
  */
 export function runRemote(baseUrl: string, effort: Effort, env: Record<string, string> = {}): Promise<SuiteRun> {
   const [a, b] = DEVELOPMENT_ACCOUNTS;
-  return runEmbedded(effort, [], { OMS_BASE_URL: baseUrl, OMS_TOKEN: a.developmentToken, OMS_TOKEN_B: b.developmentToken, ...env });
+  // Account A signs in through POST /token, as a user with client credentials runs it (the token endpoint is then judged too).
+  return runEmbedded(effort, [], { OMS_BASE_URL: baseUrl, OMS_CLIENT_ID: a.client.id, OMS_CLIENT_SECRET: a.client.secret, OMS_TOKEN_B: b.developmentToken, ...env });
 }
 
 /** The run's fixed costs: the same command selecting one cheap test (start-up, one worker, reports). */
