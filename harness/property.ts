@@ -159,7 +159,7 @@ export async function forAll<T>(settings: Settings, generated: GeneratedTest<T>)
   }
 
   // The inputs fast-check would try, in its order (examples first), with spares for runs that prove nothing.
-  const inputs = inputsOf(generated.input, { seed, numRuns: numRuns * (1 + MAX_SKIPS_PER_RUN), examples });
+  const inputs = new Inputs(generated.input, { seed, examples, first: numRuns, most: numRuns * (1 + MAX_SKIPS_PER_RUN) + examples.length });
   const outcome = await runner.inLanes(inputs, numRuns, lanes);
   runner.rethrowStop();
   if (outcome.failed) {
@@ -205,18 +205,43 @@ function concurrencyOf(settings: Settings): number {
   return settings.concurrency ?? defaultConcurrency(settings.roundTripMs);
 }
 
-/** The inputs fast-check generates for a seed, in the order it would run them (examples first); nothing is sent. */
-function inputsOf<T>(arbitrary: fc.Arbitrary<T>, options: { seed: number; numRuns: number; examples: Array<[T]> }): T[] {
-  const inputs: T[] = [];
-  // A synchronous property that only keeps what it is given: fast-check hands each run a clone of values that need one (commands).
-  fc.check(
-    fc.property(arbitrary, (input) => {
-      inputs.push(input);
-      return true;
-    }),
-    { ...options, numRuns: options.numRuns + options.examples.length },
-  );
-  return inputs;
+/**
+ * The inputs fast-check generates for a seed, in the order it would run them (examples first); nothing is
+ * sent. Made in batches as runs ask for them (spares only when runs prove nothing), and each is let go once
+ * taken: a thorough run holds the inputs of its runs in flight, not six times its plan.
+ */
+class Inputs<T> {
+  private readonly values: Array<T | undefined> = [];
+  private made = 0;
+
+  constructor(
+    private readonly arbitrary: fc.Arbitrary<T>,
+    private readonly options: { seed: number; examples: Array<[T]>; first: number; most: number },
+  ) {}
+
+  /** The input at `index`, or undefined past the most there may be. */
+  take(index: number): T | undefined {
+    if (index >= this.options.most) return undefined;
+    if (index >= this.made) this.makeUpTo(Math.min(this.options.most, Math.max(index + 1, this.made ? 2 * this.made : this.options.first)));
+    const value = this.values[index];
+    this.values[index] = undefined;
+    return value;
+  }
+
+  /** fast-check's first `count` inputs, from the start again (the same seed gives the same ones); those not made before are kept. */
+  private makeUpTo(count: number): void {
+    let index = 0;
+    // A synchronous property that only keeps what it is given: fast-check hands each run a clone of values that need one (commands).
+    fc.check(
+      fc.property(this.arbitrary, (input) => {
+        if (index >= this.made) this.values[index] = input;
+        index++;
+        return true;
+      }),
+      { seed: this.options.seed, examples: this.options.examples, numRuns: count },
+    );
+    this.made = count;
+  }
 }
 
 interface LanesOutcome<T> {
@@ -257,7 +282,7 @@ class Runner<T> {
   }
 
   /** Runs `planned` of the inputs, `lanes` at a time, taking the next input in order for a run that proved nothing. */
-  async inLanes(inputs: T[], planned: number, lanes: number): Promise<LanesOutcome<T>> {
+  async inLanes(inputs: Inputs<T>, planned: number, lanes: number): Promise<LanesOutcome<T>> {
     const outcome: LanesOutcome<T> = { made: 0, skipped: 0, sparesRanOut: false };
     let next = 0;
     let started = 0;
@@ -270,20 +295,22 @@ class Runner<T> {
           outcome.cutReason = spent;
           return;
         }
-        if (next >= inputs.length) {
+        const index = next;
+        const input = inputs.take(index);
+        if (input === undefined) {
           outcome.sparesRanOut = true;
           return;
         }
-        const index = next++;
+        next++;
         started++;
-        const result = await this.once(inputs[index]);
+        const result = await this.once(input);
         if (result === 'skipped') outcome.skipped++;
         else if (result === 'stopped') return;
         else {
           outcome.made++;
           // The first in fast-check's order wins, not the first to finish: the verdict does not depend on timing.
           const earlier = outcome.failed as LaneFailure<T> | undefined;
-          if (result !== 'passed' && (!earlier || index < earlier.index)) outcome.failed = { index, input: inputs[index], failure: result };
+          if (result !== 'passed' && (!earlier || index < earlier.index)) outcome.failed = { index, input, failure: result };
         }
       }
     };
