@@ -109,10 +109,15 @@ export class OmsApi {
    * what it made goes in once answered, whatever the checks later say). A transport failure is thrown as is.
    */
   private async transmitted(spec: RequestSpec): Promise<Exchange> {
+    if (operationOf(spec.method, spec.path) === 'createOrder') {
+      // Tracked from the start, its wait for a list view included: a create made ahead may still be waiting there when the worker's teardown settles the creates.
+      return this.created.whileCreating(async () => {
+        await beforeWrite();
+        return this.sentAndRecorded(spec, { marker: this.created.sending(spec.json, this.account) });
+      });
+    }
     if (spec.method !== 'GET') await beforeWrite();
-    if (operationOf(spec.method, spec.path) !== 'createOrder') return this.sentAndRecorded(spec);
-    const marker = this.created.sending(spec.json, this.account);
-    return this.created.whileCreating(this.sentAndRecorded(spec, { marker }));
+    return this.sentAndRecorded(spec);
   }
 
   private async sentAndRecorded(spec: RequestSpec, creating?: { marker: string | undefined }): Promise<Exchange> {

@@ -14,15 +14,20 @@ export class CreatedOrders {
   private readonly pending = new Set<Promise<unknown>>();
   private readonly deleted = new Set<string>();
 
+  private closed = false;
+
   /** A create on its way: `settled` waits for it (an interrupted test's requests are not cancelled, and the order one makes is ours to delete). */
-  whileCreating<T>(create: Promise<T>): Promise<T> {
-    const tracked = create.finally(() => this.pending.delete(tracked));
+  whileCreating<T>(create: () => Promise<T>): Promise<T> {
+    // An interrupted test's body runs on after its teardown began: a create it starts then would make an order no one deletes.
+    if (this.closed) return Promise.reject(new Error('the worker is shutting down: no create is sent after its cleanup began'));
+    const tracked = create().finally(() => this.pending.delete(tracked));
     this.pending.add(tracked);
     return tracked;
   }
 
-  /** Once every create on its way has its answer recorded (each ends at the request timeout at the latest). */
+  /** Once every create on its way has its answer recorded (each ends at the request timeout at the latest); no create starts after it is called. */
   async settled(): Promise<void> {
+    this.closed = true;
     while (this.pending.size) await Promise.allSettled([...this.pending]);
   }
 

@@ -175,7 +175,11 @@ test('1. Ctrl-C mid-run: INTERRUPTED with exit 130, no requirement failed, and t
   const server = await startServer([hold.behaviour]);
   const work = temporaryDirectory('oms-interrupt-');
   try {
-    const run = spawnCli(['--base-url', server.url, '--grep', '@ORD-AUTH-001', '--out', 'report', '--run-id', 'interrupted-run'], { cwd: work, env: { OMS_TOKEN: DEV_TOKEN_A } });
+    const run = spawnCli(['--base-url', server.url, '--grep', '@ORD-AUTH-001', '--out', 'report', '--run-id', 'interrupted-run'], {
+      cwd: work,
+      // A round trip as across a network: creates are made ahead (harness/order-pool.ts), so some are in flight, or waiting to be sent, at the interruption.
+      env: { OMS_TOKEN: DEV_TOKEN_A, OMS_ROUND_TRIP_MS: '50' },
+    });
     await hold.reached;
     run.signal('SIGINT');
     const { exitCode, stdout, stderr } = await run.done;
@@ -326,7 +330,8 @@ test('11. killed while a create was in flight: cleanup --run-id deletes that ord
     const unrelated = ((await (await call('POST', '/orders', { customer: { name: 'Ada oms-conformance-not-ours' }, items: [{ name: 'Mug', quantity: 1, price: 3 }], currency: 'EUR', price: 3 })).json()) as { id: string }).id;
     const run = spawnCli(['--base-url', server.url, '--grep', '@ORD-CREATE-00[12]', '--grep-invert', 'generated|model-based|coverage', '--out', 'report', '--run-id', 'killed-run'], {
       cwd: work,
-      env: { OMS_TOKEN: DEV_TOKEN_A },
+      // One create in flight at the kill, the held one: one worker, none made ahead (a loaded machine's loopback can measure as a network's round trip).
+      env: { OMS_TOKEN: DEV_TOKEN_A, OMS_WORKERS: '1', OMS_ROUND_TRIP_MS: '0' },
     });
     const inFlightId = await hold.held;
     run.signal('SIGKILL');
