@@ -1,5 +1,5 @@
 import { loadavg } from 'node:os';
-import { FAULTS } from '../reference/faults';
+import { FAULTS } from '../selftest/reference/faults';
 import { recordedRun } from './measure';
 import type { WallTimes } from './results';
 import { median, ratio, round } from './stats';

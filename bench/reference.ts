@@ -40,7 +40,7 @@ export interface BenchReferenceOptions {
   store?: OrderStore;
   /** Response bodies kept for the validation corpus, in bytes (POST /orders bodies are kept regardless: replays map ids with them). */
   responseBudgetBytes?: number;
-  /** Faults and knobs (reference/behaviours.ts behavioursFromEnvironment): a faulty or slow server, still recorded. */
+  /** Faults and knobs (selftest/reference/behaviours.ts behavioursFromEnvironment): a faulty or slow server, still recorded. */
   behaviours?: Behaviour[];
 }
 

@@ -1,5 +1,5 @@
 import type { OperationId } from '../contract/openapi';
-import { unless, type Finding } from '../harness/findings';
+import { unless, type Finding } from '../harness/record/findings';
 import type { Check, Verdict } from './check';
 import { accepted, isSuccess, refused, unauthorized } from './status';
 

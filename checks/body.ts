@@ -2,7 +2,7 @@ import { pathName, returnedInFullForm, serviceTimestamps, valuesWhere } from '..
 import { hasOffset, isIso8601DateTime } from '../contract/datetime';
 import { contract, excerpt, formatProblems, type OperationId } from '../contract/openapi';
 import { contentType, type Exchange } from '../harness/http/exchange';
-import { unless, type Finding } from '../harness/findings';
+import { unless, type Finding } from '../harness/record/findings';
 import type { Check, Verdict } from './check';
 import { holdsValue } from './roundtrip';
 import { isClientError, isSuccess } from './status';

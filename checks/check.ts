@@ -1,6 +1,6 @@
 import type { Exchange } from '../harness/http/exchange';
-import type { Finding } from '../harness/findings';
-import type { Judged } from '../harness/checked-on';
+import type { Finding } from '../harness/record/findings';
+import type { Judged } from '../harness/record/checked-on';
 
 /** A check: an exchange judged against one requirement; undefined when the requirement holds. */
 export type Check = (exchange: Exchange) => Finding | undefined;

@@ -1,8 +1,8 @@
 import { instantOf } from '../contract/datetime';
 import { excerpt } from '../contract/openapi';
-import { unless, type Finding } from '../harness/findings';
+import { unless, type Finding } from '../harness/record/findings';
 import type { Exchange } from '../harness/http/exchange';
-import type { Json } from '../harness/orders';
+import type { Json } from '../harness/requests/orders';
 import type { Check, Verdict } from './check';
 import { whereListed, type ListSearch } from './listing';
 import { untouched } from './orders';

@@ -1,8 +1,8 @@
 import { excerpt } from '../contract/openapi';
 import type { InvalidRequest } from '../generators/invalid';
-import { unless, type Finding } from '../harness/findings';
+import { unless, type Finding } from '../harness/record/findings';
 import type { Exchange } from '../harness/http/exchange';
-import type { Json } from '../harness/orders';
+import type { Json } from '../harness/requests/orders';
 import type { Check } from './check';
 import { mayBeRefused, untouched } from './orders';
 import { accepted, acceptedOrRefusedWith, clientError, noServerError, REFUSALS } from './status';

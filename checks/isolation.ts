@@ -1,7 +1,7 @@
 import { excerpt } from '../contract/openapi';
-import { unless, type Finding } from '../harness/findings';
+import { unless, type Finding } from '../harness/record/findings';
 import type { Exchange } from '../harness/http/exchange';
-import type { Json } from '../harness/orders';
+import type { Json } from '../harness/requests/orders';
 import type { Check } from './check';
 import { showsDeleted } from './deletion';
 import { whereListed, type ListSearch } from './listing';

@@ -1,6 +1,6 @@
 import { contract, excerpt } from '../contract/openapi';
 import { project } from '../contract/projection';
-import { unless, type Finding } from '../harness/findings';
+import { unless, type Finding } from '../harness/record/findings';
 import type { Exchange } from '../harness/http/exchange';
 import { bounds, isValidQuery, type ListQuery } from '../generators/query';
 import type { Check, Verdict } from './check';

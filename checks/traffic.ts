@@ -1,7 +1,7 @@
 import { bounds, isValidQuery, type ListQuery } from '../generators/query';
-import type { Finding, FindingContext } from '../harness/findings';
+import type { Finding, FindingContext } from '../harness/record/findings';
 import { parseJson, type Exchange } from '../harness/http/exchange';
-import type { Json } from '../harness/orders';
+import type { Json } from '../harness/requests/orders';
 import { answered401, refusedWithBadCredentials, validTokenAccepted, type BadCredentials } from './auth';
 import { responseChecks, responseRequirements } from './body';
 import { deleteUnknownIdAnswer } from './deletion';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { configurationMessage, EXIT_CODE } from '../config/exit-codes';
-import { redact } from '../harness/http/redaction';
+import { redact } from '../config/redaction';
 import { PACKAGE_ROOT } from '../reporter/run-info';
 import { optionHelp, parseOptions, UsageError, type Command, type Parsed } from './options';
 

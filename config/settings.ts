@@ -1,4 +1,4 @@
-import { registerSecret } from '../harness/http/redaction';
+import { registerSecret } from './redaction';
 import { ConfigurationError } from './exit-codes';
 import { SETTING_NAMES, SETTINGS, type SettingName, type SettingSpec } from './settings-table';
 import { InvalidValue } from './values';

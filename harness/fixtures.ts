@@ -1,19 +1,19 @@
 import { _baseTest as base, type FullConfig } from '@playwright/test';
-import { OmsApi, type AccountName } from './api';
-import { orderRequestLine } from './http/order-path';
+import { OmsApi, type AccountName } from './requests/api';
+import { orderRequestLine } from '../contract/order-path';
 import { OmsClient } from './http/client';
-import { recordOf } from './findings';
-import { REQUESTS_ANNOTATION } from './verifies';
-import { recordViolated } from './run-knowledge';
+import { recordOf } from './record/findings';
+import { REQUESTS_ANNOTATION } from './record/verifies';
+import { recordViolated } from './record/run-knowledge';
 import { RequestGate } from './http/gate';
 import { defaultConcurrency } from '../config/network';
-import { CreatedOrders } from './created-orders';
+import { CreatedOrders } from './requests/created-orders';
 import { currentRunId, readSettings, registerSettingsSecrets, type Settings } from '../config/settings';
 import { serverWentSilent } from './http/silence';
-import { skipTest } from './skips';
+import { skipTest } from './record/skips';
 import { SETTINGS } from '../config/settings-table';
-import { quoted, visible } from './safe-text';
-import { redact } from './http/redaction';
+import { quoted, visible } from '../config/safe-text';
+import { redact } from '../config/redaction';
 import { clientCredentials, fetchToken, TokenSource } from './http/token';
 
 interface Accounts {
@@ -193,4 +193,4 @@ async function deleteLeftovers(accounts: Accounts, created: CreatedOrders, inFli
   }
 }
 
-export { expect } from './findings';
+export { expect } from './record/findings';

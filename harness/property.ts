@@ -1,13 +1,13 @@
 import { relative } from 'node:path';
 import { test } from '@playwright/test';
 import fc from 'fast-check';
-import type { OmsApi } from './api';
+import type { OmsApi } from './requests/api';
 import { clip, type Exchange } from './http/exchange';
-import { ensure, type Finding, type Replay as FindingReplay } from './findings';
-import { knownViolated, recordViolated } from './run-knowledge';
-import { recordCut, recordGeneratedRuns, type Cut } from './cuts';
+import { ensure, type Finding, type Replay as FindingReplay } from './record/findings';
+import { knownViolated, recordViolated } from './record/run-knowledge';
+import { recordCut, recordGeneratedRuns, type Cut } from './record/cuts';
 import { defaultConcurrency } from '../config/network';
-import { skipTest } from './skips';
+import { skipTest } from './record/skips';
 import type { Settings } from '../config/settings';
 
 /**
@@ -25,7 +25,7 @@ export interface EffortProfile {
   /**
    * Requests the generated runs of one test may send before any failure. Counted in requests, never in
    * seconds: a slow server gets the same runs as a fast one, later. A run that would start past it is cut,
-   * and the cut is reported (harness/cuts.ts).
+   * and the cut is reported (harness/record/cuts.ts).
    */
   maxRequests: number;
   /** Below this share of the planned runs, a cut test leaves its requirements not checked (the run is incomplete). */

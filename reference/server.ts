@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DEVELOPMENT_ACCOUNTS } from './accounts';
 import { createReferenceApp, type ReferenceApp, type ReferenceOptions } from './app';
-import { behavioursFromEnvironment } from './behaviours';
+import { behavioursFromEnvironment } from '../selftest/reference/behaviours';
 
 export interface RunningReference {
   url: string;

@@ -5,19 +5,19 @@ import type { KeyObject } from 'node:crypto';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, TestResult } from '@playwright/test/reporter';
 import { endWithExitCode, exitOnConfigurationError } from '../config/exit-codes';
 import { readSetting, readSettings, registerSettingsSecrets, writeSettings } from '../config/settings';
-import { RATE_LIMIT_ANNOTATION } from '../harness/api';
+import { RATE_LIMIT_ANNOTATION } from '../harness/requests/api';
 import { inFlight, ledgerFile, leftovers, newRunId, readLedger } from '../harness/http/ledger';
-import { redact } from '../harness/http/redaction';
+import { redact } from '../config/redaction';
 import { catalogue, onlyFaultyServersAnswer, requirement } from '../requirements/catalogue';
-import { OBSERVATION_ANNOTATION, REQUESTS_ANNOTATION, REQUIREMENT_ANNOTATION } from '../harness/verifies';
+import { OBSERVATION_ANNOTATION, REQUESTS_ANNOTATION, REQUIREMENT_ANNOTATION } from '../harness/record/verifies';
 import { Progress } from './progress';
-import { CHECKED_ON_ANNOTATION } from '../harness/checked-on';
-import { REACHED_ANNOTATION, recordOf, STOPPED_BY_ANNOTATION } from '../harness/findings';
-import { cutOf, generatedRunsOf } from '../harness/cuts';
-import { skipOf, type Skip } from '../harness/skips';
+import { CHECKED_ON_ANNOTATION } from '../harness/record/checked-on';
+import { REACHED_ANNOTATION, recordOf, STOPPED_BY_ANNOTATION } from '../harness/record/findings';
+import { cutOf, generatedRunsOf } from '../harness/record/cuts';
+import { skipOf, type Skip } from '../harness/record/skips';
 import { evidenceOf, evidenceOfError, type Evidence } from './evidence';
 import { summaryLines } from './terminal';
-import { visible, visibleControls } from '../harness/safe-text';
+import { visible, visibleControls } from '../config/safe-text';
 import { shellWord } from '../harness/http/shell';
 import { loadExpectations, type Expectations } from './expectations';
 import { loadPrivateKey } from './integrity';
@@ -198,7 +198,7 @@ export default class ConformanceReporter implements Reporter {
     // A requirement passes only where a test judged it and found nothing: verifying it is not enough (a
     // generated run may never get to it). OBSERVED ones are marked by their observations above.
     const judged = new Set(result.annotations.filter((a) => a.type === REACHED_ANNOTATION).map((a) => a.description));
-    // Where each requirement was judged: the responses of a test in which it was reached (harness/checked-on.ts).
+    // Where each requirement was judged: the responses of a test in which it was reached (harness/record/checked-on.ts).
     for (const annotation of result.annotations.filter((a) => a.type === CHECKED_ON_ANNOTATION)) {
       const [id, cell] = (annotation.description ?? '').split(' ');
       const entry = this.results.get(id);
@@ -309,7 +309,7 @@ export default class ConformanceReporter implements Reporter {
 }
 
 /**
- * Why a skipped test judged nothing: its structured skip (harness/skips.ts), never its wording. A skip
+ * Why a skipped test judged nothing: its structured skip (harness/record/skips.ts), never its wording. A skip
  * made some other way (a plain test.skip) is a precondition: not checked, and so not complete.
  */
 function skipOfTest(test: TestCase, result: TestResult): Skip {

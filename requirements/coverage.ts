@@ -2,9 +2,9 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CHECKED_ON_ANNOTATION } from '../harness/checked-on';
+import { CHECKED_ON_ANNOTATION } from '../harness/record/checked-on';
 import { catalogue } from './catalogue';
-import { REQUIREMENT_ANNOTATION } from '../harness/verifies';
+import { REQUIREMENT_ANNOTATION } from '../harness/record/verifies';
 
 interface ListedSpec {
   title: string;
@@ -66,7 +66,7 @@ export interface Matrix {
 
 /**
  * Statement x operation x response kind, from what a run of the suite against the embedded reference
- * server actually checked (the checked-on annotations of harness/checked-on.ts), against applies_to.
+ * server actually checked (the checked-on annotations of harness/record/checked-on.ts), against applies_to.
  */
 export function computeMatrix(): Matrix {
   const root = join(__dirname, '..');

@@ -6,8 +6,8 @@ import { otherAccountCannotList } from '../checks/isolation';
 import { listedAfterCreate, readPage, searchOfPage, type ListSearch } from '../checks/listing';
 import { updateVisibleOnGet } from '../checks/orders';
 import { differences } from '../checks/roundtrip';
-import { CHECKED_ON_ANNOTATION } from '../harness/checked-on';
-import { REACHED_ANNOTATION } from '../harness/findings';
+import { CHECKED_ON_ANNOTATION } from '../harness/record/checked-on';
+import { REACHED_ANNOTATION } from '../harness/record/findings';
 import type { Exchange } from '../harness/http/exchange';
 
 /** Judgements of checks/ on made-up answers: what they count, and where they refuse to conclude. */

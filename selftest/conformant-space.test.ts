@@ -1,13 +1,13 @@
 import { expect, test } from '@playwright/test';
 import fc from 'fast-check';
 import { catalogue } from '../requirements/catalogue';
-import { behavioursFromEnvironment } from '../reference/behaviours';
-import { VARIANTS } from '../reference/variants';
-import { KNOBS, knobsText, type Knob } from '../reference/variants/knobs';
+import { behavioursFromEnvironment } from './reference/behaviours';
+import { VARIANTS } from './reference/variants';
+import { KNOBS, knobsText, type Knob } from './reference/variants/knobs';
 import { failedRequirements, ordersLeftBehind, runSuite, type SuiteRun } from './support/run-suite';
 
 /**
- * The space of conformant servers (reference/variants/knobs.ts): every point must pass the whole suite
+ * The space of conformant servers (selftest/reference/variants/knobs.ts): every point must pass the whole suite
  * in both profiles. A failed requirement on any point is a false alarm of the suite; fast-check shrinks
  * it to the fewest knobs that cause it.
  *
@@ -80,7 +80,7 @@ test.describe('the space of conformant servers: definitions', () => {
   test('every OBSERVED or NONE entry of the catalogue has a knob, and every knob names one', () => {
     const freedoms = [...catalogue().values()].filter((r) => r.level === 'OBSERVED' || r.level === 'NONE').map((r) => r.id);
     const withKnob = new Set(KNOBS.map((knob) => knob.entry));
-    expect(freedoms.filter((id) => !withKnob.has(id)), 'OBSERVED or NONE entries without a knob (add one to reference/variants/knobs.ts)').toEqual([]);
+    expect(freedoms.filter((id) => !withKnob.has(id)), 'OBSERVED or NONE entries without a knob (add one to selftest/reference/variants/knobs.ts)').toEqual([]);
     expect(KNOBS.filter((knob) => !freedoms.includes(knob.entry)).map((knob) => `${knob.name} names ${knob.entry}`), 'knobs naming no OBSERVED or NONE entry').toEqual([]);
   });
 

@@ -2,8 +2,8 @@ import { expect, test } from '@playwright/test';
 import fc from 'fast-check';
 import { EFFORT, forAll, type Trail } from '../harness/property';
 import type { Exchange } from '../harness/http/exchange';
-import { FINDING_ATTACHMENT, type Finding } from '../harness/findings';
-import { forgetRun, recordViolated } from '../harness/run-knowledge';
+import { FINDING_ATTACHMENT, type Finding } from '../harness/record/findings';
+import { forgetRun, recordViolated } from '../harness/record/run-knowledge';
 import { readSettings } from '../config/settings';
 
 /**

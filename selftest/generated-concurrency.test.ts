@@ -2,8 +2,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { expect, test } from '@playwright/test';
 import fc from 'fast-check';
 import { forAll, type Trail } from '../harness/property';
-import { FINDING_ATTACHMENT, type FindingRecord, type Finding } from '../harness/findings';
-import { forgetRun } from '../harness/run-knowledge';
+import { FINDING_ATTACHMENT, type FindingRecord, type Finding } from '../harness/record/findings';
+import { forgetRun } from '../harness/record/run-knowledge';
 import { readSettings } from '../config/settings';
 import { failedRequirements, runSuite, type SuiteRun } from './support/run-suite';
 

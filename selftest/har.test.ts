@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import Ajv2020 from 'ajv/dist/2020';
 import type { Exchange } from '../harness/http/exchange';
-import { registerSecret } from '../harness/http/redaction';
+import { registerSecret } from '../config/redaction';
 import { readHar, renderHar, type HarExchange } from '../reporter/har';
 import { runSuite } from './support/run-suite';
 

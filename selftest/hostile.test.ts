@@ -7,8 +7,8 @@ import { minimalOrder } from '../generators/examples';
 import { HttpTransport, TransportError } from '../harness/http/transport';
 import { AccountRegistry, DEVELOPMENT_ACCOUNTS, type Account } from '../reference/accounts';
 import { createReferenceApp, type Behaviour } from '../reference/app';
-import { behaviourRegistry } from '../reference/behaviours';
-import { elsewhere, redirectTo } from '../reference/hostile';
+import { behaviourRegistry } from './reference/behaviours';
+import { elsewhere, redirectTo } from './reference/hostile';
 import { filesUnder, listMetaStatusOffByOne, runCli, temporaryDirectory } from './support/cli';
 import { runSuite } from './support/run-suite';
 

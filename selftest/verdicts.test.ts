@@ -3,12 +3,12 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect, test } from '@playwright/test';
 import { EXIT_CODE } from '../config/exit-codes';
-import type { Cut } from '../harness/cuts';
+import type { Cut } from '../harness/record/cuts';
 import { onlyConformanceReporter } from '../harness/fixtures';
 import { inFlight, ledgerFile, leftovers, readLedger } from '../harness/http/ledger';
-import type { Skip } from '../harness/skips';
+import type { Skip } from '../harness/record/skips';
 import type { Behaviour } from '../reference/app';
-import { behavioursFromEnvironment } from '../reference/behaviours';
+import { behavioursFromEnvironment } from './reference/behaviours';
 import type { ApiReply, ApiRequest } from '../reference/http';
 import { Expectations } from '../reporter/expectations';
 import { buildReport, verdictLine, type Collected, type ConformanceReport, type RequirementResult } from '../reporter/report';
@@ -203,7 +203,7 @@ test('2. a JSON service that is not this interface stops at the preflight: exit 
   const server = await startServer([
     // The requests of the run, the round-trip probe's (sent without credentials, harness/http/round-trip.ts) aside.
     { name: 'selftest-log', rewriteRequest: (request) => (request.headers.authorization && seen.push(`${request.method} ${request.path}`), request) },
-    // What the issue met: a service answering 200 {"status":"ok"} on every path (reference/hostile not-this-interface).
+    // What the issue met: a service answering 200 {"status":"ok"} on every path (selftest/reference/hostile not-this-interface).
     { name: 'selftest-health-endpoint', intercept: (request) => (request.path === '/token' ? undefined : { status: 200, body: { status: 'ok' } }) },
   ]);
   try {

@@ -1,7 +1,7 @@
 import type { OperationId } from '../../contract/openapi';
 import { excerpt } from '../../contract/openapi';
-import { placeholders, redact } from './redaction';
-import { clipText } from '../safe-text';
+import { placeholders, redact } from '../../config/redaction';
+import { clipText } from '../../config/safe-text';
 import { printfSubstitution, shellWord } from './shell';
 import type { ExchangeTiming } from './transport';
 

@@ -1,5 +1,5 @@
 import { requestLine } from '../../contract/operations';
-import { redact, registerSecret } from './redaction';
+import { redact, registerSecret } from '../../config/redaction';
 import { HttpTransport } from './transport';
 import type { Settings } from '../../config/settings';
 

@@ -1,4 +1,4 @@
-import { FAULTS } from '../../reference/faults';
+import { FAULTS } from '../reference/faults';
 import type { RowResult } from './judge';
 
 export interface MatrixTiming {
@@ -80,8 +80,8 @@ export function renderMarkdown(rows: RowResult[], timing: MatrixTiming): string 
     'with its reason (listed below). Any other failed requirement, or a failure attributed to no requirement, is a false',
     'alarm of the suite and the row fails. A variant passes when no requirement failed, no failure went unattributed, and',
     'the run exited 0: on a conformant server any failure is a false alarm.',
-    'Faults are described in [reference/faults/README.md](../reference/faults/README.md), variants in',
-    '[reference/variants/README.md](../reference/variants/README.md).',
+    'Faults are described in [selftest/reference/faults/README.md](../selftest/reference/faults/README.md), variants in',
+    '[selftest/reference/variants/README.md](../selftest/reference/variants/README.md).',
     '',
     '| | |',
     '|---|---|',

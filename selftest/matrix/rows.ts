@@ -1,5 +1,5 @@
-import { FAULTS, type FaultDefinition } from '../../reference/faults';
-import { VARIANTS, type VariantDefinition } from '../../reference/variants';
+import { FAULTS, type FaultDefinition } from '../reference/faults';
+import { VARIANTS, type VariantDefinition } from '../reference/variants';
 
 export type Row = { kind: 'fault'; fault: FaultDefinition } | { kind: 'variant'; variant: VariantDefinition };
 
@@ -28,7 +28,7 @@ const SLOW_FIRST = ['latency-150ms', 'rate-limit-429', 'background-writer', 'pre
 /**
  * Rows that spend their time waiting (Retry-After, latency) run the suite with two workers, the suite's
  * default, halving their time without taking more processor; with latency this also proves that list
- * checks hold their stable views while the other worker writes (harness/quiet.ts).
+ * checks hold their stable views while the other worker writes (harness/requests/quiet.ts).
  */
 const WAITING = ['rate-limit-429', 'latency-150ms'];
 

@@ -12,13 +12,13 @@ import {
   updateVisibleOnGet,
 } from '../../checks/orders';
 import { isClientError } from '../../checks/status';
-import { check, ensure } from '../../harness/findings';
+import { check, ensure } from '../../harness/record/findings';
 import { test } from '../../harness/fixtures';
-import { observe } from '../../harness/observe';
-import { createOrder, getOrder, pastPrecisionOf, unknownIds, type Json } from '../../harness/orders';
+import { observe } from '../../harness/record/observe';
+import { createOrder, getOrder, pastPrecisionOf, unknownIds, type Json } from '../../harness/requests/orders';
 import { fullOrder, item, updateAddress } from '../../generators/examples';
 import { differences } from '../../checks/roundtrip';
-import { verifies } from '../../harness/verifies';
+import { verifies } from '../../harness/record/verifies';
 
 /** A value for every field the update request declares (4.4), each different from fullOrder()'s. */
 function fullUpdate(): Json {

@@ -1,11 +1,11 @@
 import { orderCoverage, queryCoverage } from '../../generators/coverage';
 import { createAcceptedFor, createAnswersWhatWasSent, refusalProvesNothing } from '../../checks/orders';
 import { acceptedUnlessRefusable } from '../../checks/invalid-input';
-import { check } from '../../harness/findings';
+import { check } from '../../harness/record/findings';
 import { test } from '../../harness/fixtures';
-import { listAnswerHolds } from '../../harness/listing';
-import { verifies } from '../../harness/verifies';
-import { together } from '../../harness/together';
+import { listAnswerHolds } from '../../harness/requests/listing';
+import { verifies } from '../../harness/record/verifies';
+import { together } from '../../harness/requests/together';
 
 // Runs before the generated tests (its file sorts first): the same cases every run, each one sent once.
 const QUERIES = queryCoverage();

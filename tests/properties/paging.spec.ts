@@ -3,8 +3,8 @@ import { lastPageHoldsRest, nothingPastLastPage, pagesContinue, pagesFull, readP
 import { listQuery, pageWalk } from '../../generators/query';
 import { forAll, stopOn } from '../../harness/property';
 import { test } from '../../harness/fixtures';
-import { ensureOrders, listAnswerHolds, readStableView } from '../../harness/listing';
-import { verifies } from '../../harness/verifies';
+import { ensureOrders, listAnswerHolds, readStableView } from '../../harness/requests/listing';
+import { verifies } from '../../harness/record/verifies';
 
 /** Limits below and above the default, and page 3 and beyond, in an account of about a hundred orders. */
 const WALK = { maxLimit: 25, maxPages: 4 };

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { anyOrder } from '../../generators/order';
 import { anyOrderUpdate } from '../../generators/update';
-import type { OmsApi } from '../../harness/api';
+import type { OmsApi } from '../../harness/requests/api';
 import {
   createAcceptedFor,
   createAnswersWhatWasSent,
@@ -16,10 +16,10 @@ import {
 import { acceptedUnlessRefusable } from '../../checks/invalid-input';
 import { forAll, stopOn } from '../../harness/property';
 import type { Exchange } from '../../harness/http/exchange';
-import type { Finding } from '../../harness/findings';
+import type { Finding } from '../../harness/record/findings';
 import { test } from '../../harness/fixtures';
-import { summaryMatchesFullForm } from '../../harness/listing';
-import { verifies } from '../../harness/verifies';
+import { summaryMatchesFullForm } from '../../harness/requests/listing';
+import { verifies } from '../../harness/record/verifies';
 
 // Generated orders: required fields only, everything, or any mix; 1 to 4 items; hostile text and numbers.
 test.describe('generated orders (4.2, 4.3, 4.4)', () => {

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
-import { emptyModel, orderCommands } from '../../generators/commands';
-import type { AccountName, OmsApi } from '../../harness/api';
+import { emptyModel, orderCommands } from '../../model';
+import type { AccountName, OmsApi } from '../../harness/requests/api';
 import { EFFORT, forAll, readReplay } from '../../harness/property';
 import { test } from '../../harness/fixtures';
 import type { Settings } from '../../config/settings';
-import { verifies } from '../../harness/verifies';
+import { verifies } from '../../harness/record/verifies';
 
 // Random sequences of requests, each answer compared with a model of the orders the run created.
 test.describe('model-based runs (4.1 to 4.5)', () => {
