@@ -5,7 +5,7 @@ import { anyOrder } from '../generators/order';
 import { invalidOrder } from '../generators/invalid';
 import { anyOrderUpdate } from '../generators/update';
 import { responseChecks } from '../checks/body';
-import type { Exchange } from '../harness/http/exchange';
+import type { Exchange } from '../contract/exchange';
 import { fullOrder, minimalOrder } from '../generators/examples';
 import type { OrderStore } from '../reference/store';
 import type { RecordedRequest } from './reference';

@@ -1,5 +1,6 @@
 import { _baseTest as base, type FullConfig } from '@playwright/test';
-import { OmsApi, type AccountName } from './requests/api';
+import { OmsApi } from './requests/api';
+import { currentRunId, readSettings, registerSettingsSecrets, type AccountName, type Settings } from '../config/settings';
 import { orderRequestLine } from '../contract/order-path';
 import { OmsClient } from './http/client';
 import { recordOf } from './record/findings';
@@ -8,7 +9,6 @@ import { recordViolated } from './record/run-knowledge';
 import { RequestGate } from './http/gate';
 import { defaultConcurrency } from '../config/network';
 import { CreatedOrders } from './requests/created-orders';
-import { currentRunId, readSettings, registerSettingsSecrets, type Settings } from '../config/settings';
 import { serverWentSilent } from './http/silence';
 import { skipTest } from './record/skips';
 import { SETTINGS } from '../config/settings-table';

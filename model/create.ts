@@ -1,10 +1,9 @@
 import fc from 'fast-check';
 import { requestLabel } from '../contract/operations';
-import type { AccountName } from '../harness/requests/api';
+import type { AccountName } from '../config/settings';
 import type { AsCreated } from '../checks/deletion';
 import { createAcceptedFor, createAnswersWhatWasSent, refusalProvesNothing, idAssigned } from '../checks/orders';
 import { acceptedUnlessRefusable } from '../checks/invalid-input';
-import { stopOn } from '../harness/property';
 import type { Payload } from '../generators/schema';
 import { apiOf, bodyText, OrderCommand, type OrdersModel, type OrdersReal } from './model';
 
@@ -25,10 +24,10 @@ export class CreateOrder extends OrderCommand {
     const exchange = await apiOf(real, this.account).create(this.body);
     // Exotic values may be refused (ORD-OBS-017): such a run proves nothing either way.
     if (refusalProvesNothing(this.body, exchange)) fc.pre(false);
-    stopOn(acceptedUnlessRefusable(this.body, createAcceptedFor(this.body))(exchange));
-    stopOn(idAssigned(exchange));
+    real.stopOn(acceptedUnlessRefusable(this.body, createAcceptedFor(this.body))(exchange));
+    real.stopOn(idAssigned(exchange));
     const id = (exchange.json as { id: string }).id;
-    stopOn(createAnswersWhatWasSent(this.body, exchange));
+    real.stopOn(createAnswersWhatWasSent(this.body, exchange));
     this.target = { handle: model.orders.length + 1, account: this.account, expected: structuredClone(this.body), updated: false, deleted: false, asCreated: { created_at: (exchange.json as AsCreated).created_at, deleted_at: (exchange.json as AsCreated).deleted_at } };
     model.orders.push(this.target);
     real.ids.set(this.target.handle, id);

@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { deleteAccepted } from '../checks/deletion';
 import { requestLabel } from '../contract/operations';
-import { stopOn } from '../harness/property';
 import { apiOf, idOf, liveOrders, OrderCommand, type OrdersModel, type OrdersReal } from './model';
 
 /** DELETE /orders/{id} of a live order of the run, by its owner: accepted; later gets see it deleted. */
@@ -16,7 +15,7 @@ export class DeleteOrder extends OrderCommand {
 
   async run(model: OrdersModel, real: OrdersReal): Promise<void> {
     const order = (this.target = OrderCommand.pickFrom(liveOrders(model), this.pick)!);
-    stopOn(deleteAccepted(await apiOf(real, order.account).delete(idOf(real, order))));
+    real.stopOn(deleteAccepted(await apiOf(real, order.account).delete(idOf(real, order))));
     order.deleted = true;
   }
 

@@ -1,8 +1,7 @@
 import fc from 'fast-check';
 import { requestLabel } from '../contract/operations';
-import type { Exchange } from '../harness/http/exchange';
-import { stopOn } from '../harness/property';
-import type { Finding } from '../harness/record/findings';
+import type { Exchange } from '../contract/exchange';
+import type { Judgement } from '../checks/check';
 import { otherAccountCannotDelete, otherAccountCannotRead, otherAccountCannotUpdate } from '../checks/isolation';
 import type { Payload } from '../generators/schema';
 import { apiOf, bodyText, idOf, liveOrders, OrderCommand, otherAccount, type OrdersModel, type OrdersReal, type OwnOrder } from './model';
@@ -28,11 +27,11 @@ abstract class ForeignCommand extends OrderCommand {
   async run(model: OrdersModel, real: OrdersReal): Promise<void> {
     const order = (this.target = OrderCommand.pickFrom(ForeignCommand.reachable(model), this.pick)!);
     const exchange = await this.send(real, order);
-    stopOn(this.refused(order, exchange));
+    real.stopOn(this.refused(order, exchange));
   }
 
   protected abstract send(real: OrdersReal, order: OwnOrder): Promise<Exchange>;
-  protected abstract refused(order: OwnOrder, exchange: Exchange): Finding | undefined;
+  protected abstract refused(order: OwnOrder, exchange: Exchange): Judgement | undefined;
 
   /** What the other account reaches for, in words: "account B's update of account A's order #2". */
   protected static reach(verb: string, order: OwnOrder): string {
@@ -49,7 +48,7 @@ export class ForeignGet extends ForeignCommand {
     return apiOf(real, otherAccount(order.account)).get(idOf(real, order));
   }
 
-  protected refused(order: OwnOrder, exchange: Exchange): Finding | undefined {
+  protected refused(order: OwnOrder, exchange: Exchange): Judgement | undefined {
     return otherAccountCannotRead(ForeignCommand.reach('get', order))(exchange);
   }
 
@@ -74,7 +73,7 @@ export class ForeignUpdate extends ForeignCommand {
     return apiOf(real, otherAccount(order.account)).update(idOf(real, order), this.body);
   }
 
-  protected refused(order: OwnOrder, exchange: Exchange): Finding | undefined {
+  protected refused(order: OwnOrder, exchange: Exchange): Judgement | undefined {
     return otherAccountCannotUpdate(ForeignCommand.reach('update', order))(exchange);
   }
 
@@ -92,7 +91,7 @@ export class ForeignDelete extends ForeignCommand {
     return apiOf(real, otherAccount(order.account)).delete(idOf(real, order));
   }
 
-  protected refused(order: OwnOrder, exchange: Exchange): Finding | undefined {
+  protected refused(order: OwnOrder, exchange: Exchange): Judgement | undefined {
     return otherAccountCannotDelete(ForeignCommand.reach('delete', order))(exchange);
   }
 

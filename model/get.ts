@@ -2,7 +2,6 @@ import fc from 'fast-check';
 import { deletedOnGet } from '../checks/deletion';
 import { getAccepted, storedAsSent, updateVisibleOnGet } from '../checks/orders';
 import { requestLabel } from '../contract/operations';
-import { stopOn } from '../harness/property';
 import { apiOf, idOf, OrderCommand, type OrdersModel, type OrdersReal } from './model';
 
 /**
@@ -22,11 +21,11 @@ export class GetOrder extends OrderCommand {
     const order = (this.target = OrderCommand.pickFrom(model.orders, this.pick)!);
     const exchange = await apiOf(real, order.account).get(idOf(real, order));
     if (order.deleted) {
-      stopOn(deletedOnGet(`order #${order.handle}, deleted`, order.asCreated, exchange));
+      real.stopOn(deletedOnGet(`order #${order.handle}, deleted`, order.asCreated, exchange));
       return;
     }
-    stopOn(getAccepted(exchange));
-    stopOn((order.updated ? updateVisibleOnGet : storedAsSent)(order.expected, exchange, `order #${order.handle}`));
+    real.stopOn(getAccepted(exchange));
+    real.stopOn((order.updated ? updateVisibleOnGet : storedAsSent)(order.expected, exchange, `order #${order.handle}`));
   }
 
   toString(): string {

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { AccountName } from '../harness/requests/api';
+import type { AccountName } from '../config/settings';
 import { anyOrder } from '../generators/order';
 import { parameterValue } from '../generators/query';
 import { anyOrderUpdate } from '../generators/update';

@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import type { AsCreated } from '../checks/deletion';
-import type { AccountName, OmsApi } from '../harness/requests/api';
+import type { Judgement, Judgements } from '../checks/check';
+import type { Exchange } from '../contract/exchange';
+import type { AccountName } from '../config/settings';
 
 /**
  * The model of a model-based run: the orders THIS run created, and only those. The account may hold
@@ -26,18 +28,35 @@ export interface OrdersModel {
   orders: OwnOrder[];
 }
 
-/** The system under test, as the commands reach it. */
+/** The order operations of one account, as the commands send them (the harness's OmsApi is one). */
+export interface OrdersApi {
+  create(body: unknown): Promise<Exchange>;
+  get(id: string): Promise<Exchange>;
+  update(id: string, body: unknown): Promise<Exchange>;
+  delete(id: string): Promise<Exchange>;
+  list(query?: Record<string, string | number>): Promise<Exchange>;
+}
+
+/**
+ * The system under test as the commands reach it, and what the harness lends them: the model sits below
+ * the harness, so it sends through these and hands its judgements to them (tests/stateful/orders.spec.ts
+ * builds one from harness/property.ts and harness/requests/listing.ts).
+ */
 export interface OrdersReal {
-  apis: Partial<Record<AccountName, OmsApi>>;
+  apis: Partial<Record<AccountName, OrdersApi>>;
   /** Service-assigned id of each handle. */
   ids: Map<number, string>;
+  /** Records a judgement and ends the run at a violation. */
+  stopOn(judgement: Judgement | Judgements | undefined): void;
+  /** Reads the list again while its judgement finds a violation and a write may still be settling; every read's judgements recorded, the last read's returned. */
+  whenSettled<T>(api: OrdersApi, read: () => Promise<T>, judge: (value: T) => Judgements): Promise<Judgements>;
 }
 
 export function emptyModel(accounts: AccountName[]): OrdersModel {
   return { accounts, orders: [] };
 }
 
-export function apiOf(real: OrdersReal, account: AccountName): OmsApi {
+export function apiOf(real: OrdersReal, account: AccountName): OrdersApi {
   const api = real.apis[account];
   if (!api) throw new Error(`no api for account ${account}`);
   return api;

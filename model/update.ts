@@ -2,7 +2,6 @@ import fc from 'fast-check';
 import { refusalProvesNothing, updateAccepted, updateAnswersWhatWasSent, updateKeepsId } from '../checks/orders';
 import { requestLabel } from '../contract/operations';
 import { acceptedUnlessRefusable } from '../checks/invalid-input';
-import { stopOn } from '../harness/property';
 import { differences } from '../checks/roundtrip';
 import type { Payload } from '../generators/schema';
 import { apiOf, bodyText, idOf, liveOrders, OrderCommand, type OrdersModel, type OrdersReal } from './model';
@@ -30,10 +29,10 @@ export class UpdateOrder extends OrderCommand {
     const exchange = await apiOf(real, order.account).update(id, this.body);
     // Exotic values may be refused (ORD-OBS-017): such a run proves nothing either way.
     if (refusalProvesNothing(this.body, exchange)) fc.pre(false);
-    stopOn(acceptedUnlessRefusable(this.body, updateAccepted)(exchange));
+    real.stopOn(acceptedUnlessRefusable(this.body, updateAccepted)(exchange));
     const answer = (exchange.json ?? {}) as Record<string, unknown>;
-    stopOn(updateKeepsId(id, exchange));
-    stopOn(updateAnswersWhatWasSent(this.body, exchange));
+    real.stopOn(updateKeepsId(id, exchange));
+    real.stopOn(updateAnswersWhatWasSent(this.body, exchange));
     const kept = Object.entries(order.expected).filter(
       ([field, value]) => !(field in this.body) && differences(value, answer[field], `/${field}`).length === 0,
     );

@@ -1,8 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import { operationOf } from '../contract/operations';
-import { parseJson, type Exchange } from '../harness/http/exchange';
-import type { ExchangeTiming } from '../harness/http/transport';
-import type { FindingContext } from '../harness/record/findings';
+import { parseJson, type Exchange, type ExchangeTiming } from '../contract/exchange';
+import type { FindingContext } from '../checks/finding';
 import { redact } from '../config/redaction';
 import type { Evidence } from './evidence';
 import type { ConformanceReport } from './report';

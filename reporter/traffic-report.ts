@@ -1,5 +1,5 @@
 import { JUDGED_FROM_TRAFFIC, judgeExchange, type RecordedExchange } from '../checks/traffic';
-import type { Finding } from '../harness/record/findings';
+import type { Finding } from '../checks/finding';
 import { redact } from '../config/redaction';
 import { visible, visibleLines } from '../config/safe-text';
 import { catalogue, gatingLevels, type Level } from '../requirements/catalogue';

@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import fc from 'fast-check';
-import { curlLine, type Exchange } from '../harness/http/exchange';
+import { curlLine } from '../harness/http/exchange';
+import type { Exchange } from '../contract/exchange';
 import { registerSecret } from '../config/redaction';
 import { RecordingShell } from './support/shell';
 

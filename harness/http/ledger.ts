@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { AccountName } from '../requests/api';
-import { currentRunId, readSetting } from '../../config/settings';
+import { currentRunId, readSetting, type AccountName } from '../../config/settings';
 import { RUN_ID_PATTERN } from '../../config/values';
 import { redact } from '../../config/redaction';
 import { REFERENCE_PATTERN } from '../../generators/examples';

@@ -1,7 +1,7 @@
 import { requestLine } from '../../contract/operations';
 import { redact, registerSecret } from '../../config/redaction';
 import { HttpTransport } from './transport';
-import type { Settings } from '../../config/settings';
+import type { AccountName, Settings } from '../../config/settings';
 
 /**
  * How client credentials go to POST /token. The document does not show the request format (5.3), so
@@ -32,7 +32,7 @@ export interface IssuedToken {
 }
 
 /** The client credentials of account A or B from the settings; undefined when that account has a fixed token (or none). */
-export function clientCredentials(settings: Settings, account: 'A' | 'B'): ClientCredentials | undefined {
+export function clientCredentials(settings: Settings, account: AccountName): ClientCredentials | undefined {
   const [clientId, clientSecret] = account === 'A' ? [settings.clientId, settings.clientSecret] : [settings.clientIdB, settings.clientSecretB];
   if (!clientId || !clientSecret) return undefined;
   const suffix = account === 'A' ? '' : '_B';

@@ -1,19 +1,17 @@
 import type { TestInfo } from '@playwright/test';
 import { currentTest } from './current-test';
-import type { Exchange } from '../http/exchange';
+import type { Exchange } from '../../contract/exchange';
+import type { Judged } from '../../checks/check';
 
 /**
  * Annotation type "checked-on", description "ORD-X <operationId>/<kind>" (kind 2xx, 4xx, 5xx): a check
  * of a requirement ran on a response of an operation. Recorded only where a check judged that response:
  * the checks every response gets (checks/body.ts responseRequirements, recorded by the api) and each
- * judgement, which names the responses it judged (unless(…, on) in harness/record/findings.ts). A response a
+ * judgement, which names the responses it judged (unless(…, on) in checks/check.ts, recorded by judged() in harness/record/findings.ts). A response a
  * test only passed through (a setup request) counts for nothing. requirements/coverage.ts builds the
  * statement x operation x response matrix from these and compares it with the catalogue's applies_to.
  */
 export const CHECKED_ON_ANNOTATION = 'checked-on';
-
-/** The responses a judgement was made on: one, several, or none (a judgement about no one response). */
-export type Judged = Exchange | readonly (Exchange | undefined)[] | undefined;
 
 export function responseKind(status: number): string {
   return `${Math.floor(status / 100)}xx`;

@@ -1,39 +1,14 @@
 import { expect as baseExpect, test } from '@playwright/test';
-import { clip, contentType, curlLine, MAX_BODY_EXCERPT, type Exchange } from '../http/exchange';
-import type { ExchangeTiming } from '../http/transport';
+import { clip, curlLine } from '../http/exchange';
+import { contentType, MAX_BODY_EXCERPT, type ExchangeTiming } from '../../contract/exchange';
 import { redact } from '../../config/redaction';
 import { requirement } from '../../requirements/catalogue';
 import { visibleLines } from '../../config/safe-text';
-import { recordCheckedOn, type Judged } from './checked-on';
+import { recordCheckedOn } from './checked-on';
+import type { Judgement, Judgements } from '../../checks/check';
+import type { Finding, FindingContext, Replay } from '../../checks/finding';
 import { currentTest } from './current-test';
 import { readSetting } from '../../config/settings';
-
-/** A requirement that a response did not meet, with what it takes to act on it. */
-export interface Finding {
-  requirementId: string;
-  expected: string;
-  received: string;
-  /** The exchange that shows it; its request, response excerpt and curl line go into the record. */
-  exchange?: Exchange;
-  /** A generated test's shrunk counterexample, as the requests it made (rendered by the property runner). */
-  counterexample?: string;
-  /** How to replay a generated failure exactly: OMS_SEED, OMS_PATH and the test's file:line. */
-  replay?: Replay;
-  /**
-   * What the check knew besides the exchange (an id of the service's own form, say): kept with the
-   * record and in the HAR, so that `oms-conformance judge` can judge the recorded exchange the same way.
-   */
-  context?: FindingContext;
-}
-
-export type FindingContext = Record<string, string | number | boolean>;
-
-export interface Replay {
-  seed: number;
-  path: string;
-  /** file:line of the test, relative to the project root. */
-  location: string;
-}
 
 /**
  * A finding as data, the way it travels from the test to the reporter (a JSON attachment named
@@ -170,8 +145,12 @@ export function recordOf(attachment: { name: string; body?: Buffer }): FindingRe
   }
 }
 
-/** Records a violation and lets the test go on, so one response can show every requirement it breaks. */
-export function check(finding: Finding | undefined): void {
+/**
+ * Records what a judgement says (the requirement reached, the responses checked on, the violation as a
+ * finding record) and lets the test go on, so one response can show every requirement it breaks.
+ */
+export function check(judgement: Judgement | Judgements | undefined): void {
+  const finding = judged(judgement);
   // Only the first violation of a requirement becomes an expect: each is a Playwright step with a captured stack.
   if (finding && record(finding)) expect.soft(finding).toMeetRequirement();
 }
@@ -180,11 +159,12 @@ export function check(finding: Finding | undefined): void {
 export const STOPPED_BY_ANNOTATION = 'oms-stopped-by';
 
 /**
- * Stops the test at a violation that later steps depend on (no id to get, no order to update). The
- * requirements the test verifies and had not judged yet are reported blocked by this one, never passed:
- * the requests that would judge them are never sent without what they need.
+ * Records a judgement and stops the test at its violation, where later steps depend on it (no id to get,
+ * no order to update). The requirements the test verifies and had not judged yet are reported blocked by
+ * this one, never passed: the requests that would judge them are never sent without what they need.
  */
-export function ensure(finding: Finding | undefined): void {
+export function ensure(judgement: Judgement | Judgements | undefined): void {
+  const finding = judged(judgement);
   if (!finding) return;
   record(finding);
   currentTest()?.annotations.push({ type: STOPPED_BY_ANNOTATION, description: finding.requirementId });
@@ -192,16 +172,20 @@ export function ensure(finding: Finding | undefined): void {
 }
 
 /**
- * The one way a judgement is written: the requirement it holds the server to, the condition, what to
- * report when the condition is false, and the responses it judged (`on`; undefined for a judgement about
- * no one response). Either way the requirement counts as reached by the test, so a test that verifies a
- * requirement but never got to judge it does not pass it (the reporter shows it as not reached), and each
- * response in `on` counts as checked for it (the coverage matrix, harness/record/checked-on.ts).
+ * Records that the current test judged a requirement on these responses, met or not (reached, checked-on),
+ * and hands back the violation, if any, for the caller to act on: check and ensure record it, a generated
+ * run stops on it. Every judgement a check returns goes through here, so a test that verifies a requirement
+ * but never got to judge it does not pass it (the reporter shows it as not reached), and each response it
+ * judged counts for the coverage matrix (harness/record/checked-on.ts).
  */
-export function unless(requirementId: string, condition: boolean, details: () => Omit<Finding, 'requirementId'>, on: Judged): Finding | undefined {
-  reached(requirementId);
-  recordCheckedOn(requirementId, on);
-  return condition ? undefined : { requirementId, ...details() };
+export function judged(judgements: Judgement | Judgements | undefined): Finding | undefined {
+  let violation: Finding | undefined;
+  for (const judgement of judgements === undefined ? [] : 'requirementId' in judgements ? [judgements] : judgements) {
+    reached(judgement.requirementId);
+    recordCheckedOn(judgement.requirementId, judgement.on);
+    violation ??= judgement.finding;
+  }
+  return violation;
 }
 
 /** Annotation type of a requirement a test judged (met or not); the reporter passes only those. */

@@ -6,15 +6,14 @@ import { recordCheckedOn } from '../record/checked-on';
 import { responseChecks, responseRequirements } from '../../checks/body';
 import { idIsOnePathSegment } from '../../checks/orders';
 import { InconclusiveError, RateLimitedError, type OmsClient, type RequestSpec } from '../http/client';
-import type { Exchange } from '../http/exchange';
+import type { Exchange } from '../../contract/exchange';
 import { skipTest } from '../record/skips';
 import { SETTINGS } from '../../config/settings-table';
+import type { AccountName } from '../../config/settings';
 import { check, ensure } from '../record/findings';
 import type { CreatedOrders } from './created-orders';
 import { orderRequestLine } from '../../contract/order-path';
 import { beforeWrite } from './quiet';
-
-export type AccountName = 'A' | 'B';
 
 export interface ApiOptions {
   /** OMS_READ_ONLY: a test that needs a write is skipped instead. */

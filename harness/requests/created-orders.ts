@@ -1,4 +1,4 @@
-import type { AccountName } from './api';
+import type { AccountName } from '../../config/settings';
 import { markerOf, runLedger } from '../http/ledger';
 
 /**

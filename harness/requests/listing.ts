@@ -5,8 +5,9 @@ import { SETTINGS } from '../../config/settings-table';
 import { isPastLastPage, listAccepted, listAnswerInRange, readPage, summaryCarriesFullForm, type Listed, type ListPage, type ListSearch } from '../../checks/listing';
 import { getAccepted, requiredOnlyCreateAccepted } from '../../checks/orders';
 import { isSuccess } from '../../checks/status';
-import type { Exchange } from '../http/exchange';
-import { ensure, type Finding } from '../record/findings';
+import type { Exchange } from '../../contract/exchange';
+import { ensure, judged } from '../record/findings';
+import type { Judgement, Judgements } from '../../checks/check';
 import { minimalOrder } from '../../generators/examples';
 import { whileReading } from './quiet';
 import { bounds, isValidQuery, type ListQuery } from '../../generators/query';
@@ -28,7 +29,7 @@ export async function listPage(api: OmsApi, query: Record<string, string | numbe
 export async function readStableView(
   api: OmsApi,
   queries: Array<Record<string, string | number>>,
-  { attempts = 6, stop = ensure }: { attempts?: number; stop?: (finding: Finding | undefined) => void } = {},
+  { attempts = 6, stop = ensure }: { attempts?: number; stop?: (judgement: Judgement | undefined) => void } = {},
 ): Promise<ListPage[] | undefined> {
   return whileReading(async () => {
     let previous: ListPage[] | undefined;
@@ -136,8 +137,9 @@ const SETTLE_LAST_WAIT_MS = 1_000;
  * read's judgement stands, so a write never shown within the time is still a violation. Only a list that
  * lags is read more than once: a list that shows the write at once is judged on its first read.
  */
-export async function judgedWhenSettled<T>(api: OmsApi, read: () => Promise<T>, judge: (value: T) => Finding | undefined): Promise<Finding | undefined> {
-  return judge(await readUntilShown(api, read, (value) => judge(value) === undefined));
+export async function judgedWhenSettled<T, J extends Judgement | Judgements | undefined>(api: OmsApi, read: () => Promise<T>, judge: (value: T) => J): Promise<J> {
+  // Every read is judged and its judgements recorded (reached, checked on); only the last read's violation stands.
+  return judge(await readUntilShown(api, read, (value) => judged(judge(value)) === undefined));
 }
 
 /** Reads while `shown` is false and OMS_LIST_SETTLE_MS lasts, waiting longer each time; the last read. */
@@ -154,8 +156,8 @@ export async function readUntilShown<T>(api: OmsApi, read: () => Promise<T>, sho
 export async function summaryMatchesFullForm(
   api: OmsApi,
   id: string,
-  stop: (finding: Finding | undefined) => void = ensure,
-): Promise<Finding | undefined> {
+  stop: (judgement: Judgement | undefined) => void = ensure,
+): Promise<Judgement | undefined> {
   const got = await api.get(id);
   stop(getAccepted(got));
   return judgedWhenSettled(api, () => findInList(api, [id]), (search) => summaryCarriesFullForm(id, got, search));
@@ -165,7 +167,7 @@ export async function summaryMatchesFullForm(
  * What any page and limit must get (checks/listing.ts listAnswerInRange); a failed answer to an in-range
  * query may be for a page past the last, so the account is counted to tell.
  */
-export async function listAnswerHolds(api: OmsApi, query: ListQuery, exchange: Exchange): Promise<Finding | undefined> {
+export async function listAnswerHolds(api: OmsApi, query: ListQuery, exchange: Exchange): Promise<Judgement | undefined> {
   if (!isValidQuery(query) || isSuccess(exchange.status)) return listAnswerInRange(query, exchange, undefined);
   const limit = Number(query.limit ?? bounds('limit').default);
   return listAnswerInRange(query, exchange, readPage({ limit }, await api.list({ limit })).total);

@@ -2,7 +2,7 @@ import type { OperationId } from '../../contract/openapi';
 import { operations, requestLine } from '../../contract/operations';
 import { orderRequest, type OmsApi } from './api';
 import { answered401, REFUSED_NOTE, refusedWithBadCredentials, untouchedByBadCredentials, type BadCredentials } from '../../checks/auth';
-import type { Exchange } from '../http/exchange';
+import type { Exchange } from '../../contract/exchange';
 import { check } from '../record/findings';
 import type { RequestSpec } from '../http/client';
 import { minimalOrder } from '../../generators/examples';

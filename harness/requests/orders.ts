@@ -6,12 +6,10 @@ import { listAccepted } from '../../checks/listing';
 import { deleteAccepted, deletedOnGet, showsDeleted } from '../../checks/deletion';
 import { createAccepted, getAccepted, getAnswersAnObject, idAssigned, requiredOnlyCreateAccepted } from '../../checks/orders';
 import { isSuccess } from '../../checks/status';
-import type { Exchange } from '../http/exchange';
+import type { Exchange, Json } from '../../contract/exchange';
 import { ensure } from '../record/findings';
 import { minimalOrder } from '../../generators/examples';
 import { whileQuiet } from './quiet';
-
-export type Json = Record<string, unknown>;
 
 export interface CreatedOrder {
   id: string;

@@ -1,6 +1,7 @@
 import { connect } from 'node:net';
 import { ConfigurationError } from '../../config/exit-codes';
 import { SETTINGS } from '../../config/settings-table';
+import type { AccountName } from '../../config/settings';
 import { requestLine } from '../../contract/operations';
 import { redact } from '../../config/redaction';
 import { quoted } from '../../config/safe-text';
@@ -38,7 +39,7 @@ export function certificateAdvice(error: unknown): string {
  * message, not a cascade of failing tests. A list that answers 2xx but not in JSON is this interface
  * with a defect: the run goes on so ORD-GEN-001 can report it, and the note returned says so.
  */
-export async function preflight(baseUrl: string, token: string, account: 'A' | 'B', timeoutMs: number, maxResponseBytes: number): Promise<string | undefined> {
+export async function preflight(baseUrl: string, token: string, account: AccountName, timeoutMs: number, maxResponseBytes: number): Promise<string | undefined> {
   const { method, path } = requestLine('listOrders');
   const url = `${baseUrl}${path}?limit=1`;
   let response: HttpResponse;

@@ -5,7 +5,8 @@ import { isSuccess } from '../../checks/status';
 import { check, ensure } from '../../harness/record/findings';
 import { test } from '../../harness/fixtures';
 import { observe } from '../../harness/record/observe';
-import { createOrder, getOrder, type Json } from '../../harness/requests/orders';
+import { createOrder, getOrder } from '../../harness/requests/orders';
+import type { Json } from '../../contract/exchange';
 import { fullOrder, item, minimalOrder } from '../../generators/examples';
 import { verifies } from '../../harness/record/verifies';
 

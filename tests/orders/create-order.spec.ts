@@ -15,7 +15,8 @@ import {
 import { check, ensure } from '../../harness/record/findings';
 import { test } from '../../harness/fixtures';
 import { EXAMPLE_MARK, observe } from '../../harness/record/observe';
-import { createOrder, getOrder, type Json } from '../../harness/requests/orders';
+import { createOrder, getOrder } from '../../harness/requests/orders';
+import type { Json } from '../../contract/exchange';
 import { fullOrder, item, minimalOrder, nonAsciiOrder } from '../../generators/examples';
 import { verifies } from '../../harness/record/verifies';
 import { together } from '../../harness/requests/together';

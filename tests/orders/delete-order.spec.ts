@@ -5,7 +5,8 @@ import { check, ensure } from '../../harness/record/findings';
 import { test } from '../../harness/fixtures';
 import { findInList, judgedWhenSettled } from '../../harness/requests/listing';
 import { observe } from '../../harness/record/observe';
-import { createOrder, getOrder, unknownIds, writeAfterDelete, type Json } from '../../harness/requests/orders';
+import { createOrder, getOrder, unknownIds, writeAfterDelete } from '../../harness/requests/orders';
+import type { Json } from '../../contract/exchange';
 import { fullOrder, minimalOrder } from '../../generators/examples';
 import { verifies } from '../../harness/record/verifies';
 

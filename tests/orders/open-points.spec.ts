@@ -9,7 +9,8 @@ import { check } from '../../harness/record/findings';
 import { test } from '../../harness/fixtures';
 import { findInList, listPage, readUntilShown } from '../../harness/requests/listing';
 import { EXAMPLE_MARK, observe } from '../../harness/record/observe';
-import { createOrder, type Json } from '../../harness/requests/orders';
+import { createOrder } from '../../harness/requests/orders';
+import type { Json } from '../../contract/exchange';
 import { fullOrder, minimalOrder } from '../../generators/examples';
 import { verifies } from '../../harness/record/verifies';
 

@@ -3,7 +3,7 @@ import { invalidBodyRefused } from '../../checks/invalid-input';
 import { invalidOrder, invalidOrderUpdate } from '../../generators/invalid';
 import { orderRequest, type OmsApi } from '../../harness/requests/api';
 import { forAll } from '../../harness/property';
-import type { Exchange } from '../../harness/http/exchange';
+import type { Exchange } from '../../contract/exchange';
 import { test } from '../../harness/fixtures';
 import { createOrder } from '../../harness/requests/orders';
 import { minimalOrder } from '../../generators/examples';
