@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fullOrder } from '../generators/examples';
+import { fullOrder } from '../contract/examples';
 import { DEVELOPMENT_ACCOUNTS } from '../reference/accounts';
 import { createReferenceApp, type Behaviour, type ReferenceApp } from '../reference/app';
 import { createOrder } from '../reference/routes/orders';

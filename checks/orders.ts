@@ -2,8 +2,8 @@ import { isTimestamp, keptAssignedFields, pathName, valuesAt, type AssignedField
 import { instantOf } from '../contract/datetime';
 import { contract, excerpt } from '../contract/openapi';
 import { project } from '../contract/projection';
-import { holdsExoticValue } from '../generators/exotic';
-import { nestedFieldLeftOut } from '../generators/nested-fields';
+import { holdsExoticValue } from './exotic';
+import { nestedFieldLeftOut } from './nested-fields';
 import type { FindingContext } from './finding';
 import { MAX_BODY_EXCERPT, type Exchange, type Json } from '../contract/exchange';
 import { notOnePathSegment } from '../contract/order-path';

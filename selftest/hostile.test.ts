@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { minimalOrder } from '../generators/examples';
+import { minimalOrder } from '../contract/examples';
 import { HttpTransport, TransportError } from '../harness/http/transport';
 import { AccountRegistry, DEVELOPMENT_ACCOUNTS, type Account } from '../reference/accounts';
 import { createReferenceApp, type Behaviour } from '../reference/app';

@@ -8,7 +8,7 @@ import { isSuccess } from '../../checks/status';
 import type { Exchange } from '../../contract/exchange';
 import { ensure, judged } from '../record/findings';
 import type { Judgement, Judgements } from '../../checks/check';
-import { minimalOrder } from '../../generators/examples';
+import { minimalOrder } from '../../contract/examples';
 import { whileReading } from './quiet';
 import { bounds, isValidQuery, type ListQuery } from '../../generators/query';
 import { together } from './together';

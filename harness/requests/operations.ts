@@ -5,7 +5,7 @@ import { answered401, REFUSED_NOTE, refusedWithBadCredentials, untouchedByBadCre
 import type { Exchange } from '../../contract/exchange';
 import { check } from '../record/findings';
 import type { RequestSpec } from '../http/client';
-import { minimalOrder } from '../../generators/examples';
+import { minimalOrder } from '../../contract/examples';
 
 /** One of the five order operations of section 4, as a request a test can send against an order id. */
 export interface OrderOperation {

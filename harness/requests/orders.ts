@@ -8,7 +8,7 @@ import { createAccepted, getAccepted, getAnswersAnObject, idAssigned, requiredOn
 import { isSuccess } from '../../checks/status';
 import type { Exchange, Json } from '../../contract/exchange';
 import { ensure } from '../record/findings';
-import { minimalOrder } from '../../generators/examples';
+import { minimalOrder } from '../../contract/examples';
 import { whileQuiet } from './quiet';
 
 export interface CreatedOrder {

@@ -4,7 +4,7 @@ import { requestLine } from '../../contract/operations';
 import { check, ensure } from '../../harness/record/findings';
 import { test } from '../../harness/fixtures';
 import { createOrder, orderToRead } from '../../harness/requests/orders';
-import { minimalOrder } from '../../generators/examples';
+import { minimalOrder } from '../../contract/examples';
 import { ORDER_OPERATIONS, refusedAndUnchanged } from '../../harness/requests/operations';
 import { verifies } from '../../harness/record/verifies';
 import { skipTest } from '../../harness/record/skips';

@@ -3,7 +3,7 @@ import { check } from '../../harness/record/findings';
 import { test } from '../../harness/fixtures';
 import { findInList } from '../../harness/requests/listing';
 import { createOrder, getOrder, orderToRead } from '../../harness/requests/orders';
-import { fullOrder } from '../../generators/examples';
+import { fullOrder } from '../../contract/examples';
 import { verifies } from '../../harness/record/verifies';
 
 test.describe('Isolation between accounts (1)', () => {

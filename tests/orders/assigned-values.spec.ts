@@ -7,7 +7,7 @@ import { test } from '../../harness/fixtures';
 import { observe } from '../../harness/record/observe';
 import { createOrder, getOrder } from '../../harness/requests/orders';
 import type { Json } from '../../contract/exchange';
-import { fullOrder, item, minimalOrder } from '../../generators/examples';
+import { fullOrder, item, minimalOrder } from '../../contract/examples';
 import { verifies } from '../../harness/record/verifies';
 
 /**

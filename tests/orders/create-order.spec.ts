@@ -17,7 +17,7 @@ import { test } from '../../harness/fixtures';
 import { EXAMPLE_MARK, observe } from '../../harness/record/observe';
 import { createOrder, getOrder } from '../../harness/requests/orders';
 import type { Json } from '../../contract/exchange';
-import { fullOrder, item, minimalOrder, nonAsciiOrder } from '../../generators/examples';
+import { fullOrder, item, minimalOrder, nonAsciiOrder } from '../../contract/examples';
 import { verifies } from '../../harness/record/verifies';
 import { together } from '../../harness/requests/together';
 

@@ -7,7 +7,7 @@ import { findInList, judgedWhenSettled } from '../../harness/requests/listing';
 import { observe } from '../../harness/record/observe';
 import { createOrder, getOrder, unknownIds, writeAfterDelete } from '../../harness/requests/orders';
 import type { Json } from '../../contract/exchange';
-import { fullOrder, minimalOrder } from '../../generators/examples';
+import { fullOrder, minimalOrder } from '../../contract/examples';
 import { verifies } from '../../harness/record/verifies';
 
 test.describe('DELETE /orders/{order_id} (4.5)', () => {

@@ -4,7 +4,7 @@ import { updateAccepted } from '../../checks/orders';
 import { check, ensure } from '../../harness/record/findings';
 import { test } from '../../harness/fixtures';
 import { createOrder, orderToRead } from '../../harness/requests/orders';
-import { fullOrder, item, minimalOrder } from '../../generators/examples';
+import { fullOrder, item, minimalOrder } from '../../contract/examples';
 import { verifies } from '../../harness/record/verifies';
 
 test.describe('JSON bodies and meta.status (1, 4.1)', () => {

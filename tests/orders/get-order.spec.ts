@@ -3,7 +3,7 @@ import { check } from '../../harness/record/findings';
 import { observe } from '../../harness/record/observe';
 import { test } from '../../harness/fixtures';
 import { createOrder, getOrder, orderToRead, ordersToRead, unknownIds } from '../../harness/requests/orders';
-import { fullOrder, item, minimalOrder, nonAsciiOrder } from '../../generators/examples';
+import { fullOrder, item, minimalOrder, nonAsciiOrder } from '../../contract/examples';
 import { verifies } from '../../harness/record/verifies';
 
 test.describe('GET /orders/{order_id} (4.3)', () => {

@@ -20,7 +20,7 @@ import { test } from '../../harness/fixtures';
 import { observe } from '../../harness/record/observe';
 import { createOrder, getOrder } from '../../harness/requests/orders';
 import type { Json } from '../../contract/exchange';
-import { fullOrder, minimalOrder } from '../../generators/examples';
+import { fullOrder, minimalOrder } from '../../contract/examples';
 import { requiredFields } from '../../generators/schema';
 import { verifies } from '../../harness/record/verifies';
 

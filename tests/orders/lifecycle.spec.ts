@@ -4,7 +4,7 @@ import { getAccepted, updateAccepted } from '../../checks/orders';
 import { ensure } from '../../harness/record/findings';
 import { test } from '../../harness/fixtures';
 import { createOrder } from '../../harness/requests/orders';
-import { fullOrder } from '../../generators/examples';
+import { fullOrder } from '../../contract/examples';
 import { verifies } from '../../harness/record/verifies';
 
 // The whole path in one test: every response on it is validated against openapi.yaml by the api.

@@ -22,7 +22,7 @@ import { ensureOrders, listPage, stableView, summaryMatchesFullForm } from '../.
 import { observe } from '../../harness/record/observe';
 import { createOrder, orderToRead } from '../../harness/requests/orders';
 import type { Json } from '../../contract/exchange';
-import { fullOrder, item, nonAsciiOrder } from '../../generators/examples';
+import { fullOrder, item, nonAsciiOrder } from '../../contract/examples';
 import { verifies } from '../../harness/record/verifies';
 import { together } from '../../harness/requests/together';
 

@@ -1,7 +1,7 @@
 import { precisionOf } from '../../contract/datetime';
 import { excerpt } from '../../contract/openapi';
-import { holdsExoticValue } from '../../generators/exotic';
-import { nestedFieldLeftOut } from '../../generators/nested-fields';
+import { holdsExoticValue } from '../../checks/exotic';
+import { nestedFieldLeftOut } from '../../checks/nested-fields';
 import type { OmsApi } from '../../harness/requests/api';
 import { createAnswersWhatWasSent } from '../../checks/orders';
 import { isSuccess } from '../../checks/status';
@@ -11,7 +11,7 @@ import { findInList, listPage, readUntilShown } from '../../harness/requests/lis
 import { EXAMPLE_MARK, observe } from '../../harness/record/observe';
 import { createOrder } from '../../harness/requests/orders';
 import type { Json } from '../../contract/exchange';
-import { fullOrder, minimalOrder } from '../../generators/examples';
+import { fullOrder, minimalOrder } from '../../contract/examples';
 import { verifies } from '../../harness/record/verifies';
 
 /**

@@ -4,7 +4,7 @@ import { check, ensure } from '../../harness/record/findings';
 import { test } from '../../harness/fixtures';
 import { findInList, judgedWhenSettled } from '../../harness/requests/listing';
 import { createOrder, getOrder } from '../../harness/requests/orders';
-import { fullOrder, item, minimalOrder } from '../../generators/examples';
+import { fullOrder, item, minimalOrder } from '../../contract/examples';
 import { verifies } from '../../harness/record/verifies';
 
 /**

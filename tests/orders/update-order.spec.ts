@@ -17,7 +17,7 @@ import { test } from '../../harness/fixtures';
 import { observe } from '../../harness/record/observe';
 import { createOrder, getOrder, pastPrecisionOf, unknownIds } from '../../harness/requests/orders';
 import type { Json } from '../../contract/exchange';
-import { fullOrder, item, updateAddress } from '../../generators/examples';
+import { fullOrder, item, updateAddress } from '../../contract/examples';
 import { differences } from '../../checks/roundtrip';
 import { verifies } from '../../harness/record/verifies';
 

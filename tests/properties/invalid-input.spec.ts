@@ -6,7 +6,7 @@ import { forAll } from '../../harness/property';
 import type { Exchange } from '../../contract/exchange';
 import { test } from '../../harness/fixtures';
 import { createOrder } from '../../harness/requests/orders';
-import { minimalOrder } from '../../generators/examples';
+import { minimalOrder } from '../../contract/examples';
 import { verifies } from '../../harness/record/verifies';
 import { quoted } from '../../config/safe-text';
 

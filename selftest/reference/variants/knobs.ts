@@ -44,7 +44,7 @@ import {
   versionHeader,
 } from './freedoms';
 import type { StoredOrder } from '../../../reference/store';
-import { nestedFieldLeftOut } from '../../../generators/nested-fields';
+import { nestedFieldLeftOut } from '../../../checks/nested-fields';
 
 /**
  * The space of conformant servers: each freedom the document leaves (a silent point of

@@ -1,4 +1,4 @@
-import { fullOrder } from './examples';
+import { fullOrder } from '../contract/examples';
 
 /**
  * Which fields of a nested object a server requires is not shown (2.7: "Required-ness and length limits of

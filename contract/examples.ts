@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ClientForms } from '../contract/openapi-types.generated';
+import type { ClientForms } from './openapi-types.generated';
 
 /**
  * Hand-picked request bodies for the example-based tests; fast-check's generators/ make the rest.

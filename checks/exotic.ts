@@ -1,4 +1,4 @@
-import { COMMON_LENGTH_LIMIT } from './text';
+import { COMMON_LENGTH_LIMIT } from '../generators/text';
 
 /**
  * Values a correct server may refuse, since the document states types but no required-ness, lengths or
