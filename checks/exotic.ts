@@ -1,10 +1,12 @@
-import { COMMON_LENGTH_LIMIT } from '../generators/text';
 
 /**
  * Values a correct server may refuse, since the document states types but no required-ness, lengths or
  * ranges of nested fields (2.7: "Required-ness and length limits of nested fields: not shown"; ORD-OBS-017).
  * A refusal of a body holding one is inconclusive, never a failure; a body without any must be accepted.
  */
+
+/** Above this length a server may refuse a string: length limits of nested fields are not shown (2.7). */
+export const COMMON_LENGTH_LIMIT = 255;
 
 /** The largest amount and quantity a realistic order holds; above them a server may refuse (NUMERIC(12,2), int32 …). */
 export const REALISTIC_AMOUNT = 1_000_000;

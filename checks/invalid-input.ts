@@ -1,11 +1,25 @@
 import { excerpt } from '../contract/openapi';
-import type { InvalidRequest } from '../generators/invalid';
 import type { Exchange, Json } from '../contract/exchange';
 import { mayBeRefused, untouched } from './orders';
 import { accepted, acceptedOrRefusedWith, clientError, noServerError, REFUSALS } from './status';
 import { unless, type Check, type Judgement } from './check';
 
 /** Judgements of invalid input (4.2, 4.4, 7): refused with a 4xx, never taken and never a crash. */
+
+/** A request body that breaks openapi.yaml in one way (generators/invalid.ts makes them), and the requirement its answer answers to. */
+export type InvalidKind = 'missing-field' | 'wrong-type' | 'wrong-shape' | 'malformed-json' | 'empty-body';
+
+export interface InvalidRequest {
+  kind: InvalidKind;
+  /** What is wrong, in words: "/items/0/quantity is 1.5 (integer expected)". */
+  description: string;
+  /** ORD-ERR-003 missing field, ORD-ERR-004 wrong type or shape, ORD-ERR-002 not JSON or empty. */
+  requirementId: 'ORD-ERR-002' | 'ORD-ERR-003' | 'ORD-ERR-004';
+  /** Sent as JSON. */
+  body?: unknown;
+  /** Sent as is, instead of body. */
+  rawBody?: string;
+}
 
 /** A body that is not JSON, or empty, gets a 4xx. */
 export const nonJsonBodyRefused =

@@ -2,7 +2,7 @@ import { contract, excerpt } from '../contract/openapi';
 import { project } from '../contract/projection';
 import type { Finding } from './finding';
 import type { Exchange } from '../contract/exchange';
-import { bounds, isValidQuery, type ListQuery } from '../generators/query';
+import { bounds, isValidQuery, type ListQuery } from '../contract/query';
 import { changesBetween, differences, formatDifferences } from './roundtrip';
 import { accepted, isClientError, isSuccess } from './status';
 import { unless, type Check, type Judgement, type Verdict } from './check';

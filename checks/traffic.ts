@@ -1,4 +1,4 @@
-import { bounds, isValidQuery, type ListQuery } from '../generators/query';
+import { bounds, isValidQuery, type ListQuery } from '../contract/query';
 import { violationIn, type Judgement } from './check';
 import type { Finding, FindingContext } from './finding';
 import { parseJson, type Exchange, type Json } from '../contract/exchange';

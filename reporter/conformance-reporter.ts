@@ -22,7 +22,8 @@ import { shellWord } from '../harness/http/shell';
 import { loadExpectations, type Expectations } from './expectations';
 import { loadPrivateKey } from './integrity';
 import { buildReport, skipOfCut, type ConformanceReport, type CutEntry, type GeneratedEntry, type RequirementResult, type RequirementStatus } from './report';
-import { runInfoAtStart, suiteIdentity, type RunInfo } from './run-info';
+import { runInfoAtStart, suiteIdentity } from './run-info';
+import type { RunInfo } from '../config/run-info';
 import { clearReport, writeReport } from './write-report';
 import { serverWentSilent } from '../harness/http/silence';
 

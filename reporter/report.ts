@@ -4,7 +4,8 @@ import type { Skip, SkipKind } from '../harness/record/skips';
 import { gatingLevels, LEVELS, type Level } from '../requirements/catalogue';
 import type { Evidence } from './evidence';
 import type { Expectations, ExpiredExpectation } from './expectations';
-import type { RunInfo, SuiteIdentity } from './run-info';
+import type { SuiteIdentity } from './run-info';
+import type { RunInfo } from '../config/run-info';
 
 /** The files of a report directory; report.json lists the SHA-256 of every other one. */
 export const REPORT_FILES = {

@@ -12,7 +12,7 @@ import { behavioursFromEnvironment } from './reference/behaviours';
 import type { ApiReply, ApiRequest } from '../reference/http';
 import { Expectations } from '../reporter/expectations';
 import { buildReport, verdictLine, type Collected, type ConformanceReport, type RequirementResult } from '../reporter/report';
-import type { RunInfo } from '../reporter/run-info';
+import type { RunInfo } from '../config/run-info';
 import { catalogue, gatingLevels } from '../requirements/catalogue';
 import { DEV_TOKEN_A, PROJECT_ROOT, readReport, runCli, schemaProblems, spawnCli, startServer, temporaryDirectory } from './support/cli';
 import { runSuite, type SuiteRun } from './support/run-suite';

@@ -10,7 +10,7 @@ import { ensure, judged } from '../record/findings';
 import type { Judgement, Judgements } from '../../checks/check';
 import { minimalOrder } from '../../contract/examples';
 import { whileReading } from './quiet';
-import { bounds, isValidQuery, type ListQuery } from '../../generators/query';
+import { bounds, isValidQuery, type ListQuery } from '../../contract/query';
 import { together } from './together';
 
 /** Lists and stops the test unless the answer is a 2xx. */
