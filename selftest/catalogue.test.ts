@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { SUITE_CODE_FOLDERS } from '../reporter/run-info';
-import { computeCoverage, computeMatrix } from '../requirements/coverage';
+import { computeCoverage, computeMatrix } from '../cli/coverage';
 import { catalogue } from '../requirements/catalogue';
 import { CHECKS_README, JUDGED_ID, judgements, readmeWithIndex } from '../requirements/judged-by';
 

@@ -8,7 +8,7 @@ import type { Judged } from '../../checks/check';
  * of a requirement ran on a response of an operation. Recorded only where a check judged that response:
  * the checks every response gets (checks/body.ts responseRequirements, recorded by the api) and each
  * judgement, which names the responses it judged (unless(…, on) in checks/check.ts, recorded by judged() in harness/record/findings.ts). A response a
- * test only passed through (a setup request) counts for nothing. requirements/coverage.ts builds the
+ * test only passed through (a setup request) counts for nothing. cli/coverage.ts builds the
  * statement x operation x response matrix from these and compares it with the catalogue's applies_to.
  */
 export const CHECKED_ON_ANNOTATION = 'checked-on';

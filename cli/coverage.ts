@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CHECKED_ON_ANNOTATION } from '../harness/record/checked-on';
-import { catalogue } from './catalogue';
+import { catalogue } from '../requirements/catalogue';
 import { REQUIREMENT_ANNOTATION } from '../harness/record/verifies';
 
 interface ListedSpec {
