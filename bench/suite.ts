@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEVELOPMENT_ACCOUNTS } from '../reference/accounts';
-import type { WallTimes } from './results';
+import type { WallTimes } from './stats';
 import { runBounded } from './processes';
 import { median, nowMs, round } from './stats';
 import type { TestTiming } from './timing-reporter';
