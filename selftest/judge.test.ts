@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import type { TrafficReport } from '../reporter/traffic-report';
-import { readReport, runCli, schemaProblems, temporaryDirectory } from './support/cli';
+import { behaviourTarget, readReport, runCli, schemaProblems, temporaryDirectory } from './support/cli';
 
 /** The requirements a report failed, and those a judgement of traffic failed. */
 const failedInRun = (directory: string) => readReport(directory).requirements.filter((r) => r.status === 'failed').map((r) => r.id);
@@ -11,7 +11,8 @@ const failedInJudge = (report: TrafficReport) => report.requirements.filter((r) 
 /** A failing run of the whole suite with --har, then judge on its failures.har: the judgement and what the run failed. */
 async function runThenJudge(fault: string): Promise<{ run: string[]; judged: TrafficReport; output: string; exitCode: number }> {
   const work = temporaryDirectory('oms-judge-');
-  const run = await runCli(['--har', '--out', 'report', '--seed', '7'], { cwd: work, env: { OMS_FAULT: fault } });
+  const target = await behaviourTarget({ OMS_FAULT: fault });
+  const run = await runCli(['--har', '--out', 'report', '--seed', '7', ...target.args], { cwd: work, env: target.env }).finally(() => target.server.close());
   expect(run.exitCode, run.stdout + run.stderr).toBe(1);
   // The whole bodies kept for failures.har stay out of report.json, which keeps to its schema.
   expect(schemaProblems(readReport(join(work, 'report')))).toEqual([]);
@@ -46,7 +47,7 @@ test('judge says "not judged" for what a recording cannot show, and judges the r
 test('judge takes a browser HAR: judges what each exchange shows, ignores what is not the interface, masks the credentials it carries', async () => {
   const token = 'browser-session-token-8c41f0';
   const base = 'http://127.0.0.1:9/api';
-  const order = { id: 'o-1', user_id: '6f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b', customer: { id: 'c-1', name: 'Ada' }, items: [{ id: 'i-1', name: 'Mug', quantity: 1, price: 2.5, total: 2.5 }], currency: 'EUR', price: 2.5, status: 'created', created_at: '2026-11-20T10:00:00Z', updated_at: '2026-11-20T10:00:00Z', deleted_at: null };
+  const order = { id: 'o-1', user_id: '6f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b', customer: { id: 'c-1', name: 'Ada', tax_office: '' }, items: [{ id: 'i-1', name: 'Mug', quantity: 1, price: 2.5, total: 2.5 }], currency: 'EUR', price: 2.5, status: 'created', created_at: '2026-11-20T10:00:00Z', updated_at: '2026-11-20T10:00:00Z', deleted_at: null };
   const entry = (method: string, url: string, status: number, body: unknown, headers: Record<string, string> = { Authorization: `Bearer ${token}` }, sent?: unknown) => ({
     startedDateTime: '2026-11-25T09:00:00.000Z',
     time: 12,

@@ -3,7 +3,6 @@ import { exitOnConfigurationError } from '../../config/exit-codes';
 import { checkAccountA, readSetting, readSettings, registerSettingsSecrets, writeSettings, type Settings } from '../../config/settings';
 import { SETTINGS } from '../../config/settings-table';
 import { DEVELOPMENT_ACCOUNTS } from '../../reference/accounts';
-import { behavioursFromEnvironment } from '../../selftest/reference/behaviours';
 import { startReferenceServer, type RunningReference } from '../../reference/server';
 import { certificateAdvice, preflight, PreflightError } from './preflight';
 import { forgetRun } from '../record/run-knowledge';
@@ -22,7 +21,7 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
     registerSettingsSecrets(settings);
     checkAccountA(settings);
     if (!settings.baseUrl) {
-      server = await startReferenceServer({ behaviours: behavioursFromEnvironment(process.env) });
+      server = await startReferenceServer();
       // Both accounts sign in through POST /token, as a real client would, unless told otherwise.
       const [a, b] = DEVELOPMENT_ACCOUNTS;
       handToWorkers(settings, {

@@ -28,6 +28,9 @@ for (const { name, make } of [
   behaviourRegistry.set(name, make);
 }
 
+/** The variables that switch behaviours of the reference server on: the self-proof's alone, never the suite's settings. */
+export const BEHAVIOUR_VARIABLES = ['OMS_FAULT', 'OMS_VARIANT', 'OMS_HOSTILE', 'OMS_KNOBS'] as const;
+
 export function behavioursFromEnvironment(env: NodeJS.ProcessEnv): Behaviour[] {
   return [
     ...named(env, 'OMS_FAULT', 'fault', FAULT_IDS, 'faults'),
@@ -62,7 +65,7 @@ function named(env: NodeJS.ProcessEnv, variable: string, kind: string, known: st
     // A configuration error: the suite's global setup reports it in one line and exits with code 2.
     if (!make) {
       throw new ConfigurationError(
-        `${variable}=${name}: there is no ${kind} "${name}". Known ${kind}s (reference/${folder}/README.md): ${known.join(', ')}`,
+        `${variable}=${name}: there is no ${kind} "${name}". Known ${kind}s (selftest/reference/${folder}/README.md): ${known.join(', ')}`,
       );
     }
     return make();
