@@ -2,8 +2,8 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CHECKED_ON_ANNOTATION } from '../harness/record/checked-on';
 import { catalogue } from '../requirements/catalogue';
+import type { ConformanceReport } from '../reporter/report';
 import { REQUIREMENT_ANNOTATION } from '../harness/record/verifies';
 
 interface ListedSpec {
@@ -51,12 +51,6 @@ export function computeCoverage(): Coverage {
   return { testsByRequirement, untested, unlinked };
 }
 
-interface RunSuite {
-  specs?: Array<{ tests: Array<{ annotations?: Annotation[]; results?: Array<{ annotations?: Annotation[] }> }> }>;
-  suites?: RunSuite[];
-}
-type Annotation = { type: string; description?: string };
-
 export interface Matrix {
   /** Requirement id -> the "operationId/kind" cells a run checked it on. */
   checked: Map<string, Set<string>>;
@@ -66,40 +60,31 @@ export interface Matrix {
 
 /**
  * Statement x operation x response kind, from what a run of the suite against the embedded reference
- * server actually checked (the checked-on annotations of harness/record/checked-on.ts), against applies_to.
+ * server actually judged (report.json's checkedOn, from the checked-on annotations of
+ * harness/record/checked-on.ts), against applies_to.
  */
-export function computeMatrix(): Matrix {
-  const root = join(__dirname, '..');
-  const directory = mkdtempSync(join(tmpdir(), 'oms-coverage-'));
-  const file = join(directory, 'run.json');
-  spawnSync(process.execPath, [require.resolve('@playwright/test/cli'), 'test', '--reporter=json', '--config', join(root, 'playwright.config.ts'), '--output', join(directory, 'output')], {
-    cwd: root,
-    encoding: 'utf8',
-    // One worker unless the caller's environment says otherwise; always the clean embedded server.
-    env: { OMS_WORKERS: '1', ...process.env, OMS_BASE_URL: '', OMS_FAULT: '', OMS_VARIANT: '', OMS_REPORT_DIR: join(directory, 'report'), PLAYWRIGHT_JSON_OUTPUT_NAME: file },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const run = JSON.parse(readFileSync(file, 'utf8')) as { suites: RunSuite[] };
-  rmSync(directory, { recursive: true, force: true });
-  const checked = new Map<string, Set<string>>();
-  const visit = (suite: RunSuite) => {
-    for (const spec of suite.specs ?? []) {
-      for (const t of spec.tests) {
-        for (const annotation of [...(t.annotations ?? []), ...(t.results ?? []).flatMap((r) => r.annotations ?? [])]) {
-          if (annotation.type !== CHECKED_ON_ANNOTATION || !annotation.description) continue;
-          const [id, cell] = annotation.description.split(' ');
-          if (!checked.has(id)) checked.set(id, new Set());
-          checked.get(id)?.add(cell);
-        }
-      }
-    }
-    suite.suites?.forEach(visit);
-  };
-  run.suites.forEach(visit);
+export function matrixOf(report: Pick<ConformanceReport, 'requirements'>): Matrix {
+  const checked = new Map(report.requirements.map((r) => [r.id, new Set(r.checkedOn)]));
   const holes = [...catalogue().values()].flatMap((r) =>
     (r.applies_to ?? []).filter((cell) => !cell.endsWith('?') && !checked.get(r.id)?.has(cell)).map((cell) => `${r.id} ${cell}`),
   );
   return { checked, holes };
+}
+
+/** The matrix of a run of the whole suite, strict, one worker, against the clean embedded reference server. */
+export function computeMatrix(): Matrix {
+  const root = join(__dirname, '..');
+  const directory = mkdtempSync(join(tmpdir(), 'oms-coverage-'));
+  spawnSync(process.execPath, [require.resolve('@playwright/test/cli'), 'test', '--config', join(root, 'playwright.config.ts'), '--output', join(directory, 'output')], {
+    cwd: root,
+    encoding: 'utf8',
+    // One worker unless the caller's environment says otherwise; always the embedded server.
+    env: { OMS_WORKERS: '1', ...process.env, OMS_BASE_URL: '', OMS_PROFILE: 'strict', OMS_REPORT_DIR: join(directory, 'report') },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const report = JSON.parse(readFileSync(join(directory, 'report', 'report.json'), 'utf8')) as ConformanceReport;
+  rmSync(directory, { recursive: true, force: true });
+  return matrixOf(report);
 }
 
 if (require.main === module) {
