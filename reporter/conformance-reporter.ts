@@ -39,6 +39,10 @@ interface Options {
   profile?: 'core' | 'strict';
   /** Set by `oms-conformance merge`: what the shards ran (they agree on it), instead of this process's settings. */
   mergedRun?: RunInfo;
+  /** The run's id, where it is not this process's OMS_RUN_ID: one Playwright run reporting several suite runs (a project each). */
+  runId?: string;
+  /** Writes the report and prints nothing, leaving the exit code alone: another reporter speaks for the whole Playwright run. */
+  silent?: boolean;
 }
 
 /** Requirement ids a test verifies, from its verifies() annotations. */
@@ -102,7 +106,7 @@ export default class ConformanceReporter implements Reporter {
       exitOnConfigurationError(error);
     }
     // Fixed before the workers start, so every worker writes the same ledger.
-    if (!settings.runId) writeSettings({ runId: newRunId() });
+    if (!options.runId && !settings.runId) writeSettings({ runId: newRunId() });
     for (const r of catalogue().values()) {
       this.results.set(r.id, {
         id: r.id,
@@ -125,9 +129,9 @@ export default class ConformanceReporter implements Reporter {
 
   onBegin(config: FullConfig, suite: Suite): void {
     const settings = readSettings();
-    this.run = this.options.mergedRun ?? runInfoAtStart(config, settings, settings.runId as string);
+    this.run = this.options.mergedRun ?? runInfoAtStart(config, settings, this.options.runId ?? (settings.runId as string));
     clearReport(this.outputDir);
-    if (!this.options.mergedRun) {
+    if (!this.options.mergedRun && !this.options.silent) {
       console.log(`oms-conformance: ${suite.allTests().length} tests, profile ${this.run.profile}, effort ${this.run.effort}`);
       // The live line goes to stderr: stdout stays the report's, whatever a CI job pipes it to.
       this.progress = new Progress(suite.allTests().length, process.stderr);
@@ -240,7 +244,7 @@ export default class ConformanceReporter implements Reporter {
       : { baseUrl: settings.baseUrl ?? null, embedded: this.embedded, ...(settings.tokenAuth && { tokenAuth: settings.tokenAuth }) };
     const interrupted = result.status === 'interrupted' || result.status === 'timedout';
     // A server that went silent stopped the run: the rest was skipped, so the verdict cannot be CONFORMANT.
-    const silence = serverWentSilent(settings.runId as string);
+    const silence = serverWentSilent(this.options.runId ?? (settings.runId as string));
     const report = redactStrings(
       buildReport(
         {
@@ -262,6 +266,7 @@ export default class ConformanceReporter implements Reporter {
       ),
     );
     const written = writeReport(this.outputDir, report, this.signingKey, { har: this.har });
+    if (this.options.silent) return { status: written.gate.passed ? 'passed' : 'failed' };
     this.print(written);
     // Playwright's runner knows only 0, 1 and 130: the report's own code (3 for inconclusive) is made the process's.
     endWithExitCode(written.exitCode);
