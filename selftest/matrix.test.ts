@@ -1,15 +1,24 @@
 import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { requirement } from '../requirements/catalogue';
 import { behavioursFromEnvironment } from './reference/behaviours';
 import { FAULTS } from './reference/faults';
 import { VARIANTS } from './reference/variants';
-import { runSuite } from './support/run-suite';
+import { judgeFault, judgeVariant } from './matrix/judge';
+import { MATRIX_REPORTS, rowName, selectRows } from './matrix/rows';
+import { readProjectRun } from './support/reports-by-project';
+import { PROJECT_ROOT, runSuite } from './support/run-suite';
 
 /**
- * The faults and variants the matrix runs, checked as definitions. The matrix itself (every row the whole
- * suite) is its own Playwright run: `npm run matrix` (selftest/matrix/playwright.config.ts), part of `npm test`.
+ * Proves the suite: every row of the matrix runs the whole suite. A fault must be caught by the requirements it
+ * declares and by nothing else than its declared collateral; a variant must pass, any failure being a false
+ * alarm. All rows are one Playwright run (selftest/matrix/playwright.config.ts, `npm run matrix` alone), started
+ * once here; each row's test judges that row's report. OMS_MATRIX=quick runs a representative dozen rows,
+ * OMS_MATRIX=<name>,<name> those.
  */
+const MATRIX_CONFIG = join(PROJECT_ROOT, 'selftest', 'matrix', 'playwright.config.ts');
+const ROWS = selectRows(process.env.OMS_MATRIX);
 
 test.describe('fault and variant definitions', () => {
   test('every fault declares requirements of the catalogue at its own level', () => {
@@ -71,4 +80,28 @@ test.describe('fault and variant definitions', () => {
     expect(run.report, 'no report for a run that never started').toBeUndefined();
     rmSync(run.reportDir, { recursive: true, force: true });
   });
+});
+
+test.describe('fault and variant matrix', () => {
+  // One Playwright run for every row, in one worker of these tests; each test judges its row's report.
+  test.describe.configure({ mode: 'default' });
+  test.beforeAll(async () => {
+    test.setTimeout(15 * 60_000);
+    const run = await runSuite({ OMS_MATRIX: process.env.OMS_MATRIX }, ['--config', MATRIX_CONFIG]);
+    // The table, as the matrix run printed it: one line per row, then the summary.
+    console.log(run.output.slice(run.output.indexOf('    row ')).split('\nmatrix written to')[0]);
+  });
+
+  for (const row of ROWS) {
+    const name = rowName(row);
+    const title =
+      row.kind === 'fault'
+        ? `catches fault ${name} (${row.fault.level}) by ${row.fault.catches.join(', ')} and no unrelated requirement`
+        : `accepts variant ${name}`;
+    test(title, () => {
+      const run = readProjectRun(join(MATRIX_REPORTS, name));
+      const result = row.kind === 'fault' ? judgeFault(row.fault, run) : judgeVariant(row.variant, run);
+      expect(result.passed, result.reason).toBe(true);
+    });
+  }
 });

@@ -5,7 +5,7 @@ import { ReportsByProject, type ProjectRun } from '../support/reports-by-project
 import type { SuiteRun } from '../support/run-suite';
 import { judgeFault, judgeVariant, type RowResult } from './judge';
 import { renderMarkdown, renderText } from './render';
-import { ALL_ROWS, rowName, rowRunId } from './rows';
+import { ALL_ROWS, MATRIX_REPORTS, rowName, rowRunId } from './rows';
 
 const ROOT = join(__dirname, '..', '..');
 const MATRIX_DOCUMENT = join(ROOT, 'docs', 'conformance-matrix.md');
@@ -23,7 +23,7 @@ export default class MatrixReporter extends ReportsByProject {
   private readonly results = new Map<string, RowResult>();
 
   constructor(private readonly options: { full?: boolean } = {}) {
-    super(join(ROOT, 'test-results', 'matrix', 'reports'), (name) => rowRunId(rowNamed(name)!));
+    super(MATRIX_REPORTS, (name) => rowRunId(rowNamed(name)!));
   }
 
   override onBegin(config: FullConfig, suite: Suite): void {

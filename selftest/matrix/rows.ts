@@ -1,5 +1,9 @@
+import { join } from 'node:path';
 import { FAULTS, type FaultDefinition } from '../reference/faults';
 import { VARIANTS, type VariantDefinition } from '../reference/variants';
+
+/** Where the matrix run writes each row's report (test-results/matrix/reports/<row>/report.json). */
+export const MATRIX_REPORTS = join(__dirname, '..', '..', 'test-results', 'matrix', 'reports');
 
 export type Row = { kind: 'fault'; fault: FaultDefinition } | { kind: 'variant'; variant: VariantDefinition };
 
