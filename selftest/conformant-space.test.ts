@@ -1,5 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import fc from 'fast-check';
@@ -7,6 +5,7 @@ import { catalogue } from '../requirements/catalogue';
 import { behavioursFromEnvironment } from './reference/behaviours';
 import { VARIANTS } from './reference/variants';
 import { KNOBS, knobsText } from './reference/variants/knobs';
+import { oncePerRun } from './support/once';
 import { readProjectRun } from './support/reports-by-project';
 import { failedRequirements, ordersLeftBehind, PROJECT_ROOT, runSuite, type SuiteRun } from './support/run-suite';
 import { DRAWN, SINGLES, SINGLE_TESTS, singleName, THOROUGH, type Setting } from './space/points';
@@ -84,18 +83,19 @@ test.describe('the space of conformant servers: definitions', () => {
 test.describe(`the space of conformant servers: each knob value alone passes ${SINGLE_TESTS}`, () => {
   // One Playwright run for every value (selftest/space/playwright.config.ts: a project each), in one worker of these tests; each test judges its report.
   test.describe.configure({ mode: 'default' });
-  let reports: string;
+  // In the self-tests' output folder, which each run clears: a worker started after a failed test reads them too.
+  const reports = () => join(test.info().project.outputDir, 'space-reports');
   test.beforeAll(async () => {
     test.setTimeout(10 * 60_000);
-    reports = mkdtempSync(join(tmpdir(), 'oms-space-'));
-    const run = await runSuite({ OMS_EFFORT: process.env.OMS_EFFORT, OMS_SPACE_REPORTS: reports }, ['--config', SPACE_CONFIG]);
-    expect(run.output, 'the run of the knob values alone').toContain(`conformant space: ${SINGLES.length} knob values alone`);
+    await oncePerRun('space', async () => {
+      const run = await runSuite({ OMS_EFFORT: process.env.OMS_EFFORT, OMS_SPACE_REPORTS: reports() }, ['--config', SPACE_CONFIG]);
+      expect(run.output, 'the run of the knob values alone').toContain(`conformant space: ${SINGLES.length} knob values alone`);
+    });
   });
-  test.afterAll(() => rmSync(reports, { recursive: true, force: true }));
 
   for (const [index, setting] of SINGLES.entries()) {
     test(`${knobsText(setting)} alone passes ${SINGLE_TESTS}`, () => {
-      expect(falseAlarm(setting, readProjectRun(join(reports, singleName(index))))).toBeUndefined();
+      expect(falseAlarm(setting, readProjectRun(join(reports(), singleName(index))))).toBeUndefined();
     });
   }
 });

@@ -7,6 +7,7 @@ import { FAULTS } from './reference/faults';
 import { VARIANTS } from './reference/variants';
 import { judgeFault, judgeVariant } from './matrix/judge';
 import { MATRIX_REPORTS, rowName, selectRows } from './matrix/rows';
+import { oncePerRun } from './support/once';
 import { readProjectRun } from './support/reports-by-project';
 import { PROJECT_ROOT, runSuite } from './support/run-suite';
 
@@ -87,9 +88,11 @@ test.describe('fault and variant matrix', () => {
   test.describe.configure({ mode: 'default' });
   test.beforeAll(async () => {
     test.setTimeout(15 * 60_000);
-    const run = await runSuite({ OMS_MATRIX: process.env.OMS_MATRIX }, ['--config', MATRIX_CONFIG]);
-    // The table, as the matrix run printed it: one line per row, then the summary.
-    console.log(run.output.slice(run.output.indexOf('    row ')).split('\nmatrix written to')[0]);
+    await oncePerRun('matrix', async () => {
+      const run = await runSuite({ OMS_MATRIX: process.env.OMS_MATRIX }, ['--config', MATRIX_CONFIG]);
+      // The table, as the matrix run printed it: one line per row, then the summary.
+      console.log(run.output.slice(run.output.indexOf('    row ')).split('\nmatrix written to')[0]);
+    });
   });
 
   for (const row of ROWS) {
