@@ -21,6 +21,7 @@ const rowNamed = (name: string) => ALL_ROWS.find((row) => rowName(row) === name)
  */
 export default class MatrixReporter extends ReportsByProject {
   private readonly results = new Map<string, RowResult>();
+  private workers = 2;
 
   constructor(private readonly options: { full?: boolean } = {}) {
     super(MATRIX_REPORTS, (name) => rowRunId(rowNamed(name)!));
@@ -28,6 +29,7 @@ export default class MatrixReporter extends ReportsByProject {
 
   override onBegin(config: FullConfig, suite: Suite): void {
     super.onBegin(config, suite);
+    this.workers = config.workers;
     console.log(`matrix: ${this.projects.size} rows, each the whole suite (${suite.suites[0]?.allTests().length ?? 0} tests) under the strict profile, ${config.workers} workers`);
   }
 
@@ -43,7 +45,7 @@ export default class MatrixReporter extends ReportsByProject {
   override async onEnd(result: FullResult): Promise<{ status: FullResult['status'] }> {
     await super.onEnd(result);
     const rows = [...this.projects.keys()].flatMap((name) => this.results.get(name) ?? []);
-    const timing = { wallMs: Date.now() - this.startedAt, totalMs: rows.reduce((sum, row) => sum + row.durationMs, 0) };
+    const timing = { wallMs: Date.now() - this.startedAt, totalMs: rows.reduce((sum, row) => sum + row.durationMs, 0), workers: this.workers };
     const target = this.options.full ? MATRIX_DOCUMENT : PARTIAL_MATRIX;
     mkdirSync(join(target, '..'), { recursive: true });
     writeFileSync(target, `${renderMarkdown(rows, timing)}\n`);
