@@ -3,13 +3,14 @@ import { defineConfig } from '@playwright/test';
 import type { WorkerOptions } from '../../harness/fixtures';
 import { newRunId } from '../../harness/http/ledger';
 import { referenceTarget } from '../reference/target';
-import { ALL_ROWS, rowName, rowRunId, rowVariables, selectRows, SLOW_ROWS } from './rows';
+import { ALL_ROWS, MATRIX_LEDGERS, rowName, rowRunId, rowVariables, selectRows, SLOW_ROWS } from './rows';
 
 const ROOT = join(__dirname, '..', '..');
 
 // Read in the runner and in each worker: the runner fixes the run id and the ledger folder, the workers inherit them.
 process.env.OMS_RUN_ID ??= `matrix-${newRunId()}`;
-process.env.OMS_LEDGER_DIR ??= join(ROOT, 'test-results', 'matrix', 'ledger');
+// The rows' ledgers go to the matrix's own folder, whatever the caller's OMS_LEDGER_DIR: the teardown removes it.
+process.env.OMS_LEDGER_DIR = MATRIX_LEDGERS;
 // Every row runs the whole suite under the strict profile (reporter/conformance-reporter.ts reads it here).
 process.env.OMS_PROFILE = 'strict';
 

@@ -5,6 +5,9 @@ import { VARIANTS, type VariantDefinition } from '../reference/variants';
 /** Where the matrix run writes each row's report (test-results/matrix/reports/<row>/report.json). */
 export const MATRIX_REPORTS = join(__dirname, '..', '..', 'test-results', 'matrix', 'reports');
 
+/** Where the matrix's rows keep their ledgers (a passing row leaves them empty); removed after the run. */
+export const MATRIX_LEDGERS = join(__dirname, '..', '..', 'test-results', 'matrix', 'ledger');
+
 export type Row = { kind: 'fault'; fault: FaultDefinition } | { kind: 'variant'; variant: VariantDefinition };
 
 export const rowName = (row: Row): string => (row.kind === 'fault' ? row.fault.id : row.variant.name);
