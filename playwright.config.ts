@@ -21,7 +21,7 @@ if (process.env.TEST_WORKER_INDEX === undefined && settings.baseUrl && settings.
 
 export default defineConfig({
   testDir: 'tests',
-  globalSetup: require.resolve('./harness/global-setup'),
+  globalSetup: require.resolve('./harness/setup/global-setup'),
   fullyParallel: true,
   workers: settings.workers ?? defaultWorkers(settings.roundTripMs),
   retries: 0,

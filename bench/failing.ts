@@ -1,7 +1,7 @@
 import { loadavg } from 'node:os';
-import { FAULTS } from '../reference/faults';
+import { FAULTS } from '../selftest/reference/faults';
 import { recordedRun } from './measure';
-import type { WallTimes } from './results';
+import type { WallTimes } from './stats';
 import { median, ratio, round } from './stats';
 import { runEmbedded, wallTimes, type SuiteRun } from './suite';
 

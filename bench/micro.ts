@@ -5,8 +5,8 @@ import { anyOrder } from '../generators/order';
 import { invalidOrder } from '../generators/invalid';
 import { anyOrderUpdate } from '../generators/update';
 import { responseChecks } from '../checks/body';
-import type { Exchange } from '../harness/http/exchange';
-import { fullOrder, minimalOrder } from '../generators/examples';
+import type { Exchange } from '../contract/exchange';
+import { fullOrder, minimalOrder } from '../contract/examples';
 import type { OrderStore } from '../reference/store';
 import type { RecordedRequest } from './reference';
 import { median, nowMs } from './stats';
@@ -95,8 +95,8 @@ export function generationCost(payloads: number, repetitions: number, minPassMs:
     'generators anyOrder()': sample(anyOrder()),
     'generators anyOrderUpdate()': sample(anyOrderUpdate()),
     'generators invalidOrder()': sample(invalidOrder()),
-    'generators/examples fullOrder()': hand(fullOrder),
-    'generators/examples minimalOrder()': hand(minimalOrder),
+    'contract/examples fullOrder()': hand(fullOrder),
+    'contract/examples minimalOrder()': hand(minimalOrder),
   };
   const microseconds: Record<string, number> = {};
   for (const [name, work] of Object.entries(sources)) microseconds[name] = microsecondsPer(payloads, work, repetitions, minPassMs);

@@ -1,7 +1,7 @@
 import { loadavg } from 'node:os';
 import { DEVELOPMENT_ACCOUNTS } from '../reference/accounts';
-import { behavioursFromEnvironment } from '../reference/behaviours';
-import { FAULTS } from '../reference/faults';
+import { behavioursFromEnvironment } from '../selftest/reference/behaviours';
+import { FAULTS } from '../selftest/reference/faults';
 import { FAULT_CLASSES } from './failing';
 import { PEERS, peersDirectory, preparePeer, runPeer, type PeerId } from './peers';
 import { startBenchReference } from './reference';
@@ -25,7 +25,7 @@ export interface NetworkOptions {
   rounds: number;
   /** The tools, in table order: 'suite' and the ids of bench/peers.ts. */
   tools: ToolId[];
-  /** Hand-written faults (reference/faults) each tool is run against, at 0 ms. */
+  /** Hand-written faults (selftest/reference/faults) each tool is run against, at 0 ms. */
   faults: string[];
   /** Install peers missing from the cache (npm); false: a missing peer is reported as not run. */
   install: boolean;
@@ -267,7 +267,7 @@ export function networkMarkdown(r: NetworkResults): string[] {
   if (unavailable.length) lines.push(...unavailable.map((t) => `- **${t.name} did not run here**: ${tableText(t.unavailable!)}`), '');
   if (r.faults.length) {
     lines.push(
-      `Faults: ${r.faults.length} hand-written faults of reference/faults, the server at ${r.faultLatencyMs} ms. The suite catches a fault when its verdict is NOT CONFORMANT ` +
+      `Faults: ${r.faults.length} hand-written faults of selftest/reference/faults, the server at ${r.faultLatencyMs} ms. The suite catches a fault when its verdict is NOT CONFORMANT ` +
         '(in the profile that gates the fault\'s level: core for MUST, strict for SHOULD); a peer, when it exits non-zero; the request drivers, when an answer is not 2xx or the create gives no id they can use.',
       '',
       `| Fault | Level | ${ran.map((t) => t.id).join(' | ')} |`,

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { FAULT_CLASSES, QUICK_FAULTS } from './failing';
 import { LATENCIES, REPRESENTATIVE_FAULTS, TOOL_IDS, type NetworkOptions, type ToolId } from './network';
-import { FAULTS } from '../reference/faults';
+import { FAULTS } from '../selftest/reference/faults';
 
 /** How much the bench measures. The default stays within a few minutes; --quick within seconds. */
 export interface BenchOptions {
@@ -109,7 +109,7 @@ export function parseOptions(argv: string[]): BenchOptions {
       case '--faults': {
         const faults = value().split(',');
         const unknown = faults.filter((fault) => !FAULTS.some((f) => f.id === fault));
-        if (unknown.length || faults.length > 12) throw new Error(`--faults takes up to 12 fault ids of reference/faults, got ${unknown.join(', ') || faults.length}\n${USAGE}`);
+        if (unknown.length || faults.length > 12) throw new Error(`--faults takes up to 12 fault ids of selftest/reference/faults, got ${unknown.join(', ') || faults.length}\n${USAGE}`);
         options.faults = faults;
         break;
       }
@@ -149,7 +149,7 @@ export function parseOptions(argv: string[]): BenchOptions {
 function listOf(text: string, known: string[], name: string): string[] {
   const values = [...new Set(text.split(',').map((v) => v.trim()).filter(Boolean))];
   const unknown = values.filter((v) => !known.includes(v));
-  if (unknown.length || values.length === 0) throw new Error(`${name} takes a comma-separated list of ${known.length > 12 ? 'fault ids of reference/faults' : known.join(', ')}; got ${JSON.stringify(text)}\n${USAGE}`);
+  if (unknown.length || values.length === 0) throw new Error(`${name} takes a comma-separated list of ${known.length > 12 ? 'fault ids of selftest/reference/faults' : known.join(', ')}; got ${JSON.stringify(text)}\n${USAGE}`);
   return values;
 }
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import YAML from 'yaml';
 import type { ClientForms } from '../contract/openapi-types.generated';
-import { fullOrder, item } from '../generators/examples';
+import { fullOrder, item } from '../contract/examples';
 
 /**
  * openapi.yaml as the peer tools of the network bench get it, made from the repository's file at bench
@@ -38,7 +38,7 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'tr
 /** The five order operations, in the order a tool should run them so that get, update and delete have an order. */
 export const ORDER_OPERATIONS = ['listOrders', 'createOrder', 'getOrder', 'updateOrder', 'deleteOrder'] as const;
 
-/** A create with every documented field filled, and an update of items, note and price (generators/examples.ts). */
+/** A create with every documented field filled, and an update of items, note and price (contract/examples.ts). */
 export function createExample(): ClientForms['OrderCreate'] {
   return fullOrder();
 }

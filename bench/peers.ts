@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import YAML from 'yaml';
 import type { OperationId } from '../contract/openapi';
 import { requestLine } from '../contract/operations';
-import { orderRequestLine } from '../harness/http/order-path';
+import { orderRequestLine } from '../contract/order-path';
 import { HttpTransport } from '../harness/http/transport';
 import { createExample, ORDER_OPERATIONS, peerContract, updateExample, type PeerContractOptions } from './peer-contract';
 import { freePort, runBounded, startBackground } from './processes';

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fullOrder } from '../generators/examples';
+import { fullOrder } from '../contract/examples';
 import { DEVELOPMENT_ACCOUNTS } from '../reference/accounts';
 import { createReferenceApp, type Behaviour, type ReferenceApp } from '../reference/app';
 import { createOrder } from '../reference/routes/orders';
@@ -40,7 +40,7 @@ export interface BenchReferenceOptions {
   store?: OrderStore;
   /** Response bodies kept for the validation corpus, in bytes (POST /orders bodies are kept regardless: replays map ids with them). */
   responseBudgetBytes?: number;
-  /** Faults and knobs (reference/behaviours.ts behavioursFromEnvironment): a faulty or slow server, still recorded. */
+  /** Faults and knobs (selftest/reference/behaviours.ts behavioursFromEnvironment): a faulty or slow server, still recorded. */
   behaviours?: Behaviour[];
 }
 

@@ -3,6 +3,7 @@ import type { FailingRuns } from './failing';
 import type { GenerationCost, StoreCost, ValidationCost } from './micro';
 import type { NetworkResults } from './network';
 import type { Throughput } from './throughput';
+import type { WallTimes } from './stats';
 
 /** bench/results.json: every figure is a median of runs measured in one session, side by side. */
 export interface BenchResults {
@@ -38,15 +39,6 @@ export interface BenchResults {
   scale: { effort: EffortRow[]; accountSize: SizeRow[]; growingTests: GrowingTest[] };
   targets: Target[];
   warnings: string[];
-}
-
-export interface WallTimes {
-  runs: number;
-  wallMs: number[];
-  medianMs: number | null;
-  /** CPU time (user + system) of the command and its processes, median; null off Linux or without runs. */
-  medianCpuMs: number | null;
-  exitCodes: number[];
 }
 
 export interface RequestFigures {

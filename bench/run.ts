@@ -13,7 +13,8 @@ import { networkMarkdown, networkSection, suiteWallAt, type NetworkResults } fro
 import { BENCH_DIR, parseOptions, type BenchOptions } from './options';
 import { prefillAccount, startBenchReference, type RecordedRequest } from './reference';
 import { renderMarkdown, updateReadme } from './report';
-import type { BenchResults, EffortRow, GrowingTest, LoadFigures, RequestFigures, SizeRow, Target, WallTimes } from './results';
+import type { BenchResults, EffortRow, GrowingTest, LoadFigures, RequestFigures, SizeRow, Target } from './results';
+import type { WallTimes } from './stats';
 import { median, nowMs, ratio, round } from './stats';
 import { ONE_TEST, PROJECT_ROOT, runEmbedded, wallTimes, type Effort, type SuiteRun } from './suite';
 import { load, startCeilingServer } from './throughput';

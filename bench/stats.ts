@@ -29,3 +29,13 @@ export function cpuMsSince(since: NodeJS.CpuUsage): number {
   const used = process.cpuUsage(since);
   return (used.user + used.system) / 1000;
 }
+
+/** Wall times of repeated runs of one command, with their median and CPU time. */
+export interface WallTimes {
+  runs: number;
+  wallMs: number[];
+  medianMs: number | null;
+  /** CPU time (user + system) of the command and its processes, median; null off Linux or without runs. */
+  medianCpuMs: number | null;
+  exitCodes: number[];
+}

@@ -3,10 +3,11 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEVELOPMENT_ACCOUNTS } from '../reference/accounts';
-import type { WallTimes } from './results';
+import type { WallTimes } from './stats';
 import { runBounded } from './processes';
 import { median, nowMs, round } from './stats';
 import type { TestTiming } from './timing-reporter';
+import { BEHAVIOUR_VARIABLES } from '../selftest/reference/behaviours';
 
 export const PROJECT_ROOT = join(__dirname, '..');
 const PLAYWRIGHT_CLI = require.resolve('@playwright/test/cli');
@@ -42,7 +43,9 @@ export interface SuiteRun {
  */
 export function runEmbedded(effort: Effort, args: string[] = [], env: Record<string, string> = {}): Promise<SuiteRun> {
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  return timedRun(npm, ['run', '--silent', 'conformance', '--', ...args], { OMS_EFFORT: effort, ...env }, false);
+  // A faulty or slow reference server (OMS_FAULT, OMS_KNOBS …) is the self-proof's: npm run proof:conformance starts it.
+  const script = BEHAVIOUR_VARIABLES.some((name) => env[name]) ? 'proof:conformance' : 'conformance';
+  return timedRun(npm, ['run', '--silent', script, '--', ...args], { OMS_EFFORT: effort, ...env }, false);
 }
 
 /**

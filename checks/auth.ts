@@ -1,7 +1,6 @@
 import type { OperationId } from '../contract/openapi';
-import { unless, type Finding } from '../harness/findings';
-import type { Check, Verdict } from './check';
 import { accepted, isSuccess, refused, unauthorized } from './status';
+import { unless, type Check, type Judgement, type Verdict } from './check';
 
 /** Judgements of authentication (5): which credentials the order operations accept, and how they refuse the rest. */
 
@@ -34,7 +33,7 @@ export const untouchedByBadCredentials =
     ]);
 
 /** A verdict about a request with bad credentials, bound to the requirement they break. */
-function withBadCredentials(requirementId: BadCredentials, verdict: Verdict): Finding | undefined {
+function withBadCredentials(requirementId: BadCredentials, verdict: Verdict): Judgement | undefined {
   if (requirementId === 'ORD-AUTH-001') return unless('ORD-AUTH-001', ...verdict);
   if (requirementId === 'ORD-AUTH-003') return unless('ORD-AUTH-003', ...verdict);
   if (requirementId === 'ORD-AUTH-007') return unless('ORD-AUTH-007', ...verdict);
@@ -58,7 +57,7 @@ export const pathVariantWithheld =
     }), { ...exchange, operationId });
 
 /** POST /token did not answer an access token (`reason` says why). */
-export const tokenNotIssued = (reason: string): Finding | undefined =>
+export const tokenNotIssued = (reason: string): Judgement | undefined =>
   unless('ORD-AUTH-005', false, () => ({ expected: 'POST /token to answer a JSON body with access_token', received: reason }), undefined);
 
 export const issuedTokenAccepted: Check = (exchange) => unless('ORD-AUTH-005', ...accepted(exchange));

@@ -1,11 +1,10 @@
 import { pathName, returnedInFullForm, serviceTimestamps, valuesWhere } from '../contract/assigned';
 import { hasOffset, isIso8601DateTime } from '../contract/datetime';
 import { contract, excerpt, formatProblems, type OperationId } from '../contract/openapi';
-import { contentType, type Exchange } from '../harness/http/exchange';
-import { unless, type Finding } from '../harness/findings';
-import type { Check, Verdict } from './check';
+import { contentType, type Exchange } from '../contract/exchange';
 import { holdsValue } from './roundtrip';
 import { isClientError, isSuccess } from './status';
+import { unless, type Check, type Judgement, type Verdict } from './check';
 
 /**
  * What every response is judged on, whatever the test is about: JSON (section 1), meta.status (4.1),
@@ -131,7 +130,7 @@ function timestampsWithoutOffset(form: unknown, component: 'Order' | 'OrderSumma
 }
 
 /** Section 2.1 (date-time, ISO 8601): the timestamps the service writes name an instant, so each carries an offset (Z, +03:00). */
-const offsetVerdict = (exchange: Exchange, found: string[]): Finding | undefined =>
+const offsetVerdict = (exchange: Exchange, found: string[]): Judgement | undefined =>
   unless('ORD-FORM-004', found.length === 0, () => ({
     expected: 'the date-times the service writes (created_at, updated_at, deleted_at) with an offset (Z or ±hh:mm): without one a timestamp names no instant and cannot be compared',
     received: `no offset: ${found.slice(0, 6).join(', ')}${found.length > 6 ? ` … and ${found.length - 6} more` : ''}`,
@@ -209,7 +208,7 @@ function anyResponsePlan(exchange: Exchange, operationId?: OperationId): Planned
   return [...common, SUCCESS_BODY[operationId]];
 }
 
-export function responseChecks(exchange: Exchange): Array<Finding | undefined> {
+export function responseChecks(exchange: Exchange): Array<Judgement | undefined> {
   return responsePlan(exchange).map(([, check]) => check(exchange));
 }
 
@@ -219,6 +218,6 @@ export function responseRequirements(exchange: Exchange): string[] {
 }
 
 /** A response to a request that names no operation of the interface (another method, another path): what sections 1 and 7 still hold of it. */
-export function anyResponseChecks(exchange: Exchange): Array<Finding | undefined> {
+export function anyResponseChecks(exchange: Exchange): Array<Judgement | undefined> {
   return anyResponsePlan(exchange).map(([, check]) => check(exchange));
 }

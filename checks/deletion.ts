@@ -1,12 +1,10 @@
 import { instantOf } from '../contract/datetime';
 import { excerpt } from '../contract/openapi';
-import { unless, type Finding } from '../harness/findings';
-import type { Exchange } from '../harness/http/exchange';
-import type { Json } from '../harness/orders';
-import type { Check, Verdict } from './check';
+import type { Exchange, Json } from '../contract/exchange';
 import { whereListed, type ListSearch } from './listing';
 import { untouched } from './orders';
 import { accepted, acceptedOrRefusedWith, isNotFound, isSuccess, REFUSALS, refusedWith, unknownIdAnswer } from './status';
+import { unless, type Check, type Judgement, type Verdict } from './check';
 
 /** Judgements of delete (4.5); the shape of its body is judged with every response (body.ts). */
 
@@ -50,7 +48,7 @@ const shownDeleted = (what: string, asCreated: AsCreated, exchange: Exchange): V
   ];
 };
 
-export const deletedOnGet = (what: string, asCreated: AsCreated, exchange: Exchange, deleted?: Exchange): Finding | undefined => {
+export const deletedOnGet = (what: string, asCreated: AsCreated, exchange: Exchange, deleted?: Exchange): Judgement | undefined => {
   const [holds, details] = shownDeleted(what, asCreated, exchange);
   return unless('ORD-DELETE-002', holds, details, [deleted, exchange]);
 };
@@ -61,19 +59,19 @@ export const deletedOnGet = (what: string, asCreated: AsCreated, exchange: Excha
  * idempotent delete), or an update of an order the server keeps soft-deleted (`soft`: a get showed it with
  * deleted_at). After a hard delete an update has no order to change. Never a 5xx.
  */
-export const writeAfterDeleteAnswered = (write: 'update' | 'delete', soft: boolean, exchange: Exchange): Finding | undefined => {
+export const writeAfterDeleteAnswered = (write: 'update' | 'delete', soft: boolean, exchange: Exchange): Judgement | undefined => {
   const what = `${write === 'update' ? 'an update' : 'a delete'} of an order already ${soft ? 'soft-' : ''}deleted`;
   return unless('ORD-DELETE-005', ...(write === 'delete' || soft ? acceptedOrRefusedWith : refusedWith)(exchange, REFUSALS.afterDelete, what));
 };
 
 /** After a later update or delete of a deleted order (`write`), a get still shows it deleted: the write brought nothing back. */
-export const staysDeleted = (asCreated: AsCreated, exchange: Exchange, write: Exchange): Finding | undefined => {
+export const staysDeleted = (asCreated: AsCreated, exchange: Exchange, write: Exchange): Judgement | undefined => {
   const [holds, details] = shownDeleted(`a get after ${write.request.method} of the deleted order`, asCreated, exchange);
   return unless('ORD-DELETE-005', holds, details, [write, exchange]);
 };
 
 /** An order get no longer finds is gone from the list too. */
-export const goneFromList = (id: string, search: ListSearch): Finding | undefined => {
+export const goneFromList = (id: string, search: ListSearch): Judgement | undefined => {
   const listed = whereListed(search, id);
   if (listed === 'unknown') return undefined;
   return unless('ORD-DELETE-002', listed === undefined, () => ({
@@ -89,7 +87,7 @@ export const deleteUnknownIdAnswer =
     unless('ORD-DELETE-003', ...unknownIdAnswer(exchange, ownForm));
 
 /** Another order of the account, got again after the delete (`deletion`), is as it was before. */
-export const othersUntouched = (id: string, deleted: string, before: Json | undefined, after: Exchange, deletion: Exchange): Finding | undefined => {
+export const othersUntouched = (id: string, deleted: string, before: Json | undefined, after: Exchange, deletion: Exchange): Judgement | undefined => {
   const [holds, details] = untouched(after, before, `order ${id} untouched by the delete of ${deleted}`);
   return unless('ORD-DELETE-004', holds, details, [deletion, after]);
 };

@@ -1,13 +1,25 @@
 import { excerpt } from '../contract/openapi';
-import type { InvalidRequest } from '../generators/invalid';
-import { unless, type Finding } from '../harness/findings';
-import type { Exchange } from '../harness/http/exchange';
-import type { Json } from '../harness/orders';
-import type { Check } from './check';
+import type { Exchange, Json } from '../contract/exchange';
 import { mayBeRefused, untouched } from './orders';
 import { accepted, acceptedOrRefusedWith, clientError, noServerError, REFUSALS } from './status';
+import { unless, type Check, type Judgement } from './check';
 
 /** Judgements of invalid input (4.2, 4.4, 7): refused with a 4xx, never taken and never a crash. */
+
+/** A request body that breaks openapi.yaml in one way (generators/invalid.ts makes them), and the requirement its answer answers to. */
+export type InvalidKind = 'missing-field' | 'wrong-type' | 'wrong-shape' | 'malformed-json' | 'empty-body';
+
+export interface InvalidRequest {
+  kind: InvalidKind;
+  /** What is wrong, in words: "/items/0/quantity is 1.5 (integer expected)". */
+  description: string;
+  /** ORD-ERR-003 missing field, ORD-ERR-004 wrong type or shape, ORD-ERR-002 not JSON or empty. */
+  requirementId: 'ORD-ERR-002' | 'ORD-ERR-003' | 'ORD-ERR-004';
+  /** Sent as JSON. */
+  body?: unknown;
+  /** Sent as is, instead of body. */
+  rawBody?: string;
+}
 
 /** A body that is not JSON, or empty, gets a 4xx. */
 export const nonJsonBodyRefused =
@@ -36,7 +48,7 @@ export function invalidBodyRefused(invalid: InvalidRequest): Check {
 }
 
 /** A numeric string sent for items[0].price, once accepted, is stored as the number it denotes (a refusal is wrongTypeRefused's). */
-export function numericStringTakenAsNumber(sent: string, exchange: Exchange): Finding | undefined {
+export function numericStringTakenAsNumber(sent: string, exchange: Exchange): Judgement | undefined {
   const price = ((exchange.json as { items?: Array<Record<string, unknown>> } | undefined)?.items ?? [])[0]?.price;
   return unless('ORD-ERR-004', price === Number(sent), () => ({
     expected: `items[0].price ${JSON.stringify(sent)}, once accepted, stored as the number it denotes (${Number(sent)})`,
@@ -52,11 +64,11 @@ export const oversizedBodyAnswered: Check = (exchange) => unless('ORD-ERR-005', 
  * form, no Content-Type) is taken, or refused (415, 400, 422); never a 5xx. What a server that takes it makes
  * of it is not judged: read as a form, it is no longer what was sent.
  */
-export const unlabelledBodyAnswered = (label: string, exchange: Exchange): Finding | undefined =>
+export const unlabelledBodyAnswered = (label: string, exchange: Exchange): Judgement | undefined =>
   unless('ORD-ERR-007', ...acceptedOrRefusedWith(exchange, REFUSALS.unlabelledBody, `a JSON body sent with ${label}`));
 
 /** An update refused for the label of its body left the order as it was (`before`: a get just before it). */
-export const unlabelledUpdateLeftOrder = (label: string, before: Json | undefined, after: Exchange, update: Exchange): Finding | undefined => {
+export const unlabelledUpdateLeftOrder = (label: string, before: Json | undefined, after: Exchange, update: Exchange): Judgement | undefined => {
   const [holds, details] = untouched(after, before, `the order untouched by the refused update sent with ${label}`);
   return unless('ORD-ERR-007', holds, details, [update, after]);
 };
@@ -74,11 +86,11 @@ export const jsonLabelTaken =
  * refuse (text of 10,000 characters and more, blank text, numbers out of a realistic range, nested fields left
  * out) is accepted or refused (400, 413, 422); never a 5xx. What an accepted one answers is its round trip's.
  */
-export const refusableBodyAnswered = (what: string, exchange: Exchange): Finding | undefined =>
+export const refusableBodyAnswered = (what: string, exchange: Exchange): Judgement | undefined =>
   unless('ORD-ERR-008', ...acceptedOrRefusedWith(exchange, REFUSALS.unusualValues, what));
 
 /** An update with such values, refused, left the order as it was (`before`: a get just before it). */
-export const refusedUpdateLeftOrder = (what: string, before: Json | undefined, after: Exchange, update: Exchange): Finding | undefined => {
+export const refusedUpdateLeftOrder = (what: string, before: Json | undefined, after: Exchange, update: Exchange): Judgement | undefined => {
   const [holds, details] = untouched(after, before, `the order untouched by the refused update with ${what}`);
   return unless('ORD-ERR-008', holds, details, [update, after]);
 };

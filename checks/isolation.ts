@@ -1,12 +1,10 @@
 import { excerpt } from '../contract/openapi';
-import { unless, type Finding } from '../harness/findings';
-import type { Exchange } from '../harness/http/exchange';
-import type { Json } from '../harness/orders';
-import type { Check } from './check';
+import type { Exchange, Json } from '../contract/exchange';
 import { showsDeleted } from './deletion';
 import { whereListed, type ListSearch } from './listing';
 import { untouched } from './orders';
 import { hiddenFromOtherAccount, isSuccess, refused } from './status';
+import { unless, type Check, type Judgement } from './check';
 
 /** Judgements of isolation between accounts (1): another account can neither see nor change an account's orders. */
 
@@ -17,7 +15,7 @@ export const otherAccountCannotRead =
     unless('ORD-ISO-001', ...hiddenFromOtherAccount(exchange, what));
 
 /** Another account's list does not show the order (`listed`: where it showed it, if it did). */
-export const otherAccountCannotList = (what: string, reader: string, search: ListSearch, id: string): Finding | undefined => {
+export const otherAccountCannotList = (what: string, reader: string, search: ListSearch, id: string): Judgement | undefined => {
   const listed = whereListed(search, id);
   if (listed === 'unknown') return undefined;
   return unless('ORD-ISO-001', listed === undefined, () => ({
@@ -34,7 +32,7 @@ export const otherAccountCannotUpdate =
     unless('ORD-ISO-002', ...refused(exchange, what));
 
 /** The order, got by its owner after another account's update, is as it was before. */
-export const unchangedByOtherAccount = (what: string, before: Json, after: Exchange): Finding | undefined =>
+export const unchangedByOtherAccount = (what: string, before: Json, after: Exchange): Judgement | undefined =>
   unless('ORD-ISO-002', ...untouched(after, before, `${what} unchanged`));
 
 /** Another account's delete is refused (which status is not stated). */
@@ -44,7 +42,7 @@ export const otherAccountCannotDelete =
     unless('ORD-ISO-003', ...refused(exchange, what));
 
 /** The order, got by its owner after another account's delete, is still there (`liveDeletedAt`: what deleted_at held before). */
-export function remainsAfterOtherAccountsDelete(what: string, liveDeletedAt: unknown, after: Exchange): Finding | undefined {
+export function remainsAfterOtherAccountsDelete(what: string, liveDeletedAt: unknown, after: Exchange): Judgement | undefined {
   const deletedAt = (after.json as Json | undefined)?.deleted_at;
   return unless('ORD-ISO-003', isSuccess(after.status) && !showsDeleted(liveDeletedAt, after.json), () => ({
     expected: `${what} not deleted (deleted_at as it was: ${excerpt(liveDeletedAt)})`,

@@ -1,11 +1,11 @@
 import { contract, excerpt } from '../contract/openapi';
 import { project } from '../contract/projection';
-import { unless, type Finding } from '../harness/findings';
-import type { Exchange } from '../harness/http/exchange';
-import { bounds, isValidQuery, type ListQuery } from '../generators/query';
-import type { Check, Verdict } from './check';
+import type { Finding } from './finding';
+import type { Exchange } from '../contract/exchange';
+import { bounds, isValidQuery, type ListQuery } from '../contract/query';
 import { changesBetween, differences, formatDifferences } from './roundtrip';
 import { accepted, isClientError, isSuccess } from './status';
+import { unless, type Check, type Judgement, type Verdict } from './check';
 
 /** Judgements of the list (4.1, 8): paging invariants, meta.total, and what each summary carries. */
 
@@ -74,7 +74,7 @@ const holdsAtMost = (page: ListPage, maximum: number): Verdict => [
 export const listAccepted: Check = (exchange) => unless('ORD-LIST-001', ...accepted(exchange));
 
 /** The first page of an account that holds orders shows some. */
-export const listShowsOrders = (page: ListPage, accountHolds: number): Finding | undefined =>
+export const listShowsOrders = (page: ListPage, accountHolds: number): Judgement | undefined =>
   unless('ORD-LIST-001', page.data.length > 0, () => ({
     expected: `data holding orders (the account has at least ${accountHolds})`,
     received: 'an empty data array',
@@ -83,32 +83,32 @@ export const listShowsOrders = (page: ListPage, accountHolds: number): Finding |
 
 // ORD-LIST-002 to ORD-LIST-005: page sizes.
 
-export const defaultLimitHonoured = (page: ListPage, defaultLimit: number): Finding | undefined => unless('ORD-LIST-002', ...isFull(page, defaultLimit));
+export const defaultLimitHonoured = (page: ListPage, defaultLimit: number): Judgement | undefined => unless('ORD-LIST-002', ...isFull(page, defaultLimit));
 
 /** Without page, the first page is answered: the same orders as page=1. */
-export const firstPageByDefault = (implicit: ListPage, explicit: ListPage): Finding | undefined =>
+export const firstPageByDefault = (implicit: ListPage, explicit: ListPage): Judgement | undefined =>
   unless('ORD-LIST-003', implicit.ids.join() === explicit.ids.join(), () => ({
     expected: `the same orders as page=${explicit.query.page}: ${explicit.ids.join(', ')}`,
     received: implicit.ids.join(', '),
     exchange: implicit.exchange,
   }), [implicit.exchange, explicit.exchange]);
 
-export const limitHonoured = (page: ListPage, limit: number): Finding | undefined => unless('ORD-LIST-004', ...isFull(page, limit));
+export const limitHonoured = (page: ListPage, limit: number): Judgement | undefined => unless('ORD-LIST-004', ...isFull(page, limit));
 
 /** Pages 1..k at one limit, read as one view: each full, fewer only where meta.total says the account ends (an unknown total ends it). */
-export function pagesFull(pages: ListPage[], limit: number): Finding | undefined {
-  for (const [index, page] of pages.entries()) {
-    const expected = Math.max(0, Math.min(limit, (page.total ?? 0) - index * limit));
-    const finding = unless('ORD-LIST-004', ...holds(page, expected, `page ${index + 1}`));
-    if (finding) return finding;
-  }
-  return undefined;
+export function pagesFull(pages: ListPage[], limit: number): Judgement | undefined {
+  if (pages.length === 0) return undefined;
+  const verdicts = pages.map((page, index) => holds(page, Math.max(0, Math.min(limit, (page.total ?? 0) - index * limit)), `page ${index + 1}`));
+  // Judged page by page up to the first that is not full: the pages after it were not judged.
+  const short = verdicts.findIndex(([full]) => !full);
+  const judged = pages.slice(0, short === -1 ? pages.length : short + 1).map((page) => page.exchange);
+  return unless('ORD-LIST-004', short === -1, () => verdicts[short][1](), judged);
 }
 
 /** An answered page holds at most the limit asked (whatever page was asked with it). */
-export const atMostLimit = (page: ListPage): Finding | undefined => unless('ORD-LIST-004', ...holdsAtMost(page, Number(page.query.limit)));
+export const atMostLimit = (page: ListPage): Judgement | undefined => unless('ORD-LIST-004', ...holdsAtMost(page, Number(page.query.limit)));
 
-export const neverAboveMaximum = (page: ListPage): Finding | undefined =>
+export const neverAboveMaximum = (page: ListPage): Judgement | undefined =>
   unless('ORD-LIST-005', ...holdsAtMost(page, bounds('limit').maximum as number));
 
 // ORD-LIST-006: numbering.
@@ -118,7 +118,7 @@ export const neverAboveMaximum = (page: ListPage): Finding | undefined =>
  * A `whole` short of its own limit while meta.total says there are more fails ORD-LIST-004 itself: the
  * walk is then compared with as many orders as it holds.
  */
-export function pagesContinue(pages: ListPage[], whole: ListPage, limit: number): Finding | undefined {
+export function pagesContinue(pages: ListPage[], whole: ListPage, limit: number): Judgement | undefined {
   const shortWhole = whole.total !== undefined && whole.ids.length < Math.min(Number(whole.query.limit), whole.total);
   const problem = repeatedAcrossPages(pages) ?? firstMisplaced(pages, whole, limit, shortWhole ? whole.ids.length : undefined);
   return unless('ORD-LIST-006', problem === undefined, () => problem as Omit<Finding, 'requirementId'>, [...pages, whole].map((page) => page.exchange));
@@ -154,7 +154,7 @@ function firstMisplaced(pages: ListPage[], whole: ListPage, limit: number, compa
 // ORD-LIST-007: meta.total.
 
 /** meta.total counts at least the orders the run knows the account holds (other clients may add more). */
-export const totalAtLeast = (page: ListPage, count: number, why: string): Finding | undefined =>
+export const totalAtLeast = (page: ListPage, count: number, why: string): Judgement | undefined =>
   unless('ORD-LIST-007', typeof page.total === 'number' && page.total >= count, () => ({
     expected: `meta.total at least ${count}: ${why}`,
     received: `meta.total ${excerpt(page.total)}`,
@@ -162,7 +162,7 @@ export const totalAtLeast = (page: ListPage, count: number, why: string): Findin
   }), page.exchange);
 
 /** Every page of one unchanged view carries the same meta.total (a page past the last answered with a 4xx carries none: ORD-LIST-009). */
-export function sameTotalOnEveryPage(pages: ListPage[], total: number): Finding | undefined {
+export function sameTotalOnEveryPage(pages: ListPage[], total: number): Judgement | undefined {
   const other = pages.find((page) => page.total !== total && !isPastLastPage(page, total));
   return unless('ORD-LIST-007', other === undefined, () => ({
     expected: `meta.total ${total} on every page of one unchanged view`,
@@ -172,13 +172,13 @@ export function sameTotalOnEveryPage(pages: ListPage[], total: number): Finding 
 }
 
 /** The last page meta.total implies holds the rest of the orders. */
-export function lastPageHoldsRest(lastPage: ListPage, total: number, limit: number): Finding | undefined {
+export function lastPageHoldsRest(lastPage: ListPage, total: number, limit: number): Judgement | undefined {
   const last = Math.max(1, Math.ceil(total / limit));
   return unless('ORD-LIST-007', ...holds(lastPage, total - (last - 1) * limit, `page ${last}, the last for meta.total ${total} at limit ${limit},`));
 }
 
 /** A page past the last one meta.total implies holds no orders, whatever it answers (ORD-LIST-009). */
-export const nothingPastLastPage = (page: ListPage, total: number | undefined): Finding | undefined =>
+export const nothingPastLastPage = (page: ListPage, total: number | undefined): Judgement | undefined =>
   unless('ORD-LIST-007', !isSuccess(page.exchange.status) || page.data.length === 0, () => ({
     expected: `no orders on page ${page.query.page}, past the last one meta.total ${total ?? '?'} implies at limit ${page.query.limit ?? '(default)'}`,
     received: `${page.exchange.status} with ${page.data.length} orders`,
@@ -217,7 +217,7 @@ export function whereListed(search: ListSearch, id: string): Listed | undefined 
 }
 
 /** An order just created is in the list. */
-export function listedAfterCreate(id: string, search: ListSearch): Finding | undefined {
+export function listedAfterCreate(id: string, search: ListSearch): Judgement | undefined {
   const listed = whereListed(search, id);
   if (listed === 'unknown') return undefined;
   return unless('ORD-LIST-008', listed !== undefined, () => ({
@@ -231,7 +231,7 @@ export function listedAfterCreate(id: string, search: ListSearch): Finding | und
  * The summary of an order carries the values of its full form (2.7): the full form as get answers it,
  * projected on the summary schema, compared field for field.
  */
-export function summaryCarriesFullForm(id: string, fullForm: Exchange, search: ListSearch): Finding | undefined {
+export function summaryCarriesFullForm(id: string, fullForm: Exchange, search: ListSearch): Judgement | undefined {
   const listed = whereListed(search, id);
   if (listed === 'unknown') return undefined;
   // A get that answered another order than the one asked for is ORD-GET-001's to judge: it says nothing of the list.
@@ -251,7 +251,7 @@ export function summaryCarriesFullForm(id: string, fullForm: Exchange, search: L
 }
 
 /** The summary at `position` of a page carries the values the order was sent with (the fields of 2.7). */
-export function summaryCarriesWhatWasSent(what: string, sent: unknown, page: ListPage, position: number): Finding | undefined {
+export function summaryCarriesWhatWasSent(what: string, sent: unknown, page: ListPage, position: number): Judgement | undefined {
   const found = differences(project(sent, contract().schema('OrderSummary')), page.data[position]);
   return unless('ORD-LIST-008', found.length === 0, () => ({
     expected: `the summary of ${what} to carry the values it was sent (fields of 2.7)`,
@@ -263,7 +263,7 @@ export function summaryCarriesWhatWasSent(what: string, sent: unknown, page: Lis
 // ORD-LIST-010: out of range.
 
 /** An out-of-range or non-integer page or limit, against an account fuller than the largest page: a 4xx, or a page clamped into range. */
-export function outOfRangePagingAnswered(page: ListPage): Finding | undefined {
+export function outOfRangePagingAnswered(page: ListPage): Judgement | undefined {
   const maximum = bounds('limit').maximum as number;
   const clamped = isSuccess(page.exchange.status);
   return unless('ORD-LIST-010', isClientError(page.exchange.status) || (clamped && page.data.length >= 1 && page.data.length <= maximum), () => ({
@@ -274,7 +274,7 @@ export function outOfRangePagingAnswered(page: ListPage): Finding | undefined {
 }
 
 /** A page below 1 that was clamped rather than refused is page 1 (`first`: page 1 at the same limit, from an unchanged account). */
-export const clampedToFirstPage = (page: ListPage, first: ListPage): Finding | undefined =>
+export const clampedToFirstPage = (page: ListPage, first: ListPage): Judgement | undefined =>
   unless('ORD-LIST-010', page.ids.join() === first.ids.join(), () => ({
     expected: `${describeQuery(page.query)} clamped to page ${first.query.page}: its orders ${first.ids.join(', ')} (or the request refused with a 4xx)`,
     received: `${page.exchange.status} with the orders ${page.ids.join(', ') || '(none)'}`,
@@ -286,7 +286,7 @@ export const clampedToFirstPage = (page: ListPage, first: ListPage): Finding | u
  * past the last, a 4xx: ORD-LIST-009 leaves it open, so `accountTotal`, the account's meta.total, tells);
  * out of range or not an integer, a 4xx or a page clamped into range (ORD-LIST-010 allows both); never a 5xx.
  */
-export function listAnswerInRange(query: ListQuery, exchange: Exchange, accountTotal: number | undefined): Finding | undefined {
+export function listAnswerInRange(query: ListQuery, exchange: Exchange, accountTotal: number | undefined): Judgement | undefined {
   const maximum = bounds('limit').maximum as number;
   const page = readPage(query as Record<string, string | number>, exchange);
   const success = isSuccess(exchange.status);
@@ -314,7 +314,7 @@ export function listAnswerInRange(query: ListQuery, exchange: Exchange, accountT
 // ORD-LIST-011: a stable order.
 
 /** Two identical list requests show the orders both hold in the same relative order (another client may add or remove some in between). */
-export function sameOrderTwice(first: ListPage, second: ListPage): Finding | undefined {
+export function sameOrderTwice(first: ListPage, second: ListPage): Judgement | undefined {
   const common = first.ids.filter((id) => second.ids.includes(id));
   const reordered = common.join() !== second.ids.filter((id) => first.ids.includes(id)).join();
   return unless('ORD-LIST-011', !reordered, () => ({

@@ -2,15 +2,14 @@ import { isTimestamp, keptAssignedFields, pathName, valuesAt, type AssignedField
 import { instantOf } from '../contract/datetime';
 import { contract, excerpt } from '../contract/openapi';
 import { project } from '../contract/projection';
-import { holdsExoticValue } from '../generators/exotic';
-import { nestedFieldLeftOut } from '../generators/nested-fields';
-import { unless, type Finding, type FindingContext } from '../harness/findings';
-import { MAX_BODY_EXCERPT, type Exchange } from '../harness/http/exchange';
-import { notOnePathSegment } from '../harness/http/order-path';
-import type { Json } from '../harness/orders';
-import type { Check, Verdict } from './check';
+import { holdsExoticValue } from './exotic';
+import { nestedFieldLeftOut } from './nested-fields';
+import type { FindingContext } from './finding';
+import { MAX_BODY_EXCERPT, type Exchange, type Json } from '../contract/exchange';
+import { notOnePathSegment } from '../contract/order-path';
 import { changesBetween, differences, disagreements, formatDifferences, holdsValue } from './roundtrip';
 import { accepted, acceptedOrRefusedWith, isClientError, isSuccess, REFUSALS, unknownIdAnswer } from './status';
+import { unless, type Check, type Judgement, type Verdict } from './check';
 
 /** Judgements of one order: create (4.2), get (4.3) and update (4.4), round trips and the values the service assigns. */
 
@@ -150,7 +149,7 @@ export const assignsNonEmptyString =
 export const idAssigned = assignsNonEmptyString('id');
 
 /** Two orders of one account carry the same user_id (the account owner). */
-export function oneUserIdPerAccount(first: Exchange, second: Exchange): Finding | undefined {
+export function oneUserIdPerAccount(first: Exchange, second: Exchange): Judgement | undefined {
   const [one, other] = [first, second].map((exchange) => ((exchange.json ?? {}) as Json).user_id);
   return unless('ORD-CREATE-003', typeof one === 'string' && one === other, () => ({
     expected: 'the same user_id (the account owner) on every order of the account',
@@ -159,7 +158,7 @@ export function oneUserIdPerAccount(first: Exchange, second: Exchange): Finding 
   }), [first, second]);
 }
 
-export const createAnswersWhatWasSent = (sent: unknown, exchange: Exchange, what = 'the create response'): Finding | undefined =>
+export const createAnswersWhatWasSent = (sent: unknown, exchange: Exchange, what = 'the create response'): Judgement | undefined =>
   unless('ORD-CREATE-004', ...sentComesBack(sent, exchange, what));
 
 /** Section 2.3/2.4: the full form carries customer.id, and each item's id and total, assigned by the service. */
@@ -186,7 +185,7 @@ export function repeatedIds(ids: string[]): string[] {
 }
 
 /** Orders created in parallel got distinct ids (`ids[i]` is what `exchanges[i]` answered). */
-export function distinctIds(ids: string[], exchanges: Exchange[]): Finding | undefined {
+export function distinctIds(ids: string[], exchanges: Exchange[]): Judgement | undefined {
   const repeated = repeatedIds(ids);
   return unless('ORD-CREATE-007', repeated.length === 0, () => ({
     expected: `${ids.length} orders created in parallel to get ${ids.length} distinct ids`,
@@ -196,7 +195,7 @@ export function distinctIds(ids: string[], exchanges: Exchange[]): Finding | und
 }
 
 /** An order created in parallel with others holds the customer sent with it, not another create's. */
-export function holdsItsOwnCustomer(id: string, sent: Json, exchange: Exchange): Finding | undefined {
+export function holdsItsOwnCustomer(id: string, sent: Json, exchange: Exchange): Judgement | undefined {
   const expected = (sent.customer as Json).name;
   const body = (exchange.json ?? {}) as Json;
   const name = (body.customer as Json | undefined)?.name;
@@ -208,7 +207,7 @@ export function holdsItsOwnCustomer(id: string, sent: Json, exchange: Exchange):
   }), exchange);
 }
 
-export const createIgnoresClientValue = (field: AssignedField, sent: string, exchange: Exchange, what: string): Finding | undefined =>
+export const createIgnoresClientValue = (field: AssignedField, sent: string, exchange: Exchange, what: string): Judgement | undefined =>
   unless('ORD-CREATE-008', ...clientValueNotTaken(field, sent, exchange, what));
 
 // Get (4.3).
@@ -223,12 +222,12 @@ export const getAnswersAnObject: Check = (exchange) =>
     exchange,
   }), exchange);
 
-export const getAnswersOrderAsked = (id: string, exchange: Exchange): Finding | undefined => unless('ORD-GET-001', ...showsOrder(id, exchange));
+export const getAnswersOrderAsked = (id: string, exchange: Exchange): Judgement | undefined => unless('ORD-GET-001', ...showsOrder(id, exchange));
 
-export const storedAsSent = (sent: unknown, exchange: Exchange, what = 'the stored order'): Finding | undefined =>
+export const storedAsSent = (sent: unknown, exchange: Exchange, what = 'the stored order'): Judgement | undefined =>
   unless('ORD-GET-002', ...sentComesBack(sent, exchange, what));
 
-export const getKeepsAssignedValues = (created: Json, exchange: Exchange): Finding | undefined =>
+export const getKeepsAssignedValues = (created: Json, exchange: Exchange): Judgement | undefined =>
   unless('ORD-GET-003', ...sameAssignedValues(created, exchange, 'as the create response gave them'));
 
 export const getUnknownIdAnswer =
@@ -237,7 +236,7 @@ export const getUnknownIdAnswer =
     unless('ORD-GET-004', ...unknownIdAnswer(exchange, ownForm));
 
 /** The id can be put in GET/PUT/DELETE /orders/{order_id} as one segment (4.3: order_id is a path parameter). */
-export const idIsOnePathSegment = (id: string, created?: Exchange): Finding | undefined => {
+export const idIsOnePathSegment = (id: string, created?: Exchange): Judgement | undefined => {
   const reason = notOnePathSegment(id);
   return unless('ORD-GET-005', reason === undefined, () => ({
     expected: 'an order id usable as one path segment: not empty, not "." or "..", no "/"',
@@ -250,11 +249,11 @@ export const idIsOnePathSegment = (id: string, created?: Exchange): Finding | un
 
 export const updateAccepted: Check = (exchange) => unless('ORD-UPDATE-001', ...accepted(exchange));
 
-export const updateAnswersWhatWasSent = (sent: unknown, exchange: Exchange, what = 'the update response'): Finding | undefined =>
+export const updateAnswersWhatWasSent = (sent: unknown, exchange: Exchange, what = 'the update response'): Judgement | undefined =>
   unless('ORD-UPDATE-002', ...sentComesBack(sent, exchange, what));
 
 /** `update`: the update whose effect the get shows, judged with it (where the test still holds it). */
-export const updateVisibleOnGet = (sent: unknown, exchange: Exchange, what = 'the order after the update', update?: Exchange): Finding | undefined => {
+export const updateVisibleOnGet = (sent: unknown, exchange: Exchange, what = 'the order after the update', update?: Exchange): Judgement | undefined => {
   const [holds, details] = sentComesBack(sent, exchange, what);
   return unless('ORD-UPDATE-003', holds, details, [update, exchange]);
 };
@@ -267,7 +266,7 @@ export const updateVisibleOnGet = (sent: unknown, exchange: Exchange, what = 'th
  * No verdict where the get is the one at fault: a next get that does not show what the update sent (stale:
  * ORD-UPDATE-003's), or that lacks a field the update answer shows as the create sent it (ORD-GET-002's).
  */
-export function updateAnswersTheStoredOrder(createdWith: Json, sent: Json, answer: Exchange, next: Exchange): Finding | undefined {
+export function updateAnswersTheStoredOrder(createdWith: Json, sent: Json, answer: Exchange, next: Exchange): Judgement | undefined {
   if (differences(sent, next.json).length > 0) return undefined;
   const declared = new Map([answer, next].map((exchange) => [exchange, (project(exchange.json ?? {}, contract().schema('Order')) ?? {}) as Json]));
   const shown = (exchange: Exchange, field: string) => declared.get(exchange)?.[field];
@@ -288,13 +287,13 @@ export function updateAnswersTheStoredOrder(createdWith: Json, sent: Json, answe
 export const emptyUpdateAnswered: Check = (exchange) => unless('ORD-UPDATE-009', ...acceptedOrRefusedWith(exchange, REFUSALS.emptyUpdate, 'an update with no field ({})'));
 
 /** A refused update with no field left the order as it was (`before`: a get just before it). */
-export const emptyUpdateLeftOrder = (before: Json | undefined, after: Exchange, update: Exchange): Finding | undefined => {
+export const emptyUpdateLeftOrder = (before: Json | undefined, after: Exchange, update: Exchange): Judgement | undefined => {
   const [holds, details] = untouched(after, before, 'the order untouched by the refused update with no field');
   return unless('ORD-UPDATE-009', holds, details, [update, after]);
 };
 
 /** updated_at in the order an exchange shows is later than `previous`, the value before the update. */
-export function updatedAtAdvanced(previous: unknown, exchange: Exchange, what: string): Finding | undefined {
+export function updatedAtAdvanced(previous: unknown, exchange: Exchange, what: string): Judgement | undefined {
   const value = (exchange.json as Json | undefined)?.updated_at;
   return unless('ORD-UPDATE-004', typeof value === 'string' && instantOf(value) > instantOf(String(previous)), () => ({
     expected: `updated_at in ${what} later than ${String(previous)}`,
@@ -303,24 +302,24 @@ export function updatedAtAdvanced(previous: unknown, exchange: Exchange, what: s
   }), exchange);
 }
 
-export const updateKeepsAssignedValues = (before: Json, exchange: Exchange): Finding | undefined =>
+export const updateKeepsAssignedValues = (before: Json, exchange: Exchange): Judgement | undefined =>
   unless('ORD-UPDATE-005', ...sameAssignedValues(before, exchange, 'unchanged by the update'));
 
-export const updateKeepsId = (id: string, exchange: Exchange): Finding | undefined => unless('ORD-UPDATE-005', ...showsOrder(id, exchange));
+export const updateKeepsId = (id: string, exchange: Exchange): Judgement | undefined => unless('ORD-UPDATE-005', ...showsOrder(id, exchange));
 
 export const updateUnknownIdAnswer =
   (ownForm: boolean): Check =>
   (exchange) =>
     unless('ORD-UPDATE-006', ...unknownIdAnswer(exchange, ownForm));
 
-export const updateIgnoresClientValue = (field: AssignedField, sent: string, exchange: Exchange, what: string): Finding | undefined =>
+export const updateIgnoresClientValue = (field: AssignedField, sent: string, exchange: Exchange, what: string): Judgement | undefined =>
   unless('ORD-UPDATE-007', ...clientValueNotTaken(field, sent, exchange, what));
 
 /**
  * An update that did not resend the customer keeps its service-assigned id. Whether omitted fields are
  * kept or cleared is not shown (4.4): a customer that does not come back, or comes back as empty values, was cleared.
  */
-export function updateKeepsCustomerId(customerId: unknown, exchange: Exchange, what: string): Finding | undefined {
+export function updateKeepsCustomerId(customerId: unknown, exchange: Exchange, what: string): Judgement | undefined {
   const customer = ((exchange.json ?? {}) as Json).customer as Json | undefined;
   if (!customer || typeof customer !== 'object' || !holdsValue(customer)) return undefined;
   return unless('ORD-UPDATE-007', customer.id === customerId, () => ({
@@ -331,7 +330,7 @@ export function updateKeepsCustomerId(customerId: unknown, exchange: Exchange, w
 }
 
 /** An update that did not resend the items keeps the ids assigned at create on those that come back. */
-export function updateKeepsItemIds(itemIds: unknown[], exchange: Exchange, what: string): Finding | undefined {
+export function updateKeepsItemIds(itemIds: unknown[], exchange: Exchange, what: string): Judgement | undefined {
   const returned = itemsOf((exchange.json ?? {}) as Json).map((entry) => entry.id);
   const foreign = returned.filter((id) => !itemIds.includes(id));
   return unless('ORD-UPDATE-007', foreign.length === 0, () => ({

@@ -1,4 +1,4 @@
-import type { Exchange } from '../harness/http/exchange';
+import type { Exchange } from '../contract/exchange';
 import type { Verdict } from './check';
 
 /**

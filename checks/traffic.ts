@@ -1,7 +1,7 @@
-import { bounds, isValidQuery, type ListQuery } from '../generators/query';
-import type { Finding, FindingContext } from '../harness/findings';
-import { parseJson, type Exchange } from '../harness/http/exchange';
-import type { Json } from '../harness/orders';
+import { bounds, isValidQuery, type ListQuery } from '../contract/query';
+import { violationIn, type Judgement } from './check';
+import type { Finding, FindingContext } from './finding';
+import { parseJson, type Exchange, type Json } from '../contract/exchange';
 import { answered401, refusedWithBadCredentials, validTokenAccepted, type BadCredentials } from './auth';
 import { responseChecks, responseRequirements } from './body';
 import { deleteUnknownIdAnswer } from './deletion';
@@ -80,7 +80,7 @@ export function judgeExchange(recorded: RecordedExchange, earlier: readonly Reco
   // A cut response body would read as "not JSON": nothing about the body is judged on it.
   if (!truncated?.response) {
     const findings = responseChecks(exchange);
-    responseRequirements(exchange).forEach((requirementId, index) => add(requirementId, findings[index]));
+    responseRequirements(exchange).forEach((requirementId, index) => add(requirementId, violationIn(findings[index])));
   }
   judgements.push(...credentials(recorded));
   if (exchange.status === 429) return judgements;
@@ -102,12 +102,12 @@ function credentials({ exchange, requirement }: RecordedExchange): TrafficJudgem
     authorization === undefined ? 'ORD-AUTH-001' : !bearer ? 'ORD-AUTH-003' : requirement === 'ORD-AUTH-004' ? 'ORD-AUTH-004' : undefined;
   if (bad) {
     return [
-      { requirementId: bad, finding: refusedWithBadCredentials(bad)(exchange) },
-      { requirementId: 'ORD-AUTH-006', finding: answered401(exchange) },
+      { requirementId: bad, finding: violationIn(refusedWithBadCredentials(bad)(exchange)) },
+      { requirementId: 'ORD-AUTH-006', finding: violationIn(answered401(exchange)) },
     ];
   }
   // A bearer token refused may be one that was never valid: only a 2xx, or the recording's word, judges it.
-  if (isSuccess(exchange.status) || requirement === 'ORD-AUTH-002') return [{ requirementId: 'ORD-AUTH-002', finding: validTokenAccepted(exchange) }];
+  if (isSuccess(exchange.status) || requirement === 'ORD-AUTH-002') return [{ requirementId: 'ORD-AUTH-002', finding: violationIn(validTokenAccepted(exchange)) }];
   return [];
 }
 
@@ -116,7 +116,7 @@ function listPage(exchange: Exchange): TrafficJudgement[] {
   const query = Object.fromEntries(new URLSearchParams(exchange.request.path.split('?')[1] ?? '')) as Record<string, string>;
   const page = readPage(query, exchange);
   const judgements: TrafficJudgement[] = [
-    { requirementId: 'ORD-LIST-005', finding: neverAboveMaximum(page) },
+    { requirementId: 'ORD-LIST-005', finding: violationIn(neverAboveMaximum(page)) },
     ...inRange(query, exchange),
   ];
   if (!isSuccess(exchange.status) || !isValidQuery(query as ListQuery) || page.total === undefined) return judgements;
@@ -124,10 +124,10 @@ function listPage(exchange: Exchange): TrafficJudgement[] {
   const number = Number(query.page ?? bounds('page').default);
   const last = Math.max(1, Math.ceil(page.total / limit));
   if (number === 1) {
-    judgements.push(query.limit === undefined ? { requirementId: 'ORD-LIST-002', finding: defaultLimitHonoured(page, limit) } : { requirementId: 'ORD-LIST-004', finding: limitHonoured(page, limit) });
+    judgements.push(query.limit === undefined ? { requirementId: 'ORD-LIST-002', finding: violationIn(defaultLimitHonoured(page, limit)) } : { requirementId: 'ORD-LIST-004', finding: violationIn(limitHonoured(page, limit)) });
   }
-  if (number === last) judgements.push({ requirementId: 'ORD-LIST-007', finding: lastPageHoldsRest(page, page.total, limit) });
-  if (number > last) judgements.push({ requirementId: 'ORD-LIST-007', finding: nothingPastLastPage(page, page.total) });
+  if (number === last) judgements.push({ requirementId: 'ORD-LIST-007', finding: violationIn(lastPageHoldsRest(page, page.total, limit)) });
+  if (number > last) judgements.push({ requirementId: 'ORD-LIST-007', finding: violationIn(nothingPastLastPage(page, page.total)) });
   return judgements;
 }
 
@@ -136,7 +136,7 @@ function inRange(query: Record<string, string>, exchange: Exchange): TrafficJudg
   const requirementId = !isValidQuery(query as ListQuery) ? (isSuccess(exchange.status) ? 'ORD-LIST-005' : 'ORD-LIST-010') : query.limit === undefined ? 'ORD-LIST-002' : 'ORD-LIST-004';
   // A page past the last may answer a 4xx (ORD-LIST-009): without meta.total the traffic cannot tell, so a failed in-range list is not judged.
   if (isValidQuery(query as ListQuery) && !isSuccess(exchange.status)) return [];
-  return [{ requirementId, finding: listAnswerInRange(query as ListQuery, exchange, undefined) }];
+  return [{ requirementId, finding: violationIn(listAnswerInRange(query as ListQuery, exchange, undefined)) }];
 }
 
 /** Creates, gets and updates answered 2xx: what they sent comes back, the values the service assigns, a get of an order created earlier. */
@@ -146,20 +146,20 @@ function orderAnswers({ exchange }: RecordedExchange, earlier: readonly Recorded
   switch (exchange.operationId) {
     case 'createOrder':
       return [
-        { requirementId: 'ORD-CREATE-003', finding: idAssigned(exchange) },
-        { requirementId: 'ORD-CREATE-005', finding: serviceAssignedParts(exchange) },
-        ...(sent ? [{ requirementId: 'ORD-CREATE-004', finding: createAnswersWhatWasSent(sent, exchange) }] : []),
+        { requirementId: 'ORD-CREATE-003', finding: violationIn(idAssigned(exchange)) },
+        { requirementId: 'ORD-CREATE-005', finding: violationIn(serviceAssignedParts(exchange)) },
+        ...(sent ? [{ requirementId: 'ORD-CREATE-004', finding: violationIn(createAnswersWhatWasSent(sent, exchange)) }] : []),
       ];
     case 'updateOrder':
-      return sent ? [{ requirementId: 'ORD-UPDATE-002', finding: updateAnswersWhatWasSent(sent, exchange) }] : [];
+      return sent ? [{ requirementId: 'ORD-UPDATE-002', finding: violationIn(updateAnswersWhatWasSent(sent, exchange)) }] : [];
     case 'getOrder': {
       const id = orderIdOf(exchange);
       const created = createdUnchanged(id, earlier);
       // Only a get of an order the traffic showed to exist is held to answer it: of another id (deleted, never
       // made) a 2xx is the unknown-id requirements' to judge, which need the run's word that it is unknown.
       return [
-        ...(existsBefore(id, earlier) ? [{ requirementId: 'ORD-GET-001', finding: getAnswersOrderAsked(id, exchange) }] : []),
-        ...(created ? [{ requirementId: 'ORD-GET-002', finding: storedAsSent(created, exchange) }] : []),
+        ...(existsBefore(id, earlier) ? [{ requirementId: 'ORD-GET-001', finding: violationIn(getAnswersOrderAsked(id, exchange)) }] : []),
+        ...(created ? [{ requirementId: 'ORD-GET-002', finding: violationIn(storedAsSent(created, exchange)) }] : []),
       ];
     }
     default:
@@ -171,7 +171,7 @@ function orderAnswers({ exchange }: RecordedExchange, earlier: readonly Recorded
  * Checks that need what the run knew besides the exchange, by the requirement the recording names: an id
  * it knew unknown (with the form it asked for), what it had sent before a get showed the order.
  */
-const WITH_CONTEXT: Record<string, (exchange: Exchange, context: FindingContext) => Finding | undefined> = {
+const WITH_CONTEXT: Record<string, (exchange: Exchange, context: FindingContext) => Judgement | undefined> = {
   'ORD-GET-004': (exchange, { ownForm }) => getUnknownIdAnswer(ownForm === true)(exchange),
   'ORD-UPDATE-006': (exchange, { ownForm }) => updateUnknownIdAnswer(ownForm === true)(exchange),
   'ORD-DELETE-003': (exchange, { ownForm }) => deleteUnknownIdAnswer(ownForm === true)(exchange),
@@ -186,7 +186,7 @@ const CONTEXT_NEEDED: Record<string, string> = { 'ORD-GET-004': 'ownForm', 'ORD-
 function withContext({ exchange, requirement, context, truncated }: RecordedExchange): TrafficJudgement | undefined {
   const needed = CONTEXT_NEEDED[requirement ?? ''];
   if (!needed || context?.[needed] === undefined || (needed === 'sent' && truncated?.response)) return undefined;
-  return { requirementId: requirement as string, finding: WITH_CONTEXT[requirement as string](exchange, context) };
+  return { requirementId: requirement as string, finding: violationIn(WITH_CONTEXT[requirement as string](exchange, context)) };
 }
 
 /** True when the latest recorded word on the order, before now, is that it exists: created, listed or got; not deleted since. */

@@ -2,12 +2,12 @@ import { existsSync } from 'node:fs';
 import { EXIT_CODE } from '../config/exit-codes';
 import { registerSettingsSecrets, type Settings } from '../config/settings';
 import { requestLine } from '../contract/operations';
-import { orderRequestLine } from '../harness/http/order-path';
+import { orderRequestLine } from '../contract/order-path';
 import { HttpTransport } from '../harness/http/transport';
 import { inFlight, Ledger, ledgerFile, ledgerRuns, leftovers, readLedger, type LedgerEntry } from '../harness/http/ledger';
-import { redact } from '../harness/http/redaction';
+import { redact } from '../config/redaction';
 import { clientCredentials, fetchToken, TokenError } from '../harness/http/token';
-import { quoted, visible } from '../harness/safe-text';
+import { quoted, visible } from '../config/safe-text';
 import { checkedSettings, environmentFrom } from './environment';
 import { UsageError, type Parsed } from './options';
 

@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { EXIT_CODE } from '../config/exit-codes';
-import { registerSecret } from '../harness/http/redaction';
+import { registerSecret } from '../config/redaction';
 import { HarError, readHar, type HarExchange } from '../reporter/har';
 import { judgeTraffic, trafficLines } from '../reporter/traffic-report';
 import { checkedSettings, environmentFrom } from './environment';

@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { configurationMessage, EXIT_CODE } from '../config/exit-codes';
-import { redact } from '../harness/http/redaction';
+import { redact } from '../config/redaction';
 import { PACKAGE_ROOT } from '../reporter/run-info';
-import { optionHelp, parseOptions, UsageError, type Command, type Parsed } from './options';
+import { optionHelp, parseOptions, UsageError, type Parsed } from './options';
+import type { Command } from '../config/settings-table';
 
 const COMMANDS: Record<Command, { usage: string; about: string }> = {
   run: { usage: 'oms-conformance [run] [options]', about: 'run the conformance suite against a server and write the report' },

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { REPORT_FILES, type ConformanceReport } from '../reporter/report';
 import { writeSettings } from '../config/settings';
-import type { RunInfo } from '../reporter/run-info';
+import type { RunInfo } from '../config/run-info';
 import { checkedSettings, environmentFrom } from './environment';
 import { UsageError, type Parsed } from './options';
 import { MERGE_CONFIG, runPlaywright } from './playwright';

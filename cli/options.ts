@@ -1,13 +1,11 @@
 import { helpDefault } from '../config/docs';
 import { ConfigurationError } from '../config/exit-codes';
-import { SETTING_NAMES, SETTINGS, type SettingName } from '../config/settings-table';
+import { SETTING_NAMES, SETTINGS, type Command, type SettingName } from '../config/settings-table';
 
 /**
  * The command line, as one table: each option's name, its value, the setting it sets (config/settings-table.ts,
  * where the options of settings come from) and its help line. The parser and the help text both come from this table.
  */
-export type Command = 'run' | 'merge' | 'cleanup' | 'verify' | 'keygen' | 'expectations' | 'replay' | 'diff' | 'judge';
-
 export interface OptionSpec {
   name: string;
   /** Placeholder of the value in the help; absent for a switch. */

@@ -2,7 +2,7 @@ import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { EXIT_CODE } from '../config/exit-codes';
 import { writeSettings } from '../config/settings';
-import type { Replay } from '../harness/findings';
+import type { Replay } from '../checks/finding';
 import { REPORT_FILES, type ConformanceReport } from '../reporter/report';
 import { checkedSettings, environmentFrom } from './environment';
 import { UsageError, type Parsed } from './options';

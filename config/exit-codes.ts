@@ -1,5 +1,5 @@
-import { redact } from '../harness/http/redaction';
-import { visible } from '../harness/safe-text';
+import { redact } from './redaction';
+import { visible } from './safe-text';
 
 /**
  * The exit codes the README and cli/README.md document, one per outcome of a run:

@@ -1,7 +1,9 @@
-import type { Command } from '../cli/options';
-import { TOKEN_AUTH_METHODS } from '../harness/http/token';
-import type { RunInfo } from '../reporter/run-info';
+import type { RunInfo } from './run-info';
+import { TOKEN_AUTH_METHODS } from './token-auth';
 import { choice, credential, httpUrl, integer, integerIn, json, onOff, path, positiveInteger, runId, text, type ValueKind } from './values';
+
+/** The commands of oms-conformance (cli/options.ts): the ones that take each setting's option. */
+export type Command = 'run' | 'merge' | 'cleanup' | 'verify' | 'keygen' | 'expectations' | 'replay' | 'diff' | 'judge';
 
 /**
  * One setting of the suite: the one place its variable, option, default, check and meaning are written.

@@ -1,9 +1,12 @@
-import { registerSecret } from '../harness/http/redaction';
+import { registerSecret } from './redaction';
 import { ConfigurationError } from './exit-codes';
 import { SETTING_NAMES, SETTINGS, type SettingName, type SettingSpec } from './settings-table';
 import { InvalidValue } from './values';
 
 type Table = typeof SETTINGS;
+
+/** The accounts a run works in: A (OMS_TOKEN), and B (OMS_TOKEN_B) for the isolation checks. */
+export type AccountName = 'A' | 'B';
 
 /** The suite's settings, typed from the table (config/settings-table.ts): read here, passed down everywhere else. */
 export type Settings = { [K in SettingName]: ReturnType<Table[K]['value']['parse']> | Table[K]['default'] };

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { contract, type JsonSchema } from '../contract/openapi';
 import { order, orderFields } from './order';
-import { boundaryValues, type ListParameter, type ListQuery } from './query';
+import { boundaryValues } from './query';
+import type { ListParameter, ListQuery } from '../contract/query';
 import { clientFields, componentOf, properties, requiredFields, type Payload } from './schema';
 
 /**

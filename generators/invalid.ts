@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { contract, type JsonSchema, type OperationId } from '../contract/openapi';
+import type { InvalidRequest } from '../checks/invalid-input';
 import { anyOrder } from './order';
 import { requestComponent, requiredFields } from './schema';
 import { anyOrderUpdate } from './update';
@@ -8,20 +9,6 @@ import { anyOrderUpdate } from './update';
  * Request bodies that break openapi.yaml, each with the requirement an answer to it is checked
  * against. Built from a valid body by one change, so a shrunk counterexample shows the one fault.
  */
-
-export type InvalidKind = 'missing-field' | 'wrong-type' | 'wrong-shape' | 'malformed-json' | 'empty-body';
-
-export interface InvalidRequest {
-  kind: InvalidKind;
-  /** What is wrong, in words: "/items/0/quantity is 1.5 (integer expected)". */
-  description: string;
-  /** ORD-ERR-003 missing field, ORD-ERR-004 wrong type or shape, ORD-ERR-002 not JSON or empty. */
-  requirementId: 'ORD-ERR-002' | 'ORD-ERR-003' | 'ORD-ERR-004';
-  /** Sent as JSON. */
-  body?: unknown;
-  /** Sent as is, instead of body. */
-  rawBody?: string;
-}
 
 type Json = Record<string, unknown>;
 

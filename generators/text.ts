@@ -9,9 +9,6 @@ import { matching } from './pattern';
 /** The longest string generated (UTF-16 code units): "very long", yet a sane request. */
 export const MAX_TEXT_LENGTH = 2000;
 
-/** Above this length a server may refuse a string: length limits of nested fields are not shown (2.7). */
-export const COMMON_LENGTH_LIMIT = 255;
-
 /** Pieces that break naive servers, by what they break. */
 export const HOSTILE_PIECES = {
   accented: ['Zoë', 'Ångström', 'Łukasiewicz', 'straße', 'İstanbul', 'ığüşöç', 'Ærøskøbing'],

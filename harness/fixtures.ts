@@ -1,20 +1,20 @@
 import { _baseTest as base, type FullConfig } from '@playwright/test';
-import { OmsApi, type AccountName } from './api';
-import { orderRequestLine } from './http/order-path';
+import { OmsApi } from './requests/api';
+import { currentRunId, readSettings, registerSettingsSecrets, writeSettings, type AccountName, type Settings } from '../config/settings';
+import { orderRequestLine } from '../contract/order-path';
 import { OmsClient } from './http/client';
-import { recordOf } from './findings';
-import { REQUESTS_ANNOTATION } from './verifies';
-import { recordViolated } from './run-knowledge';
+import { recordOf } from './record/findings';
+import { REQUESTS_ANNOTATION } from './record/verifies';
+import { recordViolated } from './record/run-knowledge';
 import { RequestGate } from './http/gate';
 import { defaultConcurrency, ordersMadeAhead } from '../config/network';
-import { poolOrders } from './order-pool';
-import { CreatedOrders } from './created-orders';
-import { currentRunId, readSettings, registerSettingsSecrets, type Settings } from '../config/settings';
+import { poolOrders } from './requests/order-pool';
+import { CreatedOrders } from './requests/created-orders';
 import { serverWentSilent } from './http/silence';
-import { skipTest } from './skips';
+import { skipTest } from './record/skips';
 import { SETTINGS } from '../config/settings-table';
-import { quoted, visible } from './safe-text';
-import { redact } from './http/redaction';
+import { quoted, visible } from '../config/safe-text';
+import { redact } from '../config/redaction';
 import { clientCredentials, fetchToken, TokenSource } from './http/token';
 
 interface Accounts {
@@ -22,8 +22,26 @@ interface Accounts {
   B?: OmsApi;
 }
 
-interface WorkerFixtures {
-  /** The settings, read once (global setup has already resolved the base URL and token). */
+/**
+ * A server under test that a project starts in each of its workers, instead of the one the settings name: the
+ * settings that point the worker at it (its address, credentials, the run id of its own) and how to stop it.
+ * The self-proof's matrix gives each project a reference server with other behaviours, all in one Playwright run.
+ */
+export interface WorkerTarget {
+  settings: Partial<Settings>;
+  close(): Promise<void>;
+}
+
+export interface WorkerOptions {
+  /**
+   * Starts this worker's server under test; unset, the settings' (OMS_BASE_URL, or the embedded server the global
+   * setup started). An object, not a function: Playwright takes a function given in `use` for a fixture of its own.
+   */
+  target: { start(): Promise<WorkerTarget> } | undefined;
+}
+
+interface WorkerFixtures extends WorkerOptions {
+  /** The settings, read once (global setup has already resolved the base URL and token, or the worker's target gave them). */
   settings: Settings;
   accounts: Accounts;
 }
@@ -46,11 +64,17 @@ interface TestFixtures {
  * quick run, for fixtures no test here uses.
  */
 export const test = base.extend<TestFixtures, WorkerFixtures>({
+  target: [undefined, { scope: 'worker', option: true }],
+
   settings: [
-    async ({}, use) => {
+    async ({ target }, use) => {
+      const started = await target?.start();
+      // In the variables a user would set: the whole worker reads its settings there (a worker serves one project).
+      if (started) writeSettings(started.settings);
       const settings = readSettings();
       registerSettingsSecrets(settings);
       await use(settings);
+      await started?.close();
     },
     { scope: 'worker' },
   ],
@@ -197,4 +221,4 @@ async function deleteLeftovers(accounts: Accounts, created: CreatedOrders, inFli
   }
 }
 
-export { expect } from './findings';
+export { expect } from './record/findings';

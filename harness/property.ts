@@ -1,13 +1,16 @@
 import { relative } from 'node:path';
 import { test } from '@playwright/test';
 import fc from 'fast-check';
-import type { OmsApi } from './api';
-import { clip, type Exchange } from './http/exchange';
-import { ensure, type Finding, type Replay as FindingReplay } from './findings';
-import { knownViolated, recordViolated } from './run-knowledge';
-import { recordCut, recordGeneratedRuns, type Cut } from './cuts';
+import type { OmsApi } from './requests/api';
+import { clip } from './http/exchange';
+import type { Exchange } from '../contract/exchange';
+import { ensure, judged } from './record/findings';
+import type { Judgement, Judgements } from '../checks/check';
+import type { Finding, Replay as FindingReplay } from '../checks/finding';
+import { knownViolated, recordViolated } from './record/run-knowledge';
+import { recordCut, recordGeneratedRuns, type Cut } from './record/cuts';
 import { defaultConcurrency } from '../config/network';
-import { skipTest } from './skips';
+import { skipTest } from './record/skips';
 import type { Settings } from '../config/settings';
 
 /**
@@ -25,7 +28,7 @@ export interface EffortProfile {
   /**
    * Requests the generated runs of one test may send before any failure. Counted in requests, never in
    * seconds: a slow server gets the same runs as a fast one, later. A run that would start past it is cut,
-   * and the cut is reported (harness/cuts.ts).
+   * and the cut is reported (harness/record/cuts.ts).
    */
   maxRequests: number;
   /** Below this share of the planned runs, a cut test leaves its requirements not checked (the run is incomplete). */
@@ -84,8 +87,9 @@ export class Violation extends Error {
   }
 }
 
-/** Ends the run when a check found a violation. */
-export function stopOn(finding: Finding | undefined): void {
+/** Records a judgement of a run, and ends the run when it found a violation. */
+export function stopOn(judgement: Judgement | Judgements | undefined): void {
+  const finding = judged(judgement);
   if (finding) throw new Violation(finding);
 }
 
@@ -102,8 +106,8 @@ class FailedRun extends Error {
 export interface GeneratedTest<T> {
   /** The generated input of one run. */
   input: fc.Arbitrary<T>;
-  /** One run: requests through trail.api(…); a broken requirement is returned, or thrown with stopOn. */
-  run(input: T, trail: Trail): Promise<Finding | undefined>;
+  /** One run: requests through trail.api(…); its last judgement is returned, or a broken requirement thrown with stopOn. */
+  run(input: T, trail: Trail): Promise<Judgement | Judgements | undefined>;
   /** Runs relative to the profile's numRuns (cheap properties take more). */
   runsFactor?: number;
   /** How many runs, instead of the profile's numRuns (model-based tests: EFFORT[…].sequences). */
@@ -325,8 +329,7 @@ class Runner<T> {
     // Shrinking reruns a failure already found and judged: a list is not given time to settle on every candidate.
     const trail = new Trail(this.budget.isShrinking ? 0 : undefined);
     try {
-      const finding = await this.generated.run(input, trail);
-      if (finding) throw new Violation(finding);
+      stopOn(await this.generated.run(input, trail));
       return 'passed';
     } catch (error) {
       // fc.pre(false): the run proves nothing (an allowed refusal, a view changed by another client).
@@ -364,13 +367,11 @@ class Runner<T> {
     const report = counterexampleReport(parts);
     if (cause instanceof Violation) {
       const { finding } = cause;
+      // The responses were judged in the runs; this judgement only carries the shrunk counterexample to the report.
       ensure({
         requirementId: finding.requirementId,
-        expected: finding.expected,
-        received: finding.received,
-        exchange: finding.exchange,
-        counterexample: report,
-        replay: replayOf(parts),
+        on: [],
+        finding: { requirementId: finding.requirementId, expected: finding.expected, received: finding.received, exchange: finding.exchange, counterexample: report, replay: replayOf(parts) },
       });
     }
     throw new Error(`${cause instanceof Error ? cause.message : String(cause)}\n\n${report}`);

@@ -8,7 +8,7 @@ import { InMemoryOrderStore, type OrderStore } from './store';
 
 /**
  * A change to the clean server, switched on by configuration: faults (deliberate violations) and
- * variants (conformant differences) are both behaviours, kept in reference/faults and reference/variants.
+ * variants (conformant differences) are both behaviours, kept in selftest/reference/faults and selftest/reference/variants.
  */
 export interface Behaviour {
   name: string;

@@ -2,7 +2,6 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DEVELOPMENT_ACCOUNTS } from './accounts';
 import { createReferenceApp, type ReferenceApp, type ReferenceOptions } from './app';
-import { behavioursFromEnvironment } from './behaviours';
 
 export interface RunningReference {
   url: string;
@@ -35,9 +34,13 @@ export async function startReferenceServer(options: ReferenceOptions & { port?: 
   };
 }
 
-if (require.main === module) {
+/**
+ * Serves the reference server on PORT (8080 by default) until SIGINT or SIGTERM, printing the development
+ * tokens of its two accounts: `npm run reference`. The self-proof serves it with behaviours the same way.
+ */
+export function serveUntilStopped(options: ReferenceOptions = {}): void {
   const port = Number(process.env.PORT ?? 8080);
-  void startReferenceServer({ port, behaviours: behavioursFromEnvironment(process.env) }).then((running) => {
+  void startReferenceServer({ ...options, port }).then((running) => {
     const [a, b] = DEVELOPMENT_ACCOUNTS;
     console.log(`Reference Order Management Service listening on ${running.url}`);
     console.log(`  account A: Authorization: Bearer ${a.developmentToken}   (POST /token with client_id=${a.client.id}, client_secret=${a.client.secret})`);
@@ -48,3 +51,5 @@ if (require.main === module) {
     process.on('SIGTERM', stop);
   });
 }
+
+if (require.main === module) serveUntilStopped();

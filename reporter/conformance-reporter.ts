@@ -5,24 +5,25 @@ import type { KeyObject } from 'node:crypto';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, TestResult } from '@playwright/test/reporter';
 import { endWithExitCode, exitOnConfigurationError } from '../config/exit-codes';
 import { readSetting, readSettings, registerSettingsSecrets, writeSettings } from '../config/settings';
-import { RATE_LIMIT_ANNOTATION } from '../harness/api';
+import { RATE_LIMIT_ANNOTATION } from '../harness/requests/api';
 import { inFlight, ledgerFile, leftovers, newRunId, readLedger } from '../harness/http/ledger';
-import { redact } from '../harness/http/redaction';
+import { redact } from '../config/redaction';
 import { catalogue, onlyFaultyServersAnswer, requirement } from '../requirements/catalogue';
-import { OBSERVATION_ANNOTATION, REQUESTS_ANNOTATION, REQUIREMENT_ANNOTATION } from '../harness/verifies';
+import { OBSERVATION_ANNOTATION, REQUESTS_ANNOTATION, REQUIREMENT_ANNOTATION } from '../harness/record/verifies';
 import { Progress } from './progress';
-import { CHECKED_ON_ANNOTATION } from '../harness/checked-on';
-import { REACHED_ANNOTATION, recordOf, STOPPED_BY_ANNOTATION } from '../harness/findings';
-import { cutOf, generatedRunsOf } from '../harness/cuts';
-import { skipOf, type Skip } from '../harness/skips';
+import { CHECKED_ON_ANNOTATION } from '../harness/record/checked-on';
+import { REACHED_ANNOTATION, recordOf, STOPPED_BY_ANNOTATION } from '../harness/record/findings';
+import { cutOf, generatedRunsOf } from '../harness/record/cuts';
+import { skipOf, type Skip } from '../harness/record/skips';
 import { evidenceOf, evidenceOfError, type Evidence } from './evidence';
 import { summaryLines } from './terminal';
-import { visible, visibleControls } from '../harness/safe-text';
+import { visible, visibleControls } from '../config/safe-text';
 import { shellWord } from '../harness/http/shell';
 import { loadExpectations, type Expectations } from './expectations';
 import { loadPrivateKey } from './integrity';
 import { buildReport, skipOfCut, type ConformanceReport, type CutEntry, type GeneratedEntry, type RequirementResult, type RequirementStatus } from './report';
-import { runInfoAtStart, suiteIdentity, type RunInfo } from './run-info';
+import { runInfoAtStart, suiteIdentity } from './run-info';
+import type { RunInfo } from '../config/run-info';
 import { clearReport, writeReport } from './write-report';
 import { serverWentSilent } from '../harness/http/silence';
 
@@ -38,6 +39,10 @@ interface Options {
   profile?: 'core' | 'strict';
   /** Set by `oms-conformance merge`: what the shards ran (they agree on it), instead of this process's settings. */
   mergedRun?: RunInfo;
+  /** The run's id, where it is not this process's OMS_RUN_ID: one Playwright run reporting several suite runs (a project each). */
+  runId?: string;
+  /** Writes the report and prints nothing, leaving the exit code alone: another reporter speaks for the whole Playwright run. */
+  silent?: boolean;
 }
 
 /** Requirement ids a test verifies, from its verifies() annotations. */
@@ -101,7 +106,7 @@ export default class ConformanceReporter implements Reporter {
       exitOnConfigurationError(error);
     }
     // Fixed before the workers start, so every worker writes the same ledger.
-    if (!settings.runId) writeSettings({ runId: newRunId() });
+    if (!options.runId && !settings.runId) writeSettings({ runId: newRunId() });
     for (const r of catalogue().values()) {
       this.results.set(r.id, {
         id: r.id,
@@ -124,9 +129,9 @@ export default class ConformanceReporter implements Reporter {
 
   onBegin(config: FullConfig, suite: Suite): void {
     const settings = readSettings();
-    this.run = this.options.mergedRun ?? runInfoAtStart(config, settings, settings.runId as string);
+    this.run = this.options.mergedRun ?? runInfoAtStart(config, settings, this.options.runId ?? (settings.runId as string));
     clearReport(this.outputDir);
-    if (!this.options.mergedRun) {
+    if (!this.options.mergedRun && !this.options.silent) {
       console.log(`oms-conformance: ${suite.allTests().length} tests, profile ${this.run.profile}, effort ${this.run.effort}`);
       // The live line goes to stderr: stdout stays the report's, whatever a CI job pipes it to.
       this.progress = new Progress(suite.allTests().length, process.stderr);
@@ -198,7 +203,7 @@ export default class ConformanceReporter implements Reporter {
     // A requirement passes only where a test judged it and found nothing: verifying it is not enough (a
     // generated run may never get to it). OBSERVED ones are marked by their observations above.
     const judged = new Set(result.annotations.filter((a) => a.type === REACHED_ANNOTATION).map((a) => a.description));
-    // Where each requirement was judged: the responses of a test in which it was reached (harness/checked-on.ts).
+    // Where each requirement was judged: the responses of a test in which it was reached (harness/record/checked-on.ts).
     for (const annotation of result.annotations.filter((a) => a.type === CHECKED_ON_ANNOTATION)) {
       const [id, cell] = (annotation.description ?? '').split(' ');
       const entry = this.results.get(id);
@@ -239,7 +244,7 @@ export default class ConformanceReporter implements Reporter {
       : { baseUrl: settings.baseUrl ?? null, embedded: this.embedded, ...(settings.tokenAuth && { tokenAuth: settings.tokenAuth }) };
     const interrupted = result.status === 'interrupted' || result.status === 'timedout';
     // A server that went silent stopped the run: the rest was skipped, so the verdict cannot be CONFORMANT.
-    const silence = serverWentSilent(settings.runId as string);
+    const silence = serverWentSilent(this.options.runId ?? (settings.runId as string));
     const report = redactStrings(
       buildReport(
         {
@@ -261,6 +266,7 @@ export default class ConformanceReporter implements Reporter {
       ),
     );
     const written = writeReport(this.outputDir, report, this.signingKey, { har: this.har });
+    if (this.options.silent) return { status: written.gate.passed ? 'passed' : 'failed' };
     this.print(written);
     // Playwright's runner knows only 0, 1 and 130: the report's own code (3 for inconclusive) is made the process's.
     endWithExitCode(written.exitCode);
@@ -309,7 +315,7 @@ export default class ConformanceReporter implements Reporter {
 }
 
 /**
- * Why a skipped test judged nothing: its structured skip (harness/skips.ts), never its wording. A skip
+ * Why a skipped test judged nothing: its structured skip (harness/record/skips.ts), never its wording. A skip
  * made some other way (a plain test.skip) is a precondition: not checked, and so not complete.
  */
 function skipOfTest(test: TestCase, result: TestResult): Skip {

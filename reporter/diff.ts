@@ -1,5 +1,5 @@
 import { observedBehaviour } from '../requirements/observed';
-import { visible, visibleLines } from '../harness/safe-text';
+import { visible, visibleLines } from '../config/safe-text';
 import type { Level } from '../requirements/catalogue';
 import { targetLabel } from './display';
 import type { ConformanceReport, RequirementResult, RequirementStatus } from './report';

@@ -1,7 +1,7 @@
 import { stripVTControlCharacters } from 'node:util';
-import type { FindingRecord } from '../harness/findings';
-import { redact } from '../harness/http/redaction';
-import { clipText } from '../harness/safe-text';
+import type { FindingRecord } from '../harness/record/findings';
+import { redact } from '../config/redaction';
+import { clipText } from '../config/safe-text';
 
 /**
  * One failure as the report keeps it: the finding record the test attached (expected, received, the

@@ -1,9 +1,8 @@
 import { STATUS_CODES } from 'node:http';
 import { operationOf } from '../contract/operations';
-import { parseJson, type Exchange } from '../harness/http/exchange';
-import type { ExchangeTiming } from '../harness/http/transport';
-import type { FindingContext } from '../harness/findings';
-import { redact } from '../harness/http/redaction';
+import { parseJson, type Exchange, type ExchangeTiming } from '../contract/exchange';
+import type { FindingContext } from '../checks/finding';
+import { redact } from '../config/redaction';
 import type { Evidence } from './evidence';
 import type { ConformanceReport } from './report';
 import { jsonText } from './markup';

@@ -1,5 +1,5 @@
 import { LEVELS } from '../requirements/catalogue';
-import { visible } from '../harness/safe-text';
+import { visible } from '../config/safe-text';
 import { cutLine, failures, generatedLine, skipsByReason, targetLabel } from './display';
 import { STATUSES, verdictLine, type ConformanceReport } from './report';
 

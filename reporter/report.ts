@@ -1,10 +1,11 @@
 import { EXIT_CODE, VERDICT_EXIT_CODE } from '../config/exit-codes';
-import type { Cut, GeneratedRuns } from '../harness/cuts';
-import type { Skip, SkipKind } from '../harness/skips';
+import type { Cut, GeneratedRuns } from '../harness/record/cuts';
+import type { Skip, SkipKind } from '../harness/record/skips';
 import { gatingLevels, LEVELS, type Level } from '../requirements/catalogue';
 import type { Evidence } from './evidence';
 import type { Expectations, ExpiredExpectation } from './expectations';
-import type { RunInfo, SuiteIdentity } from './run-info';
+import type { SuiteIdentity } from './run-info';
+import type { RunInfo } from '../config/run-info';
 
 /** The files of a report directory; report.json lists the SHA-256 of every other one. */
 export const REPORT_FILES = {
@@ -39,7 +40,7 @@ export interface RequirementResult {
   tests: string[];
   /** Why it was skipped (every distinct reason), or why it cannot be tested. */
   skipReasons: string[];
-  /** The same skips with their cause (harness/skips.ts): what the verdict weighs, never the wording. */
+  /** The same skips with their cause (harness/record/skips.ts): what the verdict weighs, never the wording. */
   skips: Skip[];
   /** Values seen, for OBSERVED requirements. */
   observed: string[];
@@ -72,13 +73,13 @@ export interface Integrity {
   signature?: Signature;
 }
 
-/** A cut (harness/cuts.ts) as the report lists it: the test it cut short and the requirements that test verifies. */
+/** A cut (harness/record/cuts.ts) as the report lists it: the test it cut short and the requirements that test verifies. */
 export interface CutEntry extends Cut {
   test: string;
   requirements: string[];
 }
 
-/** What one generated test ran (harness/cuts.ts), listed for every generated test, cut or not. */
+/** What one generated test ran (harness/record/cuts.ts), listed for every generated test, cut or not. */
 export interface GeneratedEntry extends GeneratedRuns {
   test: string;
   requirements: string[];
@@ -117,7 +118,7 @@ export interface ConformanceReport extends RunInfo {
   incompleteReasons: string[];
   /** The same gaps as data: cause, requirements and the settings that would close them. */
   gaps: Gap[];
-  /** Tests a budget, the server or an interruption cut short (harness/cuts.ts); each cut below its floor is a gap. */
+  /** Tests a budget, the server or an interruption cut short (harness/record/cuts.ts); each cut below its floor is a gap. */
   cuts: CutEntry[];
   /** Every generated test: the runs it made of the runs it planned, and the requests it sent. */
   generated: GeneratedEntry[];

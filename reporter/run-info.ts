@@ -5,7 +5,7 @@ import type { FullConfig } from '@playwright/test/reporter';
 import { OPENAPI_PATH } from '../contract/openapi';
 import { CATALOGUE_PATH } from '../requirements/catalogue';
 import type { Settings } from '../config/settings';
-import type { TokenAuth } from '../harness/http/token';
+import type { RunInfo } from '../config/run-info';
 
 export const PACKAGE_ROOT = join(__dirname, '..');
 
@@ -22,31 +22,7 @@ export interface SuiteIdentity {
 }
 
 /** The folders whose code decides what a run checks and how: a change in any of them is another suite. */
-export const SUITE_CODE_FOLDERS = ['tests', 'generators', 'checks', 'harness', 'contract', 'config', 'reporter', 'requirements'];
-
-/** What was run, against what: everything a reader needs to judge or replay the result. */
-export interface RunInfo {
-  runId: string;
-  target: {
-    /** The base URL tested (for the embedded server, the address it had during the run). */
-    baseUrl: string | null;
-    /** True when no OMS_BASE_URL was given and the embedded reference server was tested. */
-    embedded: boolean;
-    /** How POST /token took the client credentials (given, or found by trying); absent when no token was obtained there. */
-    tokenAuth?: TokenAuth;
-  };
-  profile: 'core' | 'strict';
-  effort: 'quick' | 'thorough';
-  /** OMS_SEED; null when the generators chose their own. */
-  seed: number | null;
-  readOnly: boolean;
-  /** The filters of a partial run, as given (--grep X --grep-invert Y, file filters); null when every test was selected. */
-  grep: string | null;
-  /** The shard of a partial run ("1/3"); null for a whole run or a merged one. */
-  shard: string | null;
-  /** How many shard reports a merged report was made from; null when it was not merged. */
-  mergedShards: number | null;
-}
+export const SUITE_CODE_FOLDERS = ['tests', 'generators', 'model', 'checks', 'harness', 'contract', 'config', 'reporter', 'requirements'];
 
 export function sha256(data: string | Buffer): string {
   return createHash('sha256').update(data).digest('hex');

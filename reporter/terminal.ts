@@ -1,4 +1,4 @@
-import { visible, visibleLines } from '../harness/safe-text';
+import { visible, visibleLines } from '../config/safe-text';
 import { cutLine, displayOf, failures, generatedLine } from './display';
 import { requestLine, responseLine, type Evidence } from './evidence';
 import { verdictLine, type ConformanceReport, type RequirementResult } from './report';

@@ -1,7 +1,7 @@
 import { JUDGED_FROM_TRAFFIC, judgeExchange, type RecordedExchange } from '../checks/traffic';
-import type { Finding } from '../harness/findings';
-import { redact } from '../harness/http/redaction';
-import { visible, visibleLines } from '../harness/safe-text';
+import type { Finding } from '../checks/finding';
+import { redact } from '../config/redaction';
+import { visible, visibleLines } from '../config/safe-text';
 import { catalogue, gatingLevels, type Level } from '../requirements/catalogue';
 
 /**

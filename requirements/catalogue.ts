@@ -19,7 +19,7 @@ export interface Requirement {
   applies_to?: string[];
   /**
    * OBSERVED (and optionally NONE): the range of behaviours a correct server may show where the document
-   * is silent. No MUST or SHOULD check may contradict it; each is a knob of reference/variants/knobs.ts.
+   * is silent. No MUST or SHOULD check may contradict it; each is a knob of selftest/reference/variants/knobs.ts.
    */
   allowed?: string;
 }

@@ -1,7 +1,7 @@
 /**
  * Where an observation goes on to one instance of the behaviour (an id, a timestamp, a count of this
  * run), the instance follows this mark, last: `oms-conformance diff` compares what comes before it.
- * (Apart from harness/observe.ts, which records observations in a test: reading them needs no Playwright.)
+ * (Apart from harness/record/observe.ts, which records observations in a test: reading them needs no Playwright.)
  */
 export const EXAMPLE_MARK = ' (e.g. ';
 

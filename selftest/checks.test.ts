@@ -6,9 +6,10 @@ import { otherAccountCannotList } from '../checks/isolation';
 import { listedAfterCreate, readPage, searchOfPage, type ListSearch } from '../checks/listing';
 import { updateVisibleOnGet } from '../checks/orders';
 import { differences } from '../checks/roundtrip';
-import { CHECKED_ON_ANNOTATION } from '../harness/checked-on';
-import { REACHED_ANNOTATION } from '../harness/findings';
-import type { Exchange } from '../harness/http/exchange';
+import { CHECKED_ON_ANNOTATION } from '../harness/record/checked-on';
+import { judged, REACHED_ANNOTATION } from '../harness/record/findings';
+import { violationIn, type Judgement } from '../checks/check';
+import type { Exchange } from '../contract/exchange';
 
 /** Judgements of checks/ on made-up answers: what they count, and where they refuse to conclude. */
 
@@ -27,9 +28,20 @@ function answer(operationId: Exchange['operationId'], status: number, json: unkn
 test('a judgement counts as checked on the responses it names, never on those the test only passed through', () => {
   // A create that set the order up, then the update and the get that show it: only the last two are judged.
   answer('createOrder', 201, { id: 'a' });
-  updateVisibleOnGet({ note: 'n' }, answer('getOrder', 200, { id: 'a', note: 'n' }), 'the order', answer('updateOrder', 200, { id: 'a', note: 'n' }));
+  const judgement = updateVisibleOnGet({ note: 'n' }, answer('getOrder', 200, { id: 'a', note: 'n' }), 'the order', answer('updateOrder', 200, { id: 'a', note: 'n' })) as Judgement;
+  expect(judgement.on.map((exchange) => exchange.operationId)).toEqual(['updateOrder', 'getOrder']);
+  judged(judgement);
   const cells = test.info().annotations.filter((a) => a.type === CHECKED_ON_ANNOTATION).map((a) => a.description);
   expect(cells.sort()).toEqual(['ORD-UPDATE-003 getOrder/2xx', 'ORD-UPDATE-003 updateOrder/2xx']);
+});
+
+test('a check records nothing: the requirement reached, the responses judged and the finding are in what it returns', () => {
+  const judgement = updateVisibleOnGet({ note: 'n' }, answer('getOrder', 200, { id: 'a', note: 'other' }), 'the order') as Judgement;
+  expect(test.info().annotations).toEqual([]);
+  expect(test.info().attachments).toEqual([]);
+  expect(judgement.requirementId).toBe('ORD-UPDATE-003');
+  expect(judgement.on.map((exchange) => exchange.operationId)).toEqual(['getOrder']);
+  expect(judgement.finding?.received).toContain('/note');
 });
 
 test('an order not found by a search that could not read the whole list gets no verdict; read whole, its absence is judged', () => {
@@ -40,29 +52,29 @@ test('an order not found by a search that could not read the whole list gets no 
   // One page holding the whole list is a complete search: the order is absent from it.
   const whole = searchOfPage(readPage({ page: 1, limit: 100 }, answer('listOrders', 200, { data: [{ id: 'other' }], meta: { total: 1 } })));
   expect(whole.complete).toBe(true);
-  expect(listedAfterCreate('mine', whole)?.requirementId).toBe('ORD-LIST-008');
-  expect(goneFromList('mine', whole)).toBeUndefined();
+  expect(violationIn(listedAfterCreate('mine', whole))?.requirementId).toBe('ORD-LIST-008');
+  expect(violationIn(goneFromList('mine', whole))).toBeUndefined();
 });
 
 test('the fields the full form promises are judged wherever it shows their object, not where it shows none or an empty one', () => {
   const order = (extra: object) => answer('getOrder', 200, { id: 'a', customer: { id: 'c', tax_office: '', name: 'Ada' }, items: [{ id: 'i', total: 2 }], ...extra });
-  expect(promisedFieldsPresent(order({ payment: { method: 'card', type: 'sale' } }))).toBeUndefined();
+  expect(violationIn(promisedFieldsPresent(order({ payment: { method: 'card', type: 'sale' } })))).toBeUndefined();
   // A payment never sent, or sent as {}, may come back absent, null or empty (ORD-OBS-011): nothing to carry a type.
-  for (const payment of [undefined, null, {}, { method: '', status: '' }]) expect(promisedFieldsPresent(order({ payment }))).toBeUndefined();
-  expect(promisedFieldsPresent(order({ payment: { method: 'card' } }))?.received).toContain('payment.type');
-  expect(promisedFieldsPresent(answer('createOrder', 201, { id: 'a', customer: { id: 'c', name: 'Ada' }, items: [{ id: 'i' }] }))?.received).toBe(
+  for (const payment of [undefined, null, {}, { method: '', status: '' }]) expect(violationIn(promisedFieldsPresent(order({ payment })))).toBeUndefined();
+  expect(violationIn(promisedFieldsPresent(order({ payment: { method: 'card' } })))?.received).toContain('payment.type');
+  expect(violationIn(promisedFieldsPresent(answer('createOrder', 201, { id: 'a', customer: { id: 'c', name: 'Ada' }, items: [{ id: 'i' }] })))?.received).toBe(
     'missing: customer.tax_office (section 2.3), items[0].total (section 2.4)',
   );
 });
 
 test('a date-time the service writes without an offset is judged; one the client sent, or a live deleted_at that is no date-time, is not', () => {
   const order = (extra: object) => answer('getOrder', 200, { id: 'a', created_at: '2026-11-24T03:22:10.123Z', updated_at: '2026-11-24T06:22:10+03:00', deleted_at: null, ...extra });
-  expect(fullFormTimestampsCarryOffset(order({}))).toBeUndefined();
-  expect(fullFormTimestampsCarryOffset(order({ deleted_at: '', placed_at: '2026-11-24T03:22:10' }))).toBeUndefined();
+  expect(violationIn(fullFormTimestampsCarryOffset(order({})))).toBeUndefined();
+  expect(violationIn(fullFormTimestampsCarryOffset(order({ deleted_at: '', placed_at: '2026-11-24T03:22:10' })))).toBeUndefined();
   // The zero time of .NET (DateTime.MinValue) or Python (datetime.min) for "not deleted" is no instant either way.
-  expect(fullFormTimestampsCarryOffset(order({ deleted_at: '0001-01-01T00:00:00' }))).toBeUndefined();
-  expect(fullFormTimestampsCarryOffset(order({ updated_at: '2026-11-24T03:22:10.123456' }))?.received).toBe('no offset: updated_at "2026-11-24T03:22:10.123456"');
-  expect(summaryTimestampsCarryOffset(answer('listOrders', 200, { data: [{ id: 'a', created_at: '2026-11-24T03:22:10', updated_at: '2026-11-24T03:22:10Z' }] }))?.received).toBe(
+  expect(violationIn(fullFormTimestampsCarryOffset(order({ deleted_at: '0001-01-01T00:00:00' })))).toBeUndefined();
+  expect(violationIn(fullFormTimestampsCarryOffset(order({ updated_at: '2026-11-24T03:22:10.123456' })))?.received).toBe('no offset: updated_at "2026-11-24T03:22:10.123456"');
+  expect(violationIn(summaryTimestampsCarryOffset(answer('listOrders', 200, { data: [{ id: 'a', created_at: '2026-11-24T03:22:10', updated_at: '2026-11-24T03:22:10Z' }] })))?.received).toBe(
     'no offset: data[0].created_at "2026-11-24T03:22:10"',
   );
 });
@@ -76,7 +88,7 @@ test('an object or array sent empty may come back absent, null or empty (an obje
 
 test('a write after a delete: refused in range, or accepted where it leaves the order deleted; never a 5xx', () => {
   const statuses = (write: 'update' | 'delete', soft: boolean) =>
-    [200, 204, 400, 401, 403, 404, 409, 410, 422, 500].filter((status) => writeAfterDeleteAnswered(write, soft, answer(write === 'update' ? 'updateOrder' : 'deleteOrder', status, {})) === undefined);
+    [200, 204, 400, 401, 403, 404, 409, 410, 422, 500].filter((status) => violationIn(writeAfterDeleteAnswered(write, soft, answer(write === 'update' ? 'updateOrder' : 'deleteOrder', status, {}))) === undefined);
   expect(statuses('update', false)).toEqual([400, 403, 404, 409, 410, 422]);
   expect(statuses('update', true)).toEqual([200, 204, 400, 403, 404, 409, 410, 422]);
   expect(statuses('delete', false)).toEqual([200, 204, 400, 403, 404, 409, 410, 422]);
@@ -85,9 +97,11 @@ test('a write after a delete: refused in range, or accepted where it leaves the 
 test('a path spelled with a trailing slash, without credentials: any refusal, or a 2xx without JSON, passes; counted for the operation it spells', () => {
   const withheld = pathVariantWithheld('listOrders', 'GET /orders/');
   const page = (status: number, json: unknown) => ({ ...answer(undefined, status, json), text: json === undefined ? '<html></html>' : JSON.stringify(json) });
-  expect([401, 404, 308].map((status) => withheld(page(status, { meta: {} })))).toEqual([undefined, undefined, undefined]);
-  expect(withheld(page(200, undefined))).toBeUndefined();
-  expect(withheld(page(200, { data: [] }))?.requirementId).toBe('ORD-AUTH-007');
+  const judgements = [...[401, 404, 308].map((status) => withheld(page(status, { meta: {} }))), withheld(page(200, undefined))] as Judgement[];
+  expect(judgements.map(violationIn)).toEqual([undefined, undefined, undefined, undefined]);
+  const refusal = withheld(page(200, { data: [] }));
+  expect(violationIn(refusal)?.requirementId).toBe('ORD-AUTH-007');
+  judged([...judgements, refusal as Judgement]);
   const cells = test.info().annotations.filter((a) => a.type === CHECKED_ON_ANNOTATION).map((a) => a.description);
   expect([...new Set(cells)].sort()).toEqual(['ORD-AUTH-007 listOrders/2xx', 'ORD-AUTH-007 listOrders/3xx', 'ORD-AUTH-007 listOrders/4xx']);
 });

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { readdirSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
@@ -33,4 +33,15 @@ test('npm pack ships what the command needs, and the installed package runs the 
   const run = await runCli(['--grep', '@ORD-CREATE-002', '--out', 'report'], { cwd: app, bin });
   expect(run.exitCode, run.stdout + run.stderr).toBe(0);
   expect(readReport(join(app, 'report')).verdict).toBe('conformant');
+});
+
+test('npm pack ships the product apart from its proof: no fault, variant, knob or hostile module, and no code that reads their variables', async () => {
+  const { stdout } = await exec('npm', ['pack', '--dry-run', '--json', '--silent'], { cwd: PROJECT_ROOT });
+  const files = (JSON.parse(stdout) as Array<{ files: Array<{ path: string }> }>)[0].files.map((file) => file.path);
+  expect(files).toContain('reference/server.ts');
+  const proof = files.filter((file) => /^selftest\/|(^|\/)(faults|variants|hostile)\/|knobs|behaviours/.test(file));
+  expect(proof, 'modules of the self-proof in the published package (package.json "files")').toEqual([]);
+  const code = files.filter((file) => /\.(ts|js)$/.test(file));
+  const readers = code.filter((file) => /OMS_(FAULT|VARIANT|HOSTILE|KNOBS)\b/.test(readFileSync(join(PROJECT_ROOT, file), 'utf8')));
+  expect(readers, 'shipped code that names a behaviour variable of the self-proof').toEqual([]);
 });

@@ -1,51 +1,29 @@
+import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import fc from 'fast-check';
 import { catalogue } from '../requirements/catalogue';
-import { behavioursFromEnvironment } from '../reference/behaviours';
-import { VARIANTS } from '../reference/variants';
-import { KNOBS, knobsText, type Knob } from '../reference/variants/knobs';
-import { failedRequirements, ordersLeftBehind, runSuite, type SuiteRun } from './support/run-suite';
+import { behavioursFromEnvironment } from './reference/behaviours';
+import { VARIANTS } from './reference/variants';
+import { KNOBS, knobsText } from './reference/variants/knobs';
+import { oncePerRun } from './support/once';
+import { readProjectRun } from './support/reports-by-project';
+import { failedRequirements, ordersLeftBehind, PROJECT_ROOT, runSuite, type SuiteRun } from './support/run-suite';
+import { DRAWN, SINGLES, SINGLE_TESTS, singleName, THOROUGH, type Setting } from './space/points';
 
 /**
- * The space of conformant servers (reference/variants/knobs.ts): every point must pass the whole suite
+ * The space of conformant servers (selftest/reference/variants/knobs.ts): every point must pass the whole suite
  * in both profiles. A failed requirement on any point is a false alarm of the suite; fast-check shrinks
- * it to the fewest knobs that cause it.
- *
- * Budget. One whole-suite run costs about 20 s on one worker, so the default (OMS_EFFORT=quick) runs each
- * knob value alone against the example-based tests only (tests/orders, tests/auth: the cheap subset),
- * then a few random points against the whole suite. Knobs marked slow (latency, rate limits, other clients)
- * are drawn only under OMS_EFFORT=thorough, which also runs every value alone against the whole suite and
- * many more random points; the matrix runs their variants whole in any case.
+ * it to the fewest knobs that cause it. Which points npm test runs, and why: selftest/space/points.ts.
  */
-const THOROUGH = process.env.OMS_EFFORT === 'thorough';
-const SLOW_KNOBS = new Set(['latency', 'rate-limit', 'other-clients', 'other-orders']);
-const CHEAP_SUBSET = ['tests/orders', 'tests/auth'];
+const SPACE_CONFIG = join(PROJECT_ROOT, 'selftest', 'space', 'playwright.config.ts');
 const RANDOM_POINTS = THOROUGH ? 40 : 2;
 /** The seed of the random points npm test runs; OMS_SEED replaces it, OMS_EFFORT=thorough draws a new one. */
 const QUICK_SEED = 20261123;
 
-type Setting = Record<string, string>;
-
-const drawn = KNOBS.filter((knob) => THOROUGH || !SLOW_KNOBS.has(knob.name));
-
-/** Each value (other than the clean server's) of each knob, alone. */
-function singles(knobs: readonly Knob[]): Setting[] {
-  return knobs.flatMap((knob) => knob.values.slice(1).map((value) => ({ [knob.name]: value })));
-}
-
-/**
- * The values no matrix row already runs alone against the whole suite: a value that is a named variant is
- * a row of selftest/matrix.test.ts (the whole suite, both profiles), so npm test does not run it twice.
- */
-function notMatrixRows(settings: Setting[]): Setting[] {
-  const variants = new Set(VARIANTS.map((variant) => variant.name));
-  return settings.filter((setting) => !Object.values(setting).every((value) => variants.has(value)));
-}
-
 /** A point of the space: a value for each knob, shrinking towards the clean server's (the first value). */
 const point: fc.Arbitrary<Setting> = fc
-  .tuple(...drawn.map((knob) => fc.constantFrom(...knob.values)))
-  .map((values) => Object.fromEntries(values.map((value, index) => [drawn[index].name, value]).filter(([name, value]) => knobValues(name)[0] !== value)));
+  .tuple(...DRAWN.map((knob) => fc.constantFrom(...knob.values)))
+  .map((values) => Object.fromEntries(values.map((value, index) => [DRAWN[index].name, value]).filter(([name, value]) => knobValues(name)[0] !== value)));
 
 function knobValues(name: string): readonly string[] {
   return KNOBS.find((knob) => knob.name === name)?.values ?? [];
@@ -72,15 +50,15 @@ function falseAlarm(setting: Setting, run: SuiteRun): string | undefined {
   ].join('\n');
 }
 
-async function judge(setting: Setting, files: string[] = []): Promise<string | undefined> {
-  return falseAlarm(setting, await runSuite({ OMS_KNOBS: knobsText(setting), OMS_PROFILE: 'strict' }, files));
+async function judge(setting: Setting): Promise<string | undefined> {
+  return falseAlarm(setting, await runSuite({ OMS_KNOBS: knobsText(setting), OMS_PROFILE: 'strict' }));
 }
 
 test.describe('the space of conformant servers: definitions', () => {
   test('every OBSERVED or NONE entry of the catalogue has a knob, and every knob names one', () => {
     const freedoms = [...catalogue().values()].filter((r) => r.level === 'OBSERVED' || r.level === 'NONE').map((r) => r.id);
     const withKnob = new Set(KNOBS.map((knob) => knob.entry));
-    expect(freedoms.filter((id) => !withKnob.has(id)), 'OBSERVED or NONE entries without a knob (add one to reference/variants/knobs.ts)').toEqual([]);
+    expect(freedoms.filter((id) => !withKnob.has(id)), 'OBSERVED or NONE entries without a knob (add one to selftest/reference/variants/knobs.ts)').toEqual([]);
     expect(KNOBS.filter((knob) => !freedoms.includes(knob.entry)).map((knob) => `${knob.name} names ${knob.entry}`), 'knobs naming no OBSERVED or NONE entry').toEqual([]);
   });
 
@@ -102,17 +80,29 @@ test.describe('the space of conformant servers: definitions', () => {
   });
 });
 
-test.describe('the space of conformant servers: every point passes both profiles', () => {
-  test.describe.configure({ mode: 'parallel' });
+test.describe(`the space of conformant servers: each knob value alone passes ${SINGLE_TESTS}`, () => {
+  // One Playwright run for every value (selftest/space/playwright.config.ts: a project each), in one worker of these tests; each test judges its report.
+  test.describe.configure({ mode: 'default' });
+  // In the self-tests' output folder, which each run clears: a worker started after a failed test reads them too.
+  const reports = () => join(test.info().project.outputDir, 'space-reports');
+  test.beforeAll(async () => {
+    test.setTimeout(10 * 60_000);
+    await oncePerRun('space', async () => {
+      const run = await runSuite({ OMS_EFFORT: process.env.OMS_EFFORT, OMS_SPACE_REPORTS: reports() }, ['--config', SPACE_CONFIG]);
+      expect(run.output, 'the run of the knob values alone').toContain(`conformant space: ${SINGLES.length} knob values alone`);
+    });
+  });
 
-  for (const setting of THOROUGH ? singles(KNOBS) : notMatrixRows(singles(drawn))) {
-    test(`${knobsText(setting)} alone passes ${THOROUGH ? 'the whole suite' : 'the example-based tests'}`, async () => {
-      expect(await judge(setting, THOROUGH ? [] : CHEAP_SUBSET)).toBeUndefined();
+  for (const [index, setting] of SINGLES.entries()) {
+    test(`${knobsText(setting)} alone passes ${SINGLE_TESTS}`, () => {
+      expect(falseAlarm(setting, readProjectRun(join(reports(), singleName(index))))).toBeUndefined();
     });
   }
+});
 
+test.describe('the space of conformant servers: random points', () => {
   test(`${RANDOM_POINTS} random points pass the whole suite (shrunk to the fewest knobs on a false alarm)`, async () => {
-    test.setTimeout(RANDOM_POINTS * 5 * 120_000);
+    test.setTimeout((THOROUGH ? RANDOM_POINTS * 5 * 120 : 5 * 60) * 1000);
     // npm test draws the same points every time (a gate must not change its mind on its own); thorough explores.
     const seed = process.env.OMS_SEED ? Number(process.env.OMS_SEED) : THOROUGH ? undefined : QUICK_SEED;
     await fc.assert(
@@ -120,8 +110,9 @@ test.describe('the space of conformant servers: every point passes both profiles
         const alarm = await judge(setting);
         if (alarm) throw new Error(alarm);
       }),
-      // Each shrinking step is a suite run: bounded in time, the smallest point found so far is reported.
-      { numRuns: RANDOM_POINTS, seed, verbose: true, interruptAfterTimeLimit: (THOROUGH ? 120 : 8) * 60_000, markInterruptAsFailure: false },
+      // Each shrinking step is a suite run: bounded in time (2 minutes in npm test, which reports the false alarm either
+      // way; 2 hours with OMS_EFFORT=thorough), the smallest point found so far is reported.
+      { numRuns: RANDOM_POINTS, seed, verbose: true, interruptAfterTimeLimit: (THOROUGH ? 120 : 2) * 60_000, markInterruptAsFailure: false },
     );
   });
 });

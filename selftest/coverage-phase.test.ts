@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { orderCoverage, queryCoverage } from '../generators/coverage';
-import { boundaryValues, bounds } from '../generators/query';
+import { boundaryValues } from '../generators/query';
+import { bounds } from '../contract/query';
 import { clientFields, requiredFields } from '../generators/schema';
 import { failedRequirements, runSuite } from './support/run-suite';
 

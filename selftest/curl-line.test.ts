@@ -1,7 +1,8 @@
 import { expect, test } from '@playwright/test';
 import fc from 'fast-check';
-import { curlLine, type Exchange } from '../harness/http/exchange';
-import { registerSecret } from '../harness/http/redaction';
+import { curlLine } from '../harness/http/exchange';
+import type { Exchange } from '../contract/exchange';
+import { registerSecret } from '../config/redaction';
 import { RecordingShell } from './support/shell';
 
 // A reproduction line is run by people in their shell: whatever the server put into the request (ids in the

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { diffReports } from '../reporter/diff';
 import type { ConformanceReport, RequirementResult } from '../reporter/report';
-import { runCli, temporaryDirectory } from './support/cli';
+import { behaviourTarget, runCli, temporaryDirectory } from './support/cli';
 
 /** A report.json reduced to what diff reads, with the given requirements. */
 function report(runId: string, requirements: Array<Partial<RequirementResult> & { id: string }>): ConformanceReport {
@@ -78,7 +78,8 @@ test('diff between a passing and a failing run of the suite names the requiremen
   const work = temporaryDirectory('oms-diff-');
   const only = ['--grep', '@ORD-GEN-002(?![0-9])', '--seed', '7'];
   expect((await runCli([...only, '--out', 'passing'], { cwd: work })).exitCode).toBe(0);
-  expect((await runCli([...only, '--out', 'failing'], { cwd: work, env: { OMS_FAULT: 'format-meta-status-string' } })).exitCode).toBe(1);
+  const faulty = await behaviourTarget({ OMS_FAULT: 'format-meta-status-string' });
+  expect((await runCli([...only, '--out', 'failing', ...faulty.args], { cwd: work, env: faulty.env }).finally(() => faulty.server.close())).exitCode).toBe(1);
   const diff = await runCli(['diff', 'passing/report.json', 'failing/report.json'], { cwd: work });
   expect(diff.exitCode, diff.stdout).toBe(1);
   expect(diff.stdout).toMatch(/NEW FAILURE {2}ORD-GEN-002 \(MUST, §4\.1\) passed → failed/);

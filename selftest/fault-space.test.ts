@@ -4,13 +4,13 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { catalogue, requirement } from '../requirements/catalogue';
 import { readSettings } from '../config/settings';
-import { FAULTS } from '../reference/faults';
-import { GENERATED_FAULTS, type GeneratedFault } from '../reference/faults/generated';
-import { unrelatedFailures } from '../reference/faults/kit';
+import { FAULTS } from './reference/faults';
+import { GENERATED_FAULTS, type GeneratedFault } from './reference/faults/generated';
+import { unrelatedFailures } from './reference/faults/kit';
 import { failedRequirements, PROJECT_ROOT, runSuite } from './support/run-suite';
 
 /**
- * The systematic fault space (reference/faults/generated.ts) against the suite. Each generated fault runs
+ * The systematic fault space (selftest/reference/faults/generated.ts) against the suite. Each generated fault runs
  * the tests of the requirement it violates (every response they receive is checked too) under the
  * profile of its level, and must be killed by that requirement and by no unrelated one.
  * npm test runs one fault per family; OMS_EFFORT=thorough runs them all. Survivors are written to
@@ -38,7 +38,7 @@ test.describe('fault space definitions', () => {
   test('every MUST and SHOULD requirement with a test has a fault that violates it', () => {
     const declared = new Set([...FAULTS, ...GENERATED_FAULTS].flatMap((f) => f.catches));
     const uncovered = [...catalogue().values()].filter((r) => (r.level === 'MUST' || r.level === 'SHOULD') && !r.not_tested && !declared.has(r.id)).map((r) => `${r.id} (${r.level})`);
-    expect(uncovered, 'requirements no fault (hand-written or generated) violates: add one to reference/faults').toEqual([]);
+    expect(uncovered, 'requirements no fault (hand-written or generated) violates: add one to selftest/reference/faults').toEqual([]);
   });
 
   test('generated faults have unique ids, declare catalogue requirements at their level, and cover every family', () => {

@@ -1,9 +1,11 @@
 import { expect, test } from '@playwright/test';
 import fc from 'fast-check';
 import { EFFORT, forAll, type Trail } from '../harness/property';
-import type { Exchange } from '../harness/http/exchange';
-import { FINDING_ATTACHMENT, type Finding } from '../harness/findings';
-import { forgetRun, recordViolated } from '../harness/run-knowledge';
+import type { Exchange } from '../contract/exchange';
+import { FINDING_ATTACHMENT } from '../harness/record/findings';
+import type { Judgement } from '../checks/check';
+import type { Finding } from '../checks/finding';
+import { forgetRun, recordViolated } from '../harness/record/run-knowledge';
 import { readSettings } from '../config/settings';
 
 /**
@@ -26,11 +28,11 @@ const EXCHANGE: Exchange = {
 function failingFromTen(runs: { count: number }) {
   return {
     input: fc.integer({ min: 0, max: 1_000_000_000 }),
-    run: async (limit: number, trail: Trail): Promise<Finding | undefined> => {
+    run: async (limit: number, trail: Trail): Promise<Judgement | undefined> => {
       runs.count++;
       for (let i = 0; i < REQUESTS_PER_RUN; i++) trail.exchanges.push(EXCHANGE);
       if (limit < 10) return undefined;
-      return { requirementId: 'ORD-LIST-004', expected: `a page of ${limit} orders`, received: 'too few' };
+      return { requirementId: 'ORD-LIST-004', on: [], finding: { requirementId: 'ORD-LIST-004', expected: `a page of ${limit} orders`, received: 'too few' } };
     },
   };
 }

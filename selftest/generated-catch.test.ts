@@ -3,7 +3,7 @@ import { failedRequirements, runSuite, type SuiteRun } from './support/run-suite
 
 /**
  * Issue 4's "done when": against the reference server with a bug that shows only for non-ASCII text,
- * only with two or more items, or only from the third page on (faults of reference/faults), the
+ * only with two or more items, or only from the third page on (faults of selftest/reference/faults), the
  * generated tests fail, attribute the failure to the requirement, and print a shrunk counterexample
  * whose seed and path replay it; the hand-written tests alone do not catch the bug.
  */

@@ -2,8 +2,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { expect, test } from '@playwright/test';
 import fc from 'fast-check';
 import { forAll, type Trail } from '../harness/property';
-import { FINDING_ATTACHMENT, type FindingRecord, type Finding } from '../harness/findings';
-import { forgetRun } from '../harness/run-knowledge';
+import { FINDING_ATTACHMENT, type FindingRecord } from '../harness/record/findings';
+import type { Judgement } from '../checks/check';
+import { forgetRun } from '../harness/record/run-knowledge';
 import { readSettings } from '../config/settings';
 import { failedRequirements, runSuite, type SuiteRun } from './support/run-suite';
 
@@ -18,10 +19,10 @@ const SEED = '20261125';
 function slowAndSometimesFailing(ran: number[]) {
   return {
     input: fc.integer({ min: 0, max: 1_000_000 }),
-    run: async (value: number, _trail: Trail): Promise<Finding | undefined> => {
+    run: async (value: number, _trail: Trail): Promise<Judgement | undefined> => {
       ran.push(value);
       await sleep(value % 17);
-      return value % 7 === 3 ? { requirementId: 'ORD-LIST-004', expected: 'no remainder 3', received: String(value) } : undefined;
+      return value % 7 === 3 ? { requirementId: 'ORD-LIST-004', on: [], finding: { requirementId: 'ORD-LIST-004', expected: 'no remainder 3', received: String(value) } } : undefined;
     },
     numRuns: 40,
   };

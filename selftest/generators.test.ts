@@ -6,12 +6,14 @@ import { generatedTypesAreCurrent } from '../contract/openapi-types';
 import { address, ADDRESS_FORMS } from '../generators/address';
 import { billing } from '../generators/billing';
 import { customer, email, phone } from '../generators/customer';
-import { invalidOrder, invalidOrderUpdate, type InvalidRequest } from '../generators/invalid';
+import { invalidOrder, invalidOrderUpdate } from '../generators/invalid';
+import type { InvalidRequest } from '../checks/invalid-input';
 import { dimensions, item } from '../generators/item';
 import { EDGE_AMOUNTS } from '../generators/numbers';
 import { anyOrder, order } from '../generators/order';
 import { payment } from '../generators/payment';
-import { boundaryValues, bounds, isValidValue, LARGEST_PARSED_PAGE, listQuery, pageWalk } from '../generators/query';
+import { boundaryValues, listQuery, pageWalk } from '../generators/query';
+import { bounds, isValidValue, LARGEST_PARSED_PAGE } from '../contract/query';
 import { schemaRecord, type FieldArbitraries } from '../generators/record';
 import { salesChannel } from '../generators/sales-channel';
 import {

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import Ajv2020 from 'ajv/dist/2020';
-import type { Exchange } from '../harness/http/exchange';
-import { registerSecret } from '../harness/http/redaction';
+import type { Exchange } from '../contract/exchange';
+import { registerSecret } from '../config/redaction';
 import { readHar, renderHar, type HarExchange } from '../reporter/har';
 import { runSuite } from './support/run-suite';
 

@@ -3,12 +3,12 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { minimalOrder } from '../generators/examples';
+import { minimalOrder } from '../contract/examples';
 import { HttpTransport, TransportError } from '../harness/http/transport';
 import { AccountRegistry, DEVELOPMENT_ACCOUNTS, type Account } from '../reference/accounts';
 import { createReferenceApp, type Behaviour } from '../reference/app';
-import { behaviourRegistry } from '../reference/behaviours';
-import { elsewhere, redirectTo } from '../reference/hostile';
+import { behaviourRegistry } from './reference/behaviours';
+import { elsewhere, redirectTo } from './reference/hostile';
 import { filesUnder, listMetaStatusOffByOne, runCli, temporaryDirectory } from './support/cli';
 import { runSuite } from './support/run-suite';
 

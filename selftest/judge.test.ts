@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import type { TrafficReport } from '../reporter/traffic-report';
-import { readReport, runCli, schemaProblems, temporaryDirectory } from './support/cli';
+import { behaviourTarget, readReport, runCli, schemaProblems, temporaryDirectory } from './support/cli';
 
 /** The requirements a report failed, and those a judgement of traffic failed. */
 const failedInRun = (directory: string) => readReport(directory).requirements.filter((r) => r.status === 'failed').map((r) => r.id);
@@ -11,7 +11,8 @@ const failedInJudge = (report: TrafficReport) => report.requirements.filter((r) 
 /** A failing run of the whole suite with --har, then judge on its failures.har: the judgement and what the run failed. */
 async function runThenJudge(fault: string): Promise<{ run: string[]; judged: TrafficReport; output: string; exitCode: number }> {
   const work = temporaryDirectory('oms-judge-');
-  const run = await runCli(['--har', '--out', 'report', '--seed', '7'], { cwd: work, env: { OMS_FAULT: fault } });
+  const target = await behaviourTarget({ OMS_FAULT: fault });
+  const run = await runCli(['--har', '--out', 'report', '--seed', '7', ...target.args], { cwd: work, env: target.env }).finally(() => target.server.close());
   expect(run.exitCode, run.stdout + run.stderr).toBe(1);
   // The whole bodies kept for failures.har stay out of report.json, which keeps to its schema.
   expect(schemaProblems(readReport(join(work, 'report')))).toEqual([]);

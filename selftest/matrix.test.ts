@@ -1,32 +1,25 @@
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { requirement } from '../requirements/catalogue';
-import { behavioursFromEnvironment } from '../reference/behaviours';
-import { FAULTS } from '../reference/faults';
-import { VARIANTS } from '../reference/variants';
-import { judgeFault, judgeVariant, type RowResult } from './matrix/judge';
-import { renderMarkdown, renderText } from './matrix/render';
-import { ALL_ROWS, rowName, selectRows, suiteWorkers, type Row } from './matrix/rows';
-import { PROJECT_ROOT, runSuite, type SuiteRun } from './support/run-suite';
+import { behavioursFromEnvironment } from './reference/behaviours';
+import { FAULTS } from './reference/faults';
+import { VARIANTS } from './reference/variants';
+import { judgeFault, judgeVariant } from './matrix/judge';
+import { MATRIX_REPORTS, rowName, selectRows } from './matrix/rows';
+import { oncePerRun } from './support/once';
+import { readProjectRun } from './support/reports-by-project';
+import { PROJECT_ROOT, runSuite } from './support/run-suite';
 
 /**
- * Proves the suite: every row runs the whole suite. A fault must be caught by the requirements it
- * declares and by nothing else than its declared collateral; a variant must pass, any failure being a
- * false alarm. OMS_MATRIX=quick runs a representative dozen rows; OMS_MATRIX=<name>,<name> runs those.
+ * Proves the suite: every row of the matrix runs the whole suite. A fault must be caught by the requirements it
+ * declares and by nothing else than its declared collateral; a variant must pass, any failure being a false
+ * alarm. All rows are one Playwright run (selftest/matrix/playwright.config.ts, `npm run matrix` alone), started
+ * once here; each row's test judges that row's report. OMS_MATRIX=quick runs a representative dozen rows,
+ * OMS_MATRIX=<name>,<name> those.
  */
+const MATRIX_CONFIG = join(PROJECT_ROOT, 'selftest', 'matrix', 'playwright.config.ts');
 const ROWS = selectRows(process.env.OMS_MATRIX);
-const FULL_MATRIX = ROWS.length === ALL_ROWS.length;
-const MATRIX_DOCUMENT = join(PROJECT_ROOT, 'docs', 'conformance-matrix.md');
-// Shared by the workers of one run (their parent is the runner), out of test-results, which suite runs may clear.
-const RUN_DIRECTORY = join(tmpdir(), `oms-matrix-${process.ppid}`);
-const ROWS_DIRECTORY = join(RUN_DIRECTORY, 'rows');
-
-interface StoredRow extends RowResult {
-  startedAt: number;
-  finishedAt: number;
-}
 
 test.describe('fault and variant definitions', () => {
   test('every fault declares requirements of the catalogue at its own level', () => {
@@ -82,7 +75,7 @@ test.describe('fault and variant definitions', () => {
     );
     // A fault id is not a variant name, and the reverse.
     expect(() => behavioursFromEnvironment({ OMS_FAULT: 'create-200' })).toThrow(/there is no fault "create-200"/);
-    const run = await runSuite({ OMS_FAULT: 'unknown-name' }, suiteArguments());
+    const run = await runSuite({ OMS_FAULT: 'unknown-name' });
     expect(run.exitCode, run.output).toBe(2);
     expect(run.output).toContain('OMS_FAULT=unknown-name: there is no fault "unknown-name". Known faults');
     expect(run.report, 'no report for a run that never started').toBeUndefined();
@@ -91,80 +84,27 @@ test.describe('fault and variant definitions', () => {
 });
 
 test.describe('fault and variant matrix', () => {
+  // One Playwright run for every row, in one worker of these tests; each test judges its row's report.
+  test.describe.configure({ mode: 'default' });
+  test.beforeAll(async () => {
+    test.setTimeout(15 * 60_000);
+    await oncePerRun('matrix', async () => {
+      const run = await runSuite({ OMS_MATRIX: process.env.OMS_MATRIX }, ['--config', MATRIX_CONFIG]);
+      // The table, as the matrix run printed it: one line per row, then the summary.
+      console.log(run.output.slice(run.output.indexOf('    row ')).split('\nmatrix written to')[0]);
+    });
+  });
+
   for (const row of ROWS) {
     const name = rowName(row);
     const title =
       row.kind === 'fault'
         ? `catches fault ${name} (${row.fault.level}) by ${row.fault.catches.join(', ')} and no unrelated requirement`
         : `accepts variant ${name}`;
-    test(title, async () => {
-      const startedAt = Date.now();
-      const result = await runRow(row);
-      const finishedAt = Date.now();
-      result.durationMs = finishedAt - startedAt;
-      const stored: StoredRow = { ...result, startedAt, finishedAt };
-      mkdirSync(ROWS_DIRECTORY, { recursive: true });
-      writeFileSync(join(ROWS_DIRECTORY, `${name}.json`), JSON.stringify(stored, null, 2));
+    test(title, () => {
+      const run = readProjectRun(join(MATRIX_REPORTS, name));
+      const result = row.kind === 'fault' ? judgeFault(row.fault, run) : judgeVariant(row.variant, run);
       expect(result.passed, result.reason).toBe(true);
     });
   }
-
-  // Each worker runs this when it is done; only the one that finds every row written prints and writes the matrix.
-  test.afterAll(async ({}, testInfo) => {
-    const rows = readRows(ROWS_DIRECTORY);
-    if (rows.length < ROWS.length || !claim(join(RUN_DIRECTORY, 'matrix.done'))) return;
-    const order = ROWS.map(rowName);
-    rows.sort((a, b) => order.indexOf(a.name) - order.indexOf(b.name));
-    const timing = {
-      wallMs: Math.max(...rows.map((r) => r.finishedAt)) - Math.min(...rows.map((r) => r.startedAt)),
-      totalMs: rows.reduce((sum, r) => sum + r.durationMs, 0),
-    };
-    const target = FULL_MATRIX ? MATRIX_DOCUMENT : join(testInfo.project.outputDir, 'conformance-matrix.md');
-    mkdirSync(join(target, '..'), { recursive: true });
-    writeFileSync(target, `${renderMarkdown(rows, timing)}\n`);
-    console.log(`\n${renderText(rows, timing)}\nmatrix written to ${target}\n`);
-    rmSync(RUN_DIRECTORY, { recursive: true, force: true });
-  });
 });
-
-/**
- * Runs the whole suite for one row and judges it: only the whole suite shows a fault failing an unrelated
- * requirement (checks made on every response fire in the tests of every requirement).
- */
-async function runRow(row: Row): Promise<RowResult> {
-  const workers = String(suiteWorkers(row));
-  if (row.kind === 'variant') return judgeVariant(row.variant, await suite({ OMS_VARIANT: row.variant.name, OMS_WORKERS: workers }));
-  return judgeFault(row.fault, await suite({ OMS_FAULT: row.fault.id, OMS_WORKERS: workers }));
-}
-
-/** One run of the whole suite under the strict profile, its report read and its files removed. */
-async function suite(environment: Record<string, string>): Promise<SuiteRun> {
-  const run = await runSuite({ ...environment, OMS_PROFILE: 'strict' }, suiteArguments());
-  rmSync(run.reportDir, { recursive: true, force: true });
-  return run;
-}
-
-/** Arguments of one suite run: its own output folder (the suite's default one is shared, and cleared by every run). */
-function suiteArguments(): string[] {
-  return ['--output', join(RUN_DIRECTORY, 'output', `${process.pid}`)];
-}
-
-function readRows(directory: string): StoredRow[] {
-  let files: string[] = [];
-  try {
-    files = readdirSync(directory).filter((file) => file.endsWith('.json'));
-  } catch {
-    return [];
-  }
-  return files.map((file) => JSON.parse(readFileSync(join(directory, file), 'utf8')) as StoredRow);
-}
-
-/** True for the one caller that creates the marker file first. */
-function claim(marker: string): boolean {
-  try {
-    closeSync(openSync(marker, 'wx'));
-    return true;
-  } catch {
-    return false;
-  }
-}

@@ -6,10 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
-import { preflight } from '../harness/preflight';
+import { preflight } from '../harness/setup/preflight';
 import { DEVELOPMENT_ACCOUNTS } from '../reference/accounts';
 import { createReferenceApp } from '../reference/app';
-import { behavioursFromEnvironment } from '../reference/behaviours';
+import { behavioursFromEnvironment } from './reference/behaviours';
 import { startReferenceServer } from '../reference/server';
 import { runSuite } from './support/run-suite';
 

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { DEVELOPMENT_ACCOUNTS } from '../reference/accounts';
-import { FAULTS } from '../reference/faults';
-import { VARIANTS } from '../reference/variants';
+import { FAULTS } from './reference/faults';
+import { VARIANTS } from './reference/variants';
 import type { ConformanceReport } from '../reporter/report';
 import { requestLog, startServer } from './support/cli';
 import { ordersLeftBehind, runSuite } from './support/run-suite';

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import fc from 'fast-check';
-import { escapedForms, redact, registerSecret } from '../harness/http/redaction';
+import { escapedForms, redact, registerSecret } from '../config/redaction';
 
 // redact() skips a secret's pattern when a text cannot hold it (mayHold): the shortcut must never let a
 // secret through. Proved against the pattern applied to every text, for texts that hold the secrets in

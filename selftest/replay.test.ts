@@ -4,7 +4,7 @@ import { expect, test } from '@playwright/test';
 import { replayUnits, replayVerdict } from '../cli/replay';
 import type { Behaviour } from '../reference/app';
 import { errorReply, ApiError } from '../reference/http';
-import { FAULTS } from '../reference/faults';
+import { FAULTS } from './reference/faults';
 import type { ConformanceReport } from '../reporter/report';
 import { DEV_TOKEN_A, runCli, startServer, temporaryDirectory } from './support/cli';
 

@@ -2,12 +2,13 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect, test } from '@playwright/test';
-import { fetchToken, TokenSource, type ClientCredentials, type IssuedToken, type TokenAuth } from '../harness/http/token';
+import { fetchToken, TokenSource, type ClientCredentials, type IssuedToken } from '../harness/http/token';
+import type { TokenAuth } from '../config/token-auth';
 import { DEVELOPMENT_ACCOUNTS } from '../reference/accounts';
 import type { Behaviour } from '../reference/app';
-import { operationOf } from '../reference/faults/kit';
+import { operationOf } from './reference/faults/kit';
 import { issueToken } from '../reference/routes/token';
-import { VARIANTS } from '../reference/variants';
+import { VARIANTS } from './reference/variants';
 import { readReport, requestLog, runCli, schemaProblems, startServer, temporaryDirectory } from './support/cli';
 
 const [A, B] = DEVELOPMENT_ACCOUNTS;

@@ -3,16 +3,16 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect, test } from '@playwright/test';
 import { EXIT_CODE } from '../config/exit-codes';
-import type { Cut } from '../harness/cuts';
+import type { Cut } from '../harness/record/cuts';
 import { onlyConformanceReporter } from '../harness/fixtures';
 import { inFlight, ledgerFile, leftovers, readLedger } from '../harness/http/ledger';
-import type { Skip } from '../harness/skips';
+import type { Skip } from '../harness/record/skips';
 import type { Behaviour } from '../reference/app';
-import { behavioursFromEnvironment } from '../reference/behaviours';
+import { behavioursFromEnvironment } from './reference/behaviours';
 import type { ApiReply, ApiRequest } from '../reference/http';
 import { Expectations } from '../reporter/expectations';
 import { buildReport, verdictLine, type Collected, type ConformanceReport, type RequirementResult } from '../reporter/report';
-import type { RunInfo } from '../reporter/run-info';
+import type { RunInfo } from '../config/run-info';
 import { catalogue, gatingLevels } from '../requirements/catalogue';
 import { DEV_TOKEN_A, PROJECT_ROOT, readReport, runCli, schemaProblems, spawnCli, startServer, temporaryDirectory } from './support/cli';
 import { runSuite, type SuiteRun } from './support/run-suite';
@@ -207,7 +207,7 @@ test('2. a JSON service that is not this interface stops at the preflight: exit 
   const server = await startServer([
     // The requests of the run, the round-trip probe's (sent without credentials, harness/http/round-trip.ts) aside.
     { name: 'selftest-log', rewriteRequest: (request) => (request.headers.authorization && seen.push(`${request.method} ${request.path}`), request) },
-    // What the issue met: a service answering 200 {"status":"ok"} on every path (reference/hostile not-this-interface).
+    // What the issue met: a service answering 200 {"status":"ok"} on every path (selftest/reference/hostile not-this-interface).
     { name: 'selftest-health-endpoint', intercept: (request) => (request.path === '/token' ? undefined : { status: 200, body: { status: 'ok' } }) },
   ]);
   try {
@@ -328,7 +328,9 @@ test('11. killed while a create was in flight: cleanup --run-id deletes that ord
   try {
     // Another client's order whose name differs from a marker only in its suffix: it must survive.
     const unrelated = ((await (await call('POST', '/orders', { customer: { name: 'Ada oms-conformance-not-ours' }, items: [{ name: 'Mug', quantity: 1, price: 3 }], currency: 'EUR', price: 3 })).json()) as { id: string }).id;
-    const run = spawnCli(['--base-url', server.url, '--grep', '@ORD-CREATE-00[12]', '--grep-invert', 'generated|model-based|coverage', '--out', 'report', '--run-id', 'killed-run'], {
+    // One worker: the held create is then the only one in flight when the run is killed (with two, the other
+    // worker's next create may be on its way too, depending on how fast each started).
+    const run = spawnCli(['--base-url', server.url, '--grep', '@ORD-CREATE-00[12]', '--grep-invert', 'generated|model-based|coverage', '--out', 'report', '--run-id', 'killed-run', '--workers', '1'], {
       cwd: work,
       // One create in flight at the kill, the held one: one worker, none made ahead (a loaded machine's loopback can measure as a network's round trip).
       env: { OMS_TOKEN: DEV_TOKEN_A, OMS_WORKERS: '1', OMS_ROUND_TRIP_MS: '0' },

@@ -1,11 +1,11 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { request, test, type APIRequestContext } from '@playwright/test';
-import { OmsApi } from '../../harness/api';
+import { OmsApi } from '../../harness/requests/api';
 import { OmsClient } from '../../harness/http/client';
 import { responseChecks } from '../../checks/body';
-import { CreatedOrders } from '../../harness/created-orders';
-import { check } from '../../harness/findings';
+import { CreatedOrders } from '../../harness/requests/created-orders';
+import { check } from '../../harness/record/findings';
 import { nowMs } from '../stats';
 
 /**

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { OperationId } from '../../contract/openapi';
-import { parseJson, type Exchange } from './exchange';
-import { redact } from './redaction';
+import { parseJson, type Exchange } from '../../contract/exchange';
+import { redact } from '../../config/redaction';
 import { currentRunId } from '../../config/settings';
 import { noteAnswer, noteTimeout, serverWentSilent } from './silence';
 import { HttpTransport, TransportError } from './transport';

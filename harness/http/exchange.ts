@@ -1,47 +1,8 @@
-import type { OperationId } from '../../contract/openapi';
 import { excerpt } from '../../contract/openapi';
-import { placeholders, redact } from './redaction';
-import { clipText } from '../safe-text';
+import type { Exchange } from '../../contract/exchange';
+import { placeholders, redact } from '../../config/redaction';
+import { clipText } from '../../config/safe-text';
 import { printfSubstitution, shellWord } from './shell';
-import type { ExchangeTiming } from './transport';
-
-/** One request and its response, with every secret already redacted: safe to print, attach and report. */
-export interface Exchange {
-  operationId?: OperationId;
-  request: {
-    method: string;
-    url: string;
-    /** Path and query, relative to the base URL. */
-    path: string;
-    headers: Record<string, string>;
-    body?: string;
-  };
-  status: number;
-  headers: Record<string, string>;
-  text: string;
-  /** The parsed body, or undefined when it is empty or not JSON. */
-  json: unknown;
-  /** 429/503 answers waited out before this one. */
-  retries: number;
-  /** When it started and how long each phase took (the transport's clock); absent for an exchange read from a recording without timings. */
-  timing?: ExchangeTiming;
-  /** The answer came before the request body was sent (harness/http/transport.ts, Expect: 100-continue). */
-  answeredBeforeBody?: true;
-}
-
-/** A body as JSON, or undefined when it is empty or not JSON. */
-export function parseJson(text: string): unknown {
-  if (text.trim() === '') return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
-export function contentType(exchange: Exchange): string {
-  return exchange.headers['content-type'] ?? '';
-}
 
 /**
  * A copy-pasteable curl line, built from the request the suite sent (never from text a server could
@@ -56,9 +17,6 @@ export function curlLine(request: Exchange['request']): string {
   else if (request.body !== undefined) words.push('--data-raw', shellWord(request.body));
   return words.join(' ');
 }
-
-/** Bodies kept in findings: enough to act on, bounded whatever the server sent. */
-export const MAX_BODY_EXCERPT = 4000;
 
 export function clip(text: string, max: number): string {
   return clipText(redact(text), max);

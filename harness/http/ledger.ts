@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { AccountName } from '../api';
-import { currentRunId, readSetting } from '../../config/settings';
+import { currentRunId, readSetting, type AccountName } from '../../config/settings';
 import { RUN_ID_PATTERN } from '../../config/values';
-import { redact } from './redaction';
-import { REFERENCE_PATTERN } from '../../generators/examples';
+import { redact } from '../../config/redaction';
+import { REFERENCE_PATTERN } from '../../contract/examples';
 
 /**
  * The ledger of a run: every create it sends, written before the request goes out (with the body's
@@ -32,7 +31,7 @@ export interface LedgerEntry {
 const EVENTS: ReadonlyArray<LedgerEntry['event']> = ['creating', 'created', 'answered', 'deleted'];
 
 /**
- * The marker of a create body: its customer name when it holds the suite's reference (generators/examples
+ * The marker of a create body: its customer name when it holds the suite's reference (contract/examples
  * reference(): oms-conformance- and 8 hex digits), which no other client's order carries. The list
  * summary shows the customer name (2.7), so an order a create made is found again by it. Generated
  * bodies carry none.

@@ -4,7 +4,7 @@
  * only the suite's own placeholders ($OMS_TOKEN …) expand, written ${NAME} so no following letter can
  * change the variable's name.
  */
-import { hasInvisible } from '../safe-text';
+import { hasInvisible } from '../../config/safe-text';
 
 export function shellWord(text: string, placeholders: readonly string[] = []): string {
   if (text === '') return "''";

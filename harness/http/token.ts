@@ -1,15 +1,8 @@
 import { requestLine } from '../../contract/operations';
-import { redact, registerSecret } from './redaction';
+import { redact, registerSecret } from '../../config/redaction';
 import { HttpTransport } from './transport';
-import type { Settings } from '../../config/settings';
-
-/**
- * How client credentials go to POST /token. The document does not show the request format (5.3), so
- * each common form is accepted: `form` and `basic` are OAuth 2.0 client credentials (RFC 6749 §4.4,
- * §2.3.1), `json` the same fields as a JSON body.
- */
-export const TOKEN_AUTH_METHODS = ['form', 'json', 'basic'] as const;
-export type TokenAuth = (typeof TOKEN_AUTH_METHODS)[number];
+import type { AccountName, Settings } from '../../config/settings';
+import { TOKEN_AUTH_METHODS, type TokenAuth } from '../../config/token-auth';
 
 /** The client credentials of one account, and the variable that stands for its token in any output. */
 export interface ClientCredentials {
@@ -32,7 +25,7 @@ export interface IssuedToken {
 }
 
 /** The client credentials of account A or B from the settings; undefined when that account has a fixed token (or none). */
-export function clientCredentials(settings: Settings, account: 'A' | 'B'): ClientCredentials | undefined {
+export function clientCredentials(settings: Settings, account: AccountName): ClientCredentials | undefined {
   const [clientId, clientSecret] = account === 'A' ? [settings.clientId, settings.clientSecret] : [settings.clientIdB, settings.clientSecretB];
   if (!clientId || !clientSecret) return undefined;
   const suffix = account === 'A' ? '' : '_B';

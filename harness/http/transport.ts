@@ -3,6 +3,7 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
 import { constants, createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import type { ExchangeTiming } from '../../contract/exchange';
 
 /**
  * The suite's HTTP transport: node:http/https, because Playwright's APIRequestContext cannot be made safe
@@ -36,14 +37,6 @@ export interface HttpResponse {
 }
 
 /** When an exchange started and how long each phase took, in milliseconds as HAR 1.2 counts them (-1: the phase did not happen, as on a reused connection). */
-export interface ExchangeTiming {
-  startedAt: string;
-  connect: number;
-  send: number;
-  wait: number;
-  receive: number;
-}
-
 export type TransportFailure = 'timeout' | 'too-large' | 'connection-reset' | 'decoding' | 'network';
 
 /** A request that got no complete, bounded answer; `failure` says which way. */

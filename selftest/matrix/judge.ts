@@ -1,6 +1,6 @@
-import type { FaultDefinition } from '../../reference/faults';
-import { unrelatedFailures } from '../../reference/faults/kit';
-import type { VariantDefinition } from '../../reference/variants';
+import type { FaultDefinition } from '../reference/faults';
+import { unrelatedFailures } from '../reference/faults/kit';
+import type { VariantDefinition } from '../reference/variants';
 import { failedRequirements, type SuiteRun } from '../support/run-suite';
 
 /** One row of the matrix, as written to disk by the test that ran it. */
@@ -49,7 +49,7 @@ export function judgeFault(fault: FaultDefinition, run: SuiteRun): RowResult {
   const problems: string[] = [];
   if (missing.length) problems.push(`expected ${missing.join(', ')} to fail`);
   if (gating.length === 0) problems.push(`expected the ${fault.level === 'MUST' ? 'core' : 'strict'} profile to fail (no ${GATING[fault.level].join(' or ')} requirement failed)`);
-  if (unrelated.length) problems.push(`unrelated requirements failed: ${unrelated.join(', ')} (a false alarm of the suite to fix, or collateral the fault truly causes, to declare with because() in reference/faults)`);
+  if (unrelated.length) problems.push(`unrelated requirements failed: ${unrelated.join(', ')} (a false alarm of the suite to fix, or collateral the fault truly causes, to declare with because() in selftest/reference/faults)`);
   if (unattributed.length) problems.push(`failures attributed to no requirement: ${unattributed.join('; ')}`);
   if (problems.length === 0) return { ...result, passed: true };
   return {

@@ -1,5 +1,12 @@
-import { FAULTS, type FaultDefinition } from '../../reference/faults';
-import { VARIANTS, type VariantDefinition } from '../../reference/variants';
+import { join } from 'node:path';
+import { FAULTS, type FaultDefinition } from '../reference/faults';
+import { VARIANTS, type VariantDefinition } from '../reference/variants';
+
+/** Where the matrix run writes each row's report (test-results/matrix/reports/<row>/report.json). */
+export const MATRIX_REPORTS = join(__dirname, '..', '..', 'test-results', 'matrix', 'reports');
+
+/** Where the matrix's rows keep their ledgers (a passing row leaves them empty); removed after the run. */
+export const MATRIX_LEDGERS = join(__dirname, '..', '..', 'test-results', 'matrix', 'ledger');
 
 export type Row = { kind: 'fault'; fault: FaultDefinition } | { kind: 'variant'; variant: VariantDefinition };
 
@@ -22,18 +29,17 @@ const QUICK = [
   'prefixed-ids',
 ];
 
-/** Variants that slow every request come first, so the two workers finish together. */
-const SLOW_FIRST = ['latency-150ms', 'rate-limit-429', 'rate-limit-429-early', 'background-writer', 'prefilled-account'];
+/** Rows that spend their time waiting (latency, Retry-After, a prefilled account, another client), first: they end last otherwise. */
+export const SLOW_ROWS = ['rate-limit-429', 'rate-limit-429-early', 'latency-150ms', 'latency-50ms', 'background-writer', 'prefilled-account'];
 
-/**
- * Rows that spend their time waiting (Retry-After, latency) run the suite with two workers, the suite's
- * default, halving their time without taking more processor; with latency this also proves that list
- * checks hold their stable views while the other worker writes (harness/quiet.ts).
- */
-const WAITING = ['rate-limit-429', 'rate-limit-429-early', 'latency-150ms'];
+/** The variables that name a row's behaviour to the reference server (selftest/reference/behaviours.ts). */
+export function rowVariables(row: Row): Record<string, string> {
+  return row.kind === 'fault' ? { OMS_FAULT: row.fault.id } : { OMS_VARIANT: row.variant.name };
+}
 
-export function suiteWorkers(row: Row): number {
-  return WAITING.includes(rowName(row)) ? 2 : 1;
+/** A row's run id: the matrix run's, then the row's name (letters, digits and dashes, as a run id may hold). */
+export function rowRunId(row: Row, matrixRunId = process.env.OMS_RUN_ID ?? 'matrix'): string {
+  return `${matrixRunId}-${rowName(row)}`;
 }
 
 export const ALL_ROWS: Row[] = [
@@ -55,6 +61,6 @@ export function selectRows(selection: string | undefined): Row[] {
 }
 
 function rank(name: string): number {
-  const index = SLOW_FIRST.indexOf(name);
-  return index === -1 ? SLOW_FIRST.length : index;
+  const index = SLOW_ROWS.indexOf(name);
+  return index === -1 ? SLOW_ROWS.length : index;
 }

@@ -10,6 +10,7 @@ import type { Behaviour } from '../../reference/app';
 import type { ApiReply, ApiRequest } from '../../reference/http';
 import { startReferenceServer, type RunningReference } from '../../reference/server';
 import type { ConformanceReport } from '../../reporter/report';
+import { behavioursFromEnvironment } from '../reference/behaviours';
 
 export const PROJECT_ROOT = join(__dirname, '..', '..');
 export const BIN = join(PROJECT_ROOT, 'cli', 'oms-conformance.js');
@@ -101,6 +102,21 @@ export function filesUnder(directory: string): string[] {
 /** The reference server with extra behaviours (and, optionally, other accounts), on a free port. */
 export function startServer(behaviours: Behaviour[], accounts: readonly Account[] = DEVELOPMENT_ACCOUNTS): Promise<RunningReference> {
   return startReferenceServer({ behaviours, accounts: new AccountRegistry(accounts) });
+}
+
+/**
+ * A run of the command against the reference server with the behaviours these variables name (OMS_FAULT …):
+ * the server, and the option and variables that point the command at it, signed in as the development
+ * accounts through POST /token, as the suite signs in to its embedded server. The caller closes the server.
+ */
+export async function behaviourTarget(variables: Record<string, string>): Promise<{ server: RunningReference; args: string[]; env: Record<string, string> }> {
+  const server = await startServer(behavioursFromEnvironment(variables));
+  const [a, b] = DEVELOPMENT_ACCOUNTS;
+  return {
+    server,
+    args: ['--base-url', server.url],
+    env: { OMS_CLIENT_ID: a.client.id, OMS_CLIENT_SECRET: a.client.secret, OMS_CLIENT_ID_B: b.client.id, OMS_CLIENT_SECRET_B: b.client.secret },
+  };
 }
 
 /** A small fault: lists answer meta.status 201 while the HTTP status is 200 (breaks ORD-GEN-002, and nothing else). */

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { issuedTokenAccepted, pathVariantWithheld, tokenNotIssued, untouchedByBadCredentials, validTokenAccepted, type BadCredentials } from '../../checks/auth';
 import { requestLine } from '../../contract/operations';
-import { check, ensure } from '../../harness/findings';
+import { check, ensure } from '../../harness/record/findings';
 import { test } from '../../harness/fixtures';
-import { createOrder, orderToRead } from '../../harness/orders';
-import { minimalOrder } from '../../generators/examples';
-import { ORDER_OPERATIONS, refusedAndUnchanged } from '../../harness/operations';
-import { verifies } from '../../harness/verifies';
-import { skipTest } from '../../harness/skips';
+import { createOrder, orderToRead } from '../../harness/requests/orders';
+import { minimalOrder } from '../../contract/examples';
+import { ORDER_OPERATIONS, refusedAndUnchanged } from '../../harness/requests/operations';
+import { verifies } from '../../harness/record/verifies';
+import { skipTest } from '../../harness/record/skips';
 import { clientCredentials, fetchToken, type ClientCredentials } from '../../harness/http/token';
 
 /** Ways of sending the Authorization header that section 5.1 does not allow, by the requirement they break. */

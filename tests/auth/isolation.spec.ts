@@ -1,10 +1,10 @@
 import { otherAccountCannotDelete, otherAccountCannotList, otherAccountCannotRead, otherAccountCannotUpdate, remainsAfterOtherAccountsDelete, unchangedByOtherAccount } from '../../checks/isolation';
-import { check } from '../../harness/findings';
+import { check } from '../../harness/record/findings';
 import { test } from '../../harness/fixtures';
-import { findInList } from '../../harness/listing';
-import { createOrder, getOrder, orderToRead } from '../../harness/orders';
-import { fullOrder } from '../../generators/examples';
-import { verifies } from '../../harness/verifies';
+import { findInList } from '../../harness/requests/listing';
+import { createOrder, getOrder, orderToRead } from '../../harness/requests/orders';
+import { fullOrder } from '../../contract/examples';
+import { verifies } from '../../harness/record/verifies';
 
 test.describe('Isolation between accounts (1)', () => {
   test('account B cannot read an order of account A', verifies('ORD-ISO-001'), async ({ api, apiB }) => {

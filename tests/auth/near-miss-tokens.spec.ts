@@ -1,8 +1,8 @@
 import { test } from '../../harness/fixtures';
-import { orderToRead } from '../../harness/orders';
-import { ORDER_OPERATIONS, refusedAndUnchanged } from '../../harness/operations';
-import { verifies } from '../../harness/verifies';
-import { skipTest } from '../../harness/skips';
+import { orderToRead } from '../../harness/requests/orders';
+import { ORDER_OPERATIONS, refusedAndUnchanged } from '../../harness/requests/operations';
+import { verifies } from '../../harness/record/verifies';
+import { skipTest } from '../../harness/record/skips';
 import { NEAR_MISSES } from '../../generators/near-miss-tokens';
 
 /**

@@ -1,12 +1,12 @@
 import { anyResponseChecks } from '../../checks/body';
 import type { OperationId } from '../../contract/openapi';
 import type { RequestSpec } from '../../harness/http/client';
-import { check } from '../../harness/findings';
+import { check } from '../../harness/record/findings';
 import { test } from '../../harness/fixtures';
-import { ORDER_OPERATIONS } from '../../harness/operations';
-import { orderToRead } from '../../harness/orders';
-import { verifies } from '../../harness/verifies';
-import { orderPath } from '../../harness/api';
+import { ORDER_OPERATIONS } from '../../harness/requests/operations';
+import { orderToRead } from '../../harness/requests/orders';
+import { verifies } from '../../harness/record/verifies';
+import { orderPath } from '../../harness/requests/api';
 
 /**
  * Section 1 ("Bodies are JSON") and section 7 (the envelope's fields) on the error answers of every

@@ -2,12 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { clientValue, pathName, serviceAssignedFields, withValueAt, type AssignedField } from '../../contract/assigned';
 import { createIgnoresClientValue, itemsOf, updateAccepted, updateIgnoresClientValue, updateKeepsCustomerId, updateKeepsItemIds } from '../../checks/orders';
 import { isSuccess } from '../../checks/status';
-import { check, ensure } from '../../harness/findings';
+import { check, ensure } from '../../harness/record/findings';
 import { test } from '../../harness/fixtures';
-import { observe } from '../../harness/observe';
-import { createOrder, getOrder, type Json } from '../../harness/orders';
-import { fullOrder, item, minimalOrder } from '../../generators/examples';
-import { verifies } from '../../harness/verifies';
+import { observe } from '../../harness/record/observe';
+import { createOrder, getOrder } from '../../harness/requests/orders';
+import type { Json } from '../../contract/exchange';
+import { fullOrder, item, minimalOrder } from '../../contract/examples';
+import { verifies } from '../../harness/record/verifies';
 
 /**
  * 4.2, 2.3, 2.4: id, user_id, status, the timestamps, customer.id and item ids are assigned by the

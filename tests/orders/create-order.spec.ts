@@ -12,13 +12,14 @@ import {
   requiredOnlyCreateAccepted,
   serviceAssignedParts,
 } from '../../checks/orders';
-import { check, ensure } from '../../harness/findings';
+import { check, ensure } from '../../harness/record/findings';
 import { test } from '../../harness/fixtures';
-import { EXAMPLE_MARK, observe } from '../../harness/observe';
-import { createOrder, getOrder, type Json } from '../../harness/orders';
-import { fullOrder, item, minimalOrder, nonAsciiOrder } from '../../generators/examples';
-import { verifies } from '../../harness/verifies';
-import { together } from '../../harness/together';
+import { EXAMPLE_MARK, observe } from '../../harness/record/observe';
+import { createOrder, getOrder } from '../../harness/requests/orders';
+import type { Json } from '../../contract/exchange';
+import { fullOrder, item, minimalOrder, nonAsciiOrder } from '../../contract/examples';
+import { verifies } from '../../harness/record/verifies';
+import { together } from '../../harness/requests/together';
 
 test.describe('POST /orders (4.2)', () => {
   test('accepts an order with every documented field', verifies('ORD-CREATE-001', 'ORD-FORM-001', 'ORD-OBS-001', 'ORD-OBS-010'), async ({ api }) => {

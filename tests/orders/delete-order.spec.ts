@@ -1,13 +1,14 @@
 import { contract, excerpt } from '../../contract/openapi';
 import { deleteAccepted, deletedOnGet, deleteUnknownIdAnswer, goneFromList, othersUntouched, staysDeleted, writeAfterDeleteAnswered } from '../../checks/deletion';
 import { isSuccess } from '../../checks/status';
-import { check, ensure } from '../../harness/findings';
+import { check, ensure } from '../../harness/record/findings';
 import { test } from '../../harness/fixtures';
-import { findInList, judgedWhenSettled } from '../../harness/listing';
-import { observe } from '../../harness/observe';
-import { createOrder, getOrder, unknownIds, writeAfterDelete, type Json } from '../../harness/orders';
-import { fullOrder, minimalOrder } from '../../generators/examples';
-import { verifies } from '../../harness/verifies';
+import { findInList, judgedWhenSettled } from '../../harness/requests/listing';
+import { observe } from '../../harness/record/observe';
+import { createOrder, getOrder, unknownIds, writeAfterDelete } from '../../harness/requests/orders';
+import type { Json } from '../../contract/exchange';
+import { fullOrder, minimalOrder } from '../../contract/examples';
+import { verifies } from '../../harness/record/verifies';
 
 test.describe('DELETE /orders/{order_id} (4.5)', () => {
   test('answers a 2xx with one of the documented shapes', verifies('ORD-DELETE-001', 'ORD-OBS-001', 'ORD-OBS-003'), async ({ api }) => {

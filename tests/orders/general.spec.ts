@@ -1,11 +1,11 @@
 import { requestLine } from '../../contract/operations';
 import { contentTypeIsJson, fullFormTimestampsCarryOffset, metaStatusMatches, promisedFieldsPresent, summaryTimestampsCarryOffset } from '../../checks/body';
 import { updateAccepted } from '../../checks/orders';
-import { check, ensure } from '../../harness/findings';
+import { check, ensure } from '../../harness/record/findings';
 import { test } from '../../harness/fixtures';
-import { createOrder, orderToRead } from '../../harness/orders';
-import { fullOrder, item, minimalOrder } from '../../generators/examples';
-import { verifies } from '../../harness/verifies';
+import { createOrder, orderToRead } from '../../harness/requests/orders';
+import { fullOrder, item, minimalOrder } from '../../contract/examples';
+import { verifies } from '../../harness/record/verifies';
 
 test.describe('JSON bodies and meta.status (1, 4.1)', () => {
   test('answers every operation with a JSON body and content type application/json', verifies('ORD-GEN-001'), async ({ api }) => {

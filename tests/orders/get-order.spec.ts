@@ -1,10 +1,10 @@
 import { getAnswersOrderAsked, getKeepsAssignedValues, getUnknownIdAnswer, idIsOnePathSegment, storedAsSent } from '../../checks/orders';
-import { check } from '../../harness/findings';
-import { observe } from '../../harness/observe';
+import { check } from '../../harness/record/findings';
+import { observe } from '../../harness/record/observe';
 import { test } from '../../harness/fixtures';
-import { createOrder, getOrder, orderToRead, ordersToRead, unknownIds } from '../../harness/orders';
-import { fullOrder, item, minimalOrder, nonAsciiOrder } from '../../generators/examples';
-import { verifies } from '../../harness/verifies';
+import { createOrder, getOrder, orderToRead, ordersToRead, unknownIds } from '../../harness/requests/orders';
+import { fullOrder, item, minimalOrder, nonAsciiOrder } from '../../contract/examples';
+import { verifies } from '../../harness/record/verifies';
 
 test.describe('GET /orders/{order_id} (4.3)', () => {
   test('returns the order asked for, in the full form', verifies('ORD-GET-001', 'ORD-FORM-001'), async ({ api }) => {

@@ -1,6 +1,6 @@
 import { contract, excerpt, type JsonSchema } from '../../contract/openapi';
 import { requestLine } from '../../contract/operations';
-import { orderRequest } from '../../harness/api';
+import { orderRequest } from '../../harness/requests/api';
 import {
   jsonLabelTaken,
   missingFieldRefused,
@@ -15,13 +15,14 @@ import {
 } from '../../checks/invalid-input';
 import { mayBeRefused } from '../../checks/orders';
 import { isClientError, isSuccess } from '../../checks/status';
-import { check } from '../../harness/findings';
+import { check } from '../../harness/record/findings';
 import { test } from '../../harness/fixtures';
-import { observe } from '../../harness/observe';
-import { createOrder, getOrder, type Json } from '../../harness/orders';
-import { fullOrder, minimalOrder } from '../../generators/examples';
+import { observe } from '../../harness/record/observe';
+import { createOrder, getOrder } from '../../harness/requests/orders';
+import type { Json } from '../../contract/exchange';
+import { fullOrder, minimalOrder } from '../../contract/examples';
 import { requiredFields } from '../../generators/schema';
-import { verifies } from '../../harness/verifies';
+import { verifies } from '../../harness/record/verifies';
 
 const createSchema = contract().schema('OrderCreate') as { properties: Record<string, JsonSchema> };
 

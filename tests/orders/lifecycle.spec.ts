@@ -1,11 +1,11 @@
 import { deleteAccepted } from '../../checks/deletion';
 import { listAccepted } from '../../checks/listing';
 import { getAccepted, updateAccepted } from '../../checks/orders';
-import { ensure } from '../../harness/findings';
+import { ensure } from '../../harness/record/findings';
 import { test } from '../../harness/fixtures';
-import { createOrder } from '../../harness/orders';
-import { fullOrder } from '../../generators/examples';
-import { verifies } from '../../harness/verifies';
+import { createOrder } from '../../harness/requests/orders';
+import { fullOrder } from '../../contract/examples';
+import { verifies } from '../../harness/record/verifies';
 
 // The whole path in one test: every response on it is validated against openapi.yaml by the api.
 test(

@@ -1,11 +1,11 @@
 import { contract } from '../../contract/openapi';
 import { atMostLimit, clampedToFirstPage, neverAboveMaximum, readPage } from '../../checks/listing';
 import { isSuccess } from '../../checks/status';
-import { check } from '../../harness/findings';
+import { check } from '../../harness/record/findings';
 import { test } from '../../harness/fixtures';
-import { ensureOrders, stableView } from '../../harness/listing';
-import { verifies } from '../../harness/verifies';
-import { together } from '../../harness/together';
+import { ensureOrders, stableView } from '../../harness/requests/listing';
+import { verifies } from '../../harness/record/verifies';
+import { together } from '../../harness/requests/together';
 
 const limitBounds = contract().queryParameter('listOrders', 'limit') as { minimum: number; maximum: number };
 const pageBounds = contract().queryParameter('listOrders', 'page') as { minimum: number };

@@ -16,14 +16,15 @@ import {
 } from '../../checks/listing';
 import { updateAccepted } from '../../checks/orders';
 import { isSuccess } from '../../checks/status';
-import { check, ensure } from '../../harness/findings';
+import { check, ensure } from '../../harness/record/findings';
 import { test } from '../../harness/fixtures';
-import { ensureOrders, listPage, stableView, summaryMatchesFullForm } from '../../harness/listing';
-import { observe } from '../../harness/observe';
-import { createOrder, orderToRead, type Json } from '../../harness/orders';
-import { fullOrder, item, nonAsciiOrder } from '../../generators/examples';
-import { verifies } from '../../harness/verifies';
-import { together } from '../../harness/together';
+import { ensureOrders, listPage, stableView, summaryMatchesFullForm } from '../../harness/requests/listing';
+import { observe } from '../../harness/record/observe';
+import { createOrder, orderToRead } from '../../harness/requests/orders';
+import type { Json } from '../../contract/exchange';
+import { fullOrder, item, nonAsciiOrder } from '../../contract/examples';
+import { verifies } from '../../harness/record/verifies';
+import { together } from '../../harness/requests/together';
 
 const limitBounds = contract().queryParameter('listOrders', 'limit') as { minimum: number; maximum: number; default: number };
 const pageBounds = contract().queryParameter('listOrders', 'page') as { minimum: number; default: number };

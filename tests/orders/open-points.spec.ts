@@ -1,17 +1,18 @@
 import { precisionOf } from '../../contract/datetime';
 import { excerpt } from '../../contract/openapi';
-import { holdsExoticValue } from '../../generators/exotic';
-import { nestedFieldLeftOut } from '../../generators/nested-fields';
-import type { OmsApi } from '../../harness/api';
+import { holdsExoticValue } from '../../checks/exotic';
+import { nestedFieldLeftOut } from '../../checks/nested-fields';
+import type { OmsApi } from '../../harness/requests/api';
 import { createAnswersWhatWasSent } from '../../checks/orders';
 import { isSuccess } from '../../checks/status';
-import { check } from '../../harness/findings';
+import { check } from '../../harness/record/findings';
 import { test } from '../../harness/fixtures';
-import { findInList, listPage, readUntilShown } from '../../harness/listing';
-import { EXAMPLE_MARK, observe } from '../../harness/observe';
-import { createOrder, type Json } from '../../harness/orders';
-import { fullOrder, minimalOrder } from '../../generators/examples';
-import { verifies } from '../../harness/verifies';
+import { findInList, listPage, readUntilShown } from '../../harness/requests/listing';
+import { EXAMPLE_MARK, observe } from '../../harness/record/observe';
+import { createOrder } from '../../harness/requests/orders';
+import type { Json } from '../../contract/exchange';
+import { fullOrder, minimalOrder } from '../../contract/examples';
+import { verifies } from '../../harness/record/verifies';
 
 /**
  * Creates each sample a correct server may refuse (`mayBeRefused` says why it may): refused is in range

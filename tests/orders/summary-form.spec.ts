@@ -1,11 +1,11 @@
 import { listedAfterCreate, summaryCarriesFullForm } from '../../checks/listing';
 import { createAccepted, createAnswersWhatWasSent, getAnswersOrderAsked, idAssigned, refusalProvesNothing } from '../../checks/orders';
-import { check, ensure } from '../../harness/findings';
+import { check, ensure } from '../../harness/record/findings';
 import { test } from '../../harness/fixtures';
-import { findInList, judgedWhenSettled } from '../../harness/listing';
-import { createOrder, getOrder } from '../../harness/orders';
-import { fullOrder, item, minimalOrder } from '../../generators/examples';
-import { verifies } from '../../harness/verifies';
+import { findInList, judgedWhenSettled } from '../../harness/requests/listing';
+import { createOrder, getOrder } from '../../harness/requests/orders';
+import { fullOrder, item, minimalOrder } from '../../contract/examples';
+import { verifies } from '../../harness/record/verifies';
 
 /**
  * Section 2.7 on the summary of an order that carries every field, so that each summary field (payment

@@ -12,13 +12,14 @@ import {
   updateVisibleOnGet,
 } from '../../checks/orders';
 import { isClientError } from '../../checks/status';
-import { check, ensure } from '../../harness/findings';
+import { check, ensure } from '../../harness/record/findings';
 import { test } from '../../harness/fixtures';
-import { observe } from '../../harness/observe';
-import { createOrder, getOrder, pastPrecisionOf, unknownIds, type Json } from '../../harness/orders';
-import { fullOrder, item, updateAddress } from '../../generators/examples';
+import { observe } from '../../harness/record/observe';
+import { createOrder, getOrder, pastPrecisionOf, unknownIds } from '../../harness/requests/orders';
+import type { Json } from '../../contract/exchange';
+import { fullOrder, item, updateAddress } from '../../contract/examples';
 import { differences } from '../../checks/roundtrip';
-import { verifies } from '../../harness/verifies';
+import { verifies } from '../../harness/record/verifies';
 
 /** A value for every field the update request declares (4.4), each different from fullOrder()'s. */
 function fullUpdate(): Json {

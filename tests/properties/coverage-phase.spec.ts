@@ -1,11 +1,12 @@
 import { orderCoverage, queryCoverage } from '../../generators/coverage';
 import { createAcceptedFor, createAnswersWhatWasSent, refusalProvesNothing } from '../../checks/orders';
 import { acceptedUnlessRefusable } from '../../checks/invalid-input';
-import { check } from '../../harness/findings';
+import { violationIn } from '../../checks/check';
+import { check } from '../../harness/record/findings';
 import { test } from '../../harness/fixtures';
-import { listAnswerHolds } from '../../harness/listing';
-import { verifies } from '../../harness/verifies';
-import { together } from '../../harness/together';
+import { listAnswerHolds } from '../../harness/requests/listing';
+import { verifies } from '../../harness/record/verifies';
+import { together } from '../../harness/requests/together';
 
 // Runs before the generated tests (its file sorts first): the same cases every run, each one sent once.
 const QUERIES = queryCoverage();
@@ -32,8 +33,9 @@ test.describe(`coverage phase: ${QUERIES.length + ORDERS.length} deterministic c
         // Required-ness and length limits of nested fields are not shown (2.7): refusing exotic values proves nothing.
         if (refusalProvesNothing(input, created)) continue;
         const accepted = acceptedUnlessRefusable(input, createAcceptedFor(input))(created);
-        check(accepted && { ...accepted, expected: `${accepted.expected} (coverage case: ${name})` });
-        if (!accepted) check(createAnswersWhatWasSent(input, created, `the create response (coverage case: ${name})`));
+        const refusal = violationIn(accepted);
+        check(accepted && { ...accepted, finding: refusal && { ...refusal, expected: `${refusal.expected} (coverage case: ${name})` } });
+        if (!refusal) check(createAnswersWhatWasSent(input, created, `the create response (coverage case: ${name})`));
       }
     },
   );

@@ -1,14 +1,14 @@
 import { requestLine } from '../../contract/operations';
 import { invalidBodyRefused } from '../../checks/invalid-input';
 import { invalidOrder, invalidOrderUpdate } from '../../generators/invalid';
-import { orderRequest, type OmsApi } from '../../harness/api';
+import { orderRequest, type OmsApi } from '../../harness/requests/api';
 import { forAll } from '../../harness/property';
-import type { Exchange } from '../../harness/http/exchange';
+import type { Exchange } from '../../contract/exchange';
 import { test } from '../../harness/fixtures';
-import { createOrder } from '../../harness/orders';
-import { minimalOrder } from '../../generators/examples';
-import { verifies } from '../../harness/verifies';
-import { quoted } from '../../harness/safe-text';
+import { createOrder } from '../../harness/requests/orders';
+import { minimalOrder } from '../../contract/examples';
+import { verifies } from '../../harness/record/verifies';
+import { quoted } from '../../config/safe-text';
 
 // Each generated body breaks openapi.yaml in one way: a required field missing, one field of the
 // wrong type or shape at any depth, JSON cut short or otherwise malformed, or no body at all.

@@ -1,10 +1,11 @@
 import fc from 'fast-check';
 import { lastPageHoldsRest, nothingPastLastPage, pagesContinue, pagesFull, readPage, sameTotalOnEveryPage } from '../../checks/listing';
+import { inTurn } from '../../checks/check';
 import { listQuery, pageWalk } from '../../generators/query';
 import { forAll, stopOn } from '../../harness/property';
 import { test } from '../../harness/fixtures';
-import { ensureOrders, listAnswerHolds, readStableView } from '../../harness/listing';
-import { verifies } from '../../harness/verifies';
+import { ensureOrders, listAnswerHolds, readStableView } from '../../harness/requests/listing';
+import { verifies } from '../../harness/record/verifies';
 
 /** Limits below and above the default, and page 3 and beyond, in an account of about a hundred orders. */
 const WALK = { maxLimit: 25, maxPages: 4 };
@@ -27,7 +28,10 @@ test.describe('generated paging (4.1, 8)', () => {
           const walked = Array.from({ length: pages }, (_, index) => ({ page: index + 1, limit }));
           const view = await readStableView(trail.api(api), pages > 1 ? [...walked, { limit: limit * pages }] : walked, { attempts: 4, stop: stopOn });
           if (!view) fc.pre(false);
-          return pagesFull(view.slice(0, pages), limit) ?? (pages > 1 ? pagesContinue(view.slice(0, pages), view[pages], limit) : undefined);
+          return inTurn(
+            () => pagesFull(view.slice(0, pages), limit),
+            () => (pages > 1 ? pagesContinue(view.slice(0, pages), view[pages], limit) : undefined),
+          );
         },
       });
     },
@@ -48,7 +52,11 @@ test.describe('generated paging (4.1, 8)', () => {
           // Another client changed the account between the count and the view: count again.
           if (!view || view[0].total !== total) continue;
           const [, lastPage, beyond] = view;
-          return sameTotalOnEveryPage(view, total) ?? lastPageHoldsRest(lastPage, total, limit) ?? nothingPastLastPage(beyond, total);
+          return inTurn(
+            () => sameTotalOnEveryPage(view, total),
+            () => lastPageHoldsRest(lastPage, total, limit),
+            () => nothingPastLastPage(beyond, total),
+          );
         }
         fc.pre(false);
         return undefined;

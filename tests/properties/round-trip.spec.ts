@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { anyOrder } from '../../generators/order';
 import { anyOrderUpdate } from '../../generators/update';
-import type { OmsApi } from '../../harness/api';
+import type { OmsApi } from '../../harness/requests/api';
 import {
   createAcceptedFor,
   createAnswersWhatWasSent,
@@ -15,11 +15,11 @@ import {
 } from '../../checks/orders';
 import { acceptedUnlessRefusable } from '../../checks/invalid-input';
 import { forAll, stopOn } from '../../harness/property';
-import type { Exchange } from '../../harness/http/exchange';
-import type { Finding } from '../../harness/findings';
+import type { Exchange } from '../../contract/exchange';
+import type { Judgement } from '../../checks/check';
 import { test } from '../../harness/fixtures';
-import { summaryMatchesFullForm } from '../../harness/listing';
-import { verifies } from '../../harness/verifies';
+import { summaryMatchesFullForm } from '../../harness/requests/listing';
+import { verifies } from '../../harness/record/verifies';
 
 // Generated orders: required fields only, everything, or any mix; 1 to 4 items; hostile text and numbers.
 test.describe('generated orders (4.2, 4.3, 4.4)', () => {
@@ -79,7 +79,7 @@ test.describe('generated orders (4.2, 4.3, 4.4)', () => {
  * refusal of a body with exotic values (very long or blank text, amounts out of a realistic range) proves nothing: that run is dropped (fc.pre),
  * never passed or failed.
  */
-function accepted(body: object, exchange: Exchange): Finding | undefined {
+function accepted(body: object, exchange: Exchange): Judgement | undefined {
   if (refusalProvesNothing(body, exchange)) fc.pre(false);
   return acceptedUnlessRefusable(body, createAcceptedFor(body))(exchange);
 }

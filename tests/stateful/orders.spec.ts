@@ -1,10 +1,11 @@
 import fc from 'fast-check';
-import { emptyModel, orderCommands } from '../../generators/commands';
-import type { AccountName, OmsApi } from '../../harness/api';
-import { EFFORT, forAll, readReplay } from '../../harness/property';
+import { emptyModel, orderCommands, type OrdersReal } from '../../model';
+import type { OmsApi } from '../../harness/requests/api';
+import type { AccountName, Settings } from '../../config/settings';
+import { EFFORT, forAll, readReplay, stopOn } from '../../harness/property';
+import { judgedWhenSettled } from '../../harness/requests/listing';
 import { test } from '../../harness/fixtures';
-import type { Settings } from '../../config/settings';
-import { verifies } from '../../harness/verifies';
+import { verifies } from '../../harness/record/verifies';
 
 // Random sequences of requests, each answer compared with a model of the orders the run created.
 test.describe('model-based runs (4.1 to 4.5)', () => {
@@ -49,7 +50,8 @@ async function runSequences(settings: Settings, apis: Partial<Record<AccountName
     unit: 'command sequences',
     run: async (commands, trail) => {
       const recorded = Object.fromEntries(Object.entries(apis).map(([account, api]) => [account, trail.api(api)]));
-      await fc.asyncModelRun(() => ({ model: emptyModel(accounts), real: { apis: recorded, ids: new Map<number, string>() } }), commands);
+      const real: OrdersReal = { apis: recorded, ids: new Map<number, string>(), stopOn, whenSettled: (api, read, judge) => judgedWhenSettled(api as OmsApi, read, judge) };
+      await fc.asyncModelRun(() => ({ model: emptyModel(accounts), real }), commands);
       return undefined;
     },
   });

@@ -1,0 +1,12 @@
+import { test } from '@playwright/test';
+import { requirement } from '../../requirements/catalogue';
+import { OBSERVATION_ANNOTATION } from './verifies';
+
+export { EXAMPLE_MARK } from '../../requirements/observed';
+
+/** Records what the server does where the document is silent (an OBSERVED requirement): reported, never failed. */
+export function observe(id: string, value: string): void {
+  const r = requirement(id);
+  if (r.level !== 'OBSERVED') throw new Error(`observe(${id}): ${id} is ${r.level}, not OBSERVED; check it instead`);
+  test.info().annotations.push({ type: OBSERVATION_ANNOTATION, description: `${id}: ${value}` });
+}

@@ -1,0 +1,65 @@
+import type { FullConfig } from '@playwright/test';
+import { exitOnConfigurationError } from '../../config/exit-codes';
+import { checkAccountA, readSetting, readSettings, registerSettingsSecrets, writeSettings, type Settings } from '../../config/settings';
+import { SETTINGS } from '../../config/settings-table';
+import { DEVELOPMENT_ACCOUNTS } from '../../reference/accounts';
+import { startReferenceServer, type RunningReference } from '../../reference/server';
+import { certificateAdvice, preflight, PreflightError } from './preflight';
+import { forgetRun } from '../record/run-knowledge';
+import { forgetQuiet } from '../requests/quiet';
+import { clientCredentials, fetchToken } from '../http/token';
+
+/**
+ * Runs once before the workers: starts the embedded reference server when OMS_BASE_URL is unset,
+ * obtains the token from POST /token when asked to, and checks that the target answers. What it
+ * resolves goes to the workers through the same environment variables the user would set.
+ */
+export default async function globalSetup(_config: FullConfig): Promise<() => Promise<void>> {
+  let server: RunningReference | undefined;
+  try {
+    const settings = readSettings();
+    registerSettingsSecrets(settings);
+    checkAccountA(settings);
+    if (!settings.baseUrl) {
+      server = await startReferenceServer();
+      // Both accounts sign in through POST /token, as a real client would, unless told otherwise.
+      const [a, b] = DEVELOPMENT_ACCOUNTS;
+      handToWorkers(settings, {
+        baseUrl: server.url,
+        ...(!settings.token && !settings.clientId && { clientId: a.client.id, clientSecret: a.client.secret }),
+        ...(!settings.tokenB && !settings.clientIdB && { clientIdB: b.client.id, clientSecretB: b.client.secret }),
+      });
+      // Notes go to stderr: stdout is a machine reporter's (--reporter=json) when a user picks one.
+      console.error(`oms-conformance: no ${SETTINGS.baseUrl.variable} given, testing the embedded reference server at ${server.url}`);
+    }
+    const baseUrl = settings.baseUrl as string;
+    for (const account of ['A', 'B'] as const) {
+      const credentials = clientCredentials(settings, account);
+      if (!credentials) continue;
+      const issued = await fetchToken(baseUrl, credentials, settings.tokenAuth, settings.requestTimeoutMs).catch((error: Error) => {
+        throw new PreflightError(`${error.message}${certificateAdvice(error)}`);
+      });
+      // Workers and the report learn which way worked; workers start with this token and renew it themselves.
+      if (!settings.tokenAuth) console.error(`oms-conformance: POST /token accepted the client credentials with --token-auth ${issued.auth}`);
+      handToWorkers(settings, { tokenAuth: issued.auth, ...(account === 'A' ? { token: issued.accessToken } : { tokenB: issued.accessToken }) });
+    }
+    const note = await preflight(baseUrl, settings.token as string, 'A', settings.requestTimeoutMs, settings.maxResponseBytes);
+    if (note) console.error(`oms-conformance: ${note}`);
+    if (settings.tokenB) await preflight(baseUrl, settings.tokenB, 'B', settings.requestTimeoutMs, settings.maxResponseBytes);
+  } catch (error) {
+    await server?.close();
+    exitOnConfigurationError(error);
+  }
+  return async () => {
+    const runId = readSetting('runId') ?? `pid-${process.pid}`;
+    forgetRun(runId);
+    forgetQuiet(runId);
+    await server?.close();
+  };
+}
+
+/** What the setup resolved, in its own settings and, for the workers, in the variables the user would set. */
+function handToWorkers(settings: Settings, resolved: Partial<Settings>): void {
+  Object.assign(settings, resolved);
+  writeSettings(resolved);
+}

@@ -1,0 +1,175 @@
+import { ApiError, errorReply, type ApiReply, type ApiRequest, type ErrorDetail } from '../../../reference/http';
+import { answersWhen, internalError, labelled, textPast } from './anomalies';
+import { fault, is, withReplyBody, type FaultDefinition, type Json } from './kit';
+
+/** Error answers (section 7) and the JSON body rule (section 1). */
+export const ERROR_FAULTS: FaultDefinition[] = [
+  fault({
+    id: 'errors-malformed-json-500',
+    level: 'SHOULD',
+    catches: ['ORD-ERR-002'],
+    subtle: false,
+    description: 'A body that is not JSON (or empty) crashes the handler: 500 instead of a 4xx.',
+    hooks: () => ({
+      rewriteReply: (_request, reply) => (errorCode(reply.body) === 'invalid_json' ? internalError() : reply),
+    }),
+  }),
+  fault({
+    id: 'errors-wrong-type-500',
+    level: 'SHOULD',
+    catches: ['ORD-ERR-004'],
+    subtle: false,
+    description: 'A field of the wrong type crashes the handler: 500 instead of a 4xx.',
+    hooks: () => ({
+      rewriteReply: (_request, reply) => {
+        const details = (reply.body as { meta?: { details?: Array<{ error: string }> } } | undefined)?.meta?.details ?? [];
+        return errorCode(reply.body) === 'validation_failed' && details.some((d) => d.error.startsWith('expected type')) ? internalError() : reply;
+      },
+    }),
+  }),
+  fault({
+    id: 'errors-no-envelope',
+    level: 'SHOULD',
+    catches: ['ORD-ERR-001'],
+    subtle: false,
+    description: 'Every 4xx answer is {"error": "<message>"} instead of the error envelope of section 7.',
+    hooks: () => ({
+      rewriteReply: (_request, reply) => {
+        const meta = (reply.body as { meta?: { message?: string } } | undefined)?.meta;
+        return reply.status >= 400 && reply.status < 500 ? { ...reply, body: { error: meta?.message ?? 'error' } } : reply;
+      },
+    }),
+  }),
+  fault({
+    id: 'errors-unknown-id-200-empty',
+    level: 'MUST',
+    catches: ['ORD-GEN-001', 'ORD-GET-004'],
+    collateral: [
+      { requirement: 'ORD-UPDATE-006', reason: 'the get that checks an update of an unknown id created nothing answers 200' },
+      { requirement: 'ORD-DELETE-002', reason: 'a get after a delete answers 200 with an empty body, neither 404/410 nor the order with deleted_at' },
+      { requirement: 'ORD-ISO-001', reason: "account B's get of account A's order is, in B's account, a get of an unknown id, which answers 200" },
+    ],
+    subtle: false,
+    description: 'Getting an id that does not exist answers 200 with an empty body.',
+    hooks: () => ({
+      rewriteReply: (request, reply) => (is(request, 'get') && reply.status === 404 ? { status: 200, rawBody: '' } : reply),
+    }),
+  }),
+  fault({
+    id: 'errors-401-text-plain',
+    level: 'MUST',
+    catches: ['ORD-GEN-001'],
+    collateral: [
+      { requirement: 'ORD-ERR-001', reason: 'a 401 in text/plain carries no error envelope' },
+    ],
+    subtle: false,
+    description: 'A request without valid credentials gets 401 with a text/plain body ("Unauthorized").',
+    hooks: () => ({
+      rewriteReply: (_request, reply) => (reply.status === 401 ? { ...textReply(401, 'Unauthorized'), headers: { ...reply.headers, 'Content-Type': 'text/plain; charset=utf-8' } } : reply),
+    }),
+  }),
+  fault({
+    id: 'errors-405-text-plain',
+    level: 'MUST',
+    catches: ['ORD-GEN-001'],
+    collateral: [
+      { requirement: 'ORD-ERR-001', reason: 'a 405 in text/plain carries no error envelope' },
+    ],
+    subtle: true,
+    description: 'A method the interface does not have (PATCH /orders/{id}) gets 405 with a text/plain body.',
+    hooks: () => ({
+      rewriteReply: (_request, reply) => (reply.status === 405 ? { ...textReply(405, 'Method Not Allowed'), headers: { ...reply.headers, 'Content-Type': 'text/plain; charset=utf-8' } } : reply),
+    }),
+  }),
+  fault({
+    id: 'errors-meta-code-number',
+    level: 'MUST',
+    catches: ['ORD-ERR-006'],
+    subtle: false,
+    description: 'The error envelope carries meta.code as a number (the HTTP status) instead of a string.',
+    hooks: onErrorMeta((meta) => ({ ...meta, code: meta.status })),
+  }),
+  fault({
+    id: 'errors-details-as-strings',
+    level: 'MUST',
+    catches: ['ORD-ERR-006'],
+    subtle: true,
+    description: 'meta.details entries are strings ("field: error") instead of objects with field and error.',
+    hooks: onErrorMeta((meta) =>
+      Array.isArray(meta.details) ? { ...meta, details: (meta.details as ErrorDetail[]).map((d) => `${d.field}: ${d.error}`) } : meta,
+    ),
+  }),
+  fault({
+    id: 'errors-crash-text-plain',
+    level: 'SHOULD',
+    catches: ['ORD-ERR-002', 'ORD-GEN-003'],
+    subtle: false,
+    description: 'A body that is not JSON crashes the handler, answered as 500 with a text/plain stack line.',
+    hooks: () => ({
+      rewriteReply: (_request, reply) => (errorCode(reply.body) === 'invalid_json' ? textReply(500, 'SyntaxError: Unexpected end of JSON input') : reply),
+    }),
+  }),
+  fault({
+    id: 'errors-unlabelled-body-500',
+    level: 'SHOULD',
+    catches: ['ORD-ERR-007'],
+    subtle: true,
+    description: 'A create or update whose body is labelled text/plain, as a form or not at all crashes the handler (it reads a body its JSON parser never filled): 500.',
+    hooks: () => {
+      const unlabelled = [labelled('text-plain'), labelled('form'), labelled('none')];
+      return answersWhen(['create', 'update'], (request) => unlabelled.some((label) => label(request)), () => internalError("Cannot read properties of undefined (reading 'items')"));
+    },
+  }),
+  fault({
+    id: 'errors-json-label-with-parameter-refused',
+    level: 'SHOULD',
+    catches: ['ORD-GEN-004'],
+    subtle: true,
+    description: 'A create or update labelled application/json with a parameter (";charset=UTF-8", as Java clients send it) or in capitals is refused with 415: the server compares the header with "application/json" as text.',
+    hooks: () =>
+      answersWhen(['create', 'update'], (request) => labelled('with-parameter')(request) || labelled('in-capitals')(request), () =>
+        errorReply(new ApiError(415, 'unsupported_media_type', 'Content-Type must be application/json')),
+      ),
+  }),
+  fault({
+    id: 'errors-long-text-html-500',
+    level: 'SHOULD',
+    catches: ['ORD-ERR-008'],
+    collateral: [{ requirement: 'ORD-GEN-003', reason: 'the crash is answered with an HTML stack trace, a 5xx body that is not JSON' }],
+    subtle: true,
+    description: 'A create or update with a text over 255 characters (a note of 10,000) crashes on a VARCHAR(255) column: 500 with an HTML stack trace.',
+    hooks: () =>
+      answersWhen(['create', 'update'], textPast('varchar-255'), () => ({
+        status: 500,
+        headers: { 'Content-Type': 'text/html; charset=utf-8' },
+        rawBody: '<html><body><h1>Internal Server Error</h1><pre>DataError: value too long for type character varying(255)\n  at OrderRepository.save (orders.js:88)</pre></body></html>',
+      })),
+  }),
+  fault({
+    id: 'errors-oversized-500',
+    level: 'SHOULD',
+    catches: ['ORD-ERR-005'],
+    subtle: false,
+    description: 'An oversized request body crashes the server: 500 instead of 413.',
+    hooks: () => ({
+      rewriteReply: (_request, reply) => (reply.status === 413 ? internalError() : reply),
+    }),
+  }),
+];
+
+/** A 4xx whose meta, where it has one, is changed: the envelope carried with a wrong shape. */
+function onErrorMeta(change: (meta: Json) => Json) {
+  return () => ({
+    rewriteReply: (_request: ApiRequest, reply: ApiReply) =>
+      reply.status >= 400 && reply.status < 500 ? withReplyBody(reply, (body) => (body.meta ? { ...body, meta: change(body.meta as Json) } : body)) : reply,
+  });
+}
+
+function textReply(status: number, text: string): ApiReply {
+  return { status, headers: { 'Content-Type': 'text/plain; charset=utf-8' }, rawBody: text };
+}
+
+function errorCode(body: unknown): string | undefined {
+  return (body as { meta?: { code?: string } } | undefined)?.meta?.code;
+}
+

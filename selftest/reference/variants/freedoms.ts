@@ -1,0 +1,573 @@
+import { instantOf } from '../../../contract/datetime';
+import { ruleAt } from '../../../contract/fields';
+import { contract, type JsonSchema } from '../../../contract/openapi';
+import { ApiError, errorReply, type ApiReply, type ApiRequest } from '../../../reference/http';
+import type { StoredOrder } from '../../../reference/store';
+import type { HookContext } from '../../../reference/app';
+import { afterHardDelete, allOrders, callerOf, is, isSuccess, jsonBodyOf, mapStrings, onFullForm, onSummaries, operationOf, withJsonBody, withReplyBody, withStore, type Hooks, type Json } from '../faults/kit';
+
+/**
+ * The behaviours of the freedoms of issue 11 (what an independent, correct server does where the
+ * document is silent), kept apart from knobs.ts so each reads as the one thing it changes.
+ */
+
+type Filler = (schema: JsonSchema, depth: number) => unknown;
+
+/**
+ * Every optional field the full form (Order) declares and the order does not carry, filled with an
+ * empty value of its type ("", 0, false, [], an object of empty values), at any depth; a sent null of a
+ * "string or null" field is written as "" (a NOT NULL DEFAULT '' column).
+ */
+export function emptyUnsentFields(order: Json, schema: JsonSchema = contract().schema('Order')): Json {
+  return fillUnsent(order, schema, emptyValue, 0, true);
+}
+
+/** Every optional field not sent, at any depth, as null (a nested object that was sent keeps its own fields). */
+export function nullUnsentFields(order: Json, schema: JsonSchema = contract().schema('Order')): Json {
+  return fillUnsent(order, schema, () => null, 0, false);
+}
+
+function fillUnsent(order: Json, schema: JsonSchema, fill: Filler, depth: number, nullAsEmpty: boolean): Json {
+  const resolved = objectBranch(schema);
+  const properties = (resolved?.properties as Record<string, JsonSchema> | undefined) ?? {};
+  const out: Json = { ...order };
+  for (const [field, inner] of Object.entries(properties)) {
+    const element = contract().resolve(inner).items as JsonSchema | undefined;
+    if (out[field] === undefined) out[field] = fill(inner, depth + 1);
+    else if (out[field] === null && nullAsEmpty && isNullableString(inner)) out[field] = '';
+    else if (isObject(out[field]) && objectBranch(inner)) out[field] = fillUnsent(out[field] as Json, inner, fill, depth + 1, nullAsEmpty);
+    else if (Array.isArray(out[field]) && element && objectBranch(element)) {
+      out[field] = (out[field] as unknown[]).map((entry) => (isObject(entry) ? fillUnsent(entry, element, fill, depth + 1, nullAsEmpty) : entry));
+    }
+  }
+  return out;
+}
+
+function isNullableString(schema: JsonSchema): boolean {
+  const type = contract().resolve(schema).type;
+  return Array.isArray(type) && type.includes('string') && type.includes('null');
+}
+
+function emptyValue(schema: JsonSchema, depth: number): unknown {
+  const object = objectBranch(schema);
+  if (object) return depth > 6 ? {} : fillUnsent({}, object, emptyValue, depth, true);
+  const resolved = contract().resolve(schema);
+  const types = ([] as unknown[]).concat(resolved.type ?? ((resolved.oneOf ?? []) as JsonSchema[]).map((b) => contract().resolve(b).type));
+  if (types.includes('string')) return '';
+  if (types.includes('number') || types.includes('integer')) return 0;
+  if (types.includes('boolean')) return false;
+  if (types.includes('array')) return [];
+  return null;
+}
+
+function objectBranch(schema: JsonSchema): JsonSchema | undefined {
+  const resolved = contract().resolve(schema);
+  if (resolved.type === 'object') return resolved;
+  const branches = (resolved.oneOf ?? resolved.anyOf) as JsonSchema[] | undefined;
+  return branches?.map((branch) => contract().resolve(branch)).find((branch) => branch.type === 'object');
+}
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * A server that stores an order in its own way (computes, rounds, truncates): the change is applied to
+ * what is stored and to the full form create and update answer, so every read shows the stored value.
+ */
+export function storedAs(change: (order: StoredOrder, operation: 'create' | 'update') => StoredOrder): Hooks {
+  return {
+    wrapServices: (services) =>
+      withStore(services, (store) => ({
+        insert: (order) => store.insert(change(order, 'create')),
+        replace: (order) => store.replace(change(order, 'update')),
+      })),
+    // The answer shows the fields this change touches as stored (through every store wrapper); every other
+    // field keeps what the answer had, other rewrites included (a deleted_at another knob wrote).
+    rewriteReply: (request, reply, { services }) =>
+      is(request, 'create', 'update')
+        ? onFullForm(request, reply, (order) => {
+            const operation = is(request, 'create') ? 'create' : 'update';
+            const changed = change(structuredClone(order) as StoredOrder, operation) as Json;
+            const stored = (services.store.get(String(order.user_id), String(order.id)) as Json | undefined) ?? changed;
+            const touched = Object.keys(changed).filter((key) => JSON.stringify(changed[key]) !== JSON.stringify(order[key]));
+            return { ...order, ...Object.fromEntries(touched.map((key) => [key, stored[key]])) };
+          })
+        : reply,
+  };
+}
+
+/** Rounds a number to the cent, as NUMERIC(12,2) stores it. */
+function toCents(value: number): number {
+  return Math.round(Number((value * 100).toPrecision(12))) / 100;
+}
+
+/** Every amount (x-amount in openapi.yaml) of an order, at any depth, stored to the cent. */
+export function amountsInCents(value: unknown, pointer = ''): unknown {
+  if (typeof value === 'number') return ruleAt(pointer)?.amount ? toCents(value) : value;
+  if (Array.isArray(value)) return value.map((element, index) => amountsInCents(element, `${pointer}/${index}`));
+  if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, amountsInCents(inner, `${pointer}/${key}`)]));
+  return value;
+}
+
+/** A client-sent timestamp stored at second precision: the instant truncated to the second, written in UTC. */
+export function toSeconds(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  const instant = Date.parse(value);
+  return Number.isNaN(instant) ? value : `${new Date(Math.floor(instant / 1000) * 1000).toISOString().slice(0, 19)}Z`;
+}
+
+/** placed_at and sales_channel.updated_at (the timestamps a client sends) stored at second precision. */
+export function sentTimestampsInSeconds(order: StoredOrder): StoredOrder {
+  const channel = order.sales_channel;
+  return {
+    ...order,
+    ...('placed_at' in order ? { placed_at: toSeconds(order.placed_at) } : {}),
+    ...(isObject(channel) && 'updated_at' in channel ? { sales_channel: { ...channel, updated_at: toSeconds(channel.updated_at) } } : {}),
+  };
+}
+
+/** Billing sub_total, tax (at 18 %) and total computed from the items, whatever the client sent. */
+export function billingComputed(order: StoredOrder): StoredOrder {
+  if (!isObject(order.billing)) return order;
+  const items = Array.isArray(order.items) ? (order.items as Json[]) : [];
+  const subTotal = toCents(items.reduce((sum, item) => sum + Number(item.quantity ?? 0) * Number(item.price ?? 0), 0));
+  const tax = toCents(subTotal * 0.18);
+  const billing = order.billing;
+  const total = toCents(subTotal + tax + Number(billing.shipping ?? 0) - Number(billing.discount ?? 0));
+  return { ...order, billing: { ...billing, sub_total: subTotal, tax, total } };
+}
+
+/** Each item's total with its tax rate (percent) and discount applied, rather than quantity × price alone. */
+export function itemTotalsWithTax(order: StoredOrder): StoredOrder {
+  if (!Array.isArray(order.items)) return order;
+  const items = (order.items as Json[]).map((item) => {
+    if (typeof item.quantity !== 'number' || typeof item.price !== 'number') return item;
+    const rate = typeof item.tax_rate === 'number' ? item.tax_rate : 20;
+    const discount = typeof item.discount === 'number' ? item.discount : 0;
+    return { ...item, total: toCents(item.quantity * item.price * (1 + rate / 100) - discount) };
+  });
+  return { ...order, items };
+}
+
+/** A page past the last one answered 404 with the error envelope (4.1 does not say what it answers). */
+export function pastLastPageNotFound(request: ApiRequest, reply: ApiReply): ApiReply {
+  if (!is(request, 'list') || !isSuccess(reply)) return reply;
+  const body = reply.body as { data?: unknown[]; meta?: { total?: number } };
+  const page = Number(request.query.get('page') ?? 1);
+  if (page <= 1 || (body.data?.length ?? 0) > 0) return reply;
+  return errorReply(new ApiError(404, 'page_not_found', `Page ${page} is past the last page`, [{ field: 'page', error: 'past the last page' }]));
+}
+
+/** Empty or whitespace-only text, text over 255 characters, an e-mail address outside ASCII: what a strict server refuses. */
+export function exoticText(value: unknown, key = ''): string | undefined {
+  if (typeof value === 'string') {
+    if (value.trim() === '') return `${key || 'a field'} is ${value === '' ? 'empty' : 'blank'}`;
+    if (value.length > 255) return `${key || 'a field'} is longer than 255 characters`;
+    if (/email|main|work/.test(key) && value.includes('@') && /[^\x20-\x7e]/.test(value)) return `${key} is not an ASCII e-mail address`;
+    return undefined;
+  }
+  if (Array.isArray(value)) return value.map((inner) => exoticText(inner, key)).find(Boolean);
+  if (isObject(value)) return Object.entries(value).map(([inner, v]) => exoticText(v, inner)).find(Boolean);
+  return undefined;
+}
+
+/** A number a strict server refuses: a quantity outside 1..1000, an amount negative, above 1 000 000 or with more than 2 decimals. */
+export function exoticNumber(value: unknown, key = ''): string | undefined {
+  if (typeof value === 'number') {
+    if (key === 'quantity') return Number.isInteger(value) && value >= 1 && value <= 1000 ? undefined : `quantity ${value} is outside 1..1000`;
+    if (value < 0 || value > 1_000_000) return `${key || 'a number'} is outside 0..1000000`;
+    return /\.\d{3,}$|e/i.test(String(value)) ? `${key || 'a number'} has more than 2 decimals` : undefined;
+  }
+  if (Array.isArray(value)) return value.map((inner) => exoticNumber(inner, key)).find(Boolean);
+  if (isObject(value)) return Object.entries(value).map(([inner, v]) => exoticNumber(v, inner)).find(Boolean);
+  return undefined;
+}
+
+/** Refuses, with 400 and the envelope, a create or update holding what `exotic` finds (limits of nested fields are not shown). */
+export function refuseExotic(exotic: (body: unknown) => string | undefined) {
+  return (request: ApiRequest, { accounts }: HookContext): ApiReply | undefined => {
+    if (!is(request, 'create', 'update') || !callerOf(request, accounts)) return undefined;
+    let body: unknown;
+    try {
+      body = JSON.parse(request.bodyText);
+    } catch {
+      return undefined;
+    }
+    const problem = exotic(body);
+    return problem ? errorReply(new ApiError(400, 'validation_failed', 'The request body is invalid', [{ field: '(body)', error: problem }])) : undefined;
+  };
+}
+
+/** The list ordered by id (stable, but neither oldest nor newest first: a new order may land on any page; 4.1: order not shown). */
+export function listedById(): Hooks {
+  return {
+    wrapServices: (services) =>
+      withStore(services, (store) => ({
+        page: (account, offset, limit) => {
+          const orders = allOrders(store, account).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+          return { orders: orders.slice(offset, offset + limit), total: orders.length };
+        },
+      })),
+  };
+}
+
+/** The nested fields the document's create example sends (2.3: its address; 2.4: "Fields sent when creating an item"). */
+const EXAMPLE_ADDRESS = ['street', 'city', 'state', 'zip', 'country_code'];
+const EXAMPLE_ITEM = ['name', 'quantity', 'category', 'price', 'hs_code', 'origin'];
+
+/** A server that requires in a create or update body the nested fields of the document's create example: what is missing, if anything. */
+export function exampleNestedFieldMissing(body: unknown): string | undefined {
+  if (!isObject(body)) return undefined;
+  const { customer, items } = body;
+  if (isObject(customer)) {
+    if (!('name' in customer)) return 'customer.name is required';
+    const address = customer.address;
+    if (!isObject(address)) return 'customer.address is required';
+    const field = EXAMPLE_ADDRESS.find((name) => !(name in address));
+    if (field) return `customer.address.${field} is required`;
+  }
+  for (const [index, entry] of (Array.isArray(items) ? items : []).entries()) {
+    const field = EXAMPLE_ITEM.find((name) => !isObject(entry) || !(name in entry));
+    if (field) return `items[${index}].${field} is required`;
+  }
+  return undefined;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const INT32_MAX = 2_147_483_647;
+
+/** Ids from a sequence, as an integer column assigns them: "1", "2" … (2.1: the id's format is not shown, ORD-OBS-007). */
+export function int32SequenceIds(): Hooks {
+  let last = 0;
+  return { wrapServices: (services) => ({ ...services, newId: () => String(++last) }) };
+}
+
+/** The form of the ids a server assigns, from one it made: a UUID, a 32-bit integer, or its letter prefix and length. */
+export function idForm(sample: string): Pick<RegExp, 'test'> {
+  if (UUID.test(sample)) return UUID;
+  if (/^\d+$/.test(sample)) return { test: (id) => /^\d{1,10}$/.test(id) && Number(id) <= INT32_MAX };
+  const prefix = /^[A-Za-z]+_/.exec(sample)?.[0] ?? '';
+  return new RegExp(`^${prefix}[A-Za-z0-9_-]{${sample.length - prefix.length}}$`);
+}
+
+/** Refuses with 400 an order id that is not of the form this server assigns, before looking it up. */
+export function refuseMalformedIds(): (request: ApiRequest, context: HookContext) => ApiReply | undefined {
+  let form: Pick<RegExp, 'test'> | undefined;
+  return (request, { accounts, services }) => {
+    const { orderId } = operationOf(request);
+    if (orderId === undefined || !callerOf(request, accounts)) return undefined;
+    form ??= idForm(services.newId());
+    if (form.test(orderId)) return undefined;
+    return errorReply(new ApiError(400, 'invalid_parameter', 'order_id is not a valid order id', [{ field: 'order_id', error: 'not an order id' }]));
+  };
+}
+
+/** A numeric string where the request schema wants a number (or integer) taken as that number, at any depth. */
+export function coerceNumericStrings(request: ApiRequest): ApiRequest {
+  if (!is(request, 'create', 'update')) return request;
+  const schema = contract().schema(is(request, 'create') ? 'OrderCreate' : 'OrderUpdate');
+  return withJsonBody(request, (body) => coerce(body, schema) as Json);
+}
+
+function coerce(value: unknown, schema: JsonSchema): unknown {
+  const resolved = contract().resolve(schema);
+  const type = resolved.type;
+  if (typeof value === 'string' && (type === 'number' || (type === 'integer' && /^-?\d+$/.test(value.trim()))) && /^\s*-?\d+(\.\d+)?\s*$/.test(value)) {
+    return Number(value);
+  }
+  if (Array.isArray(value) && resolved.items) return value.map((element) => coerce(element, resolved.items as JsonSchema));
+  if (isObject(value) && resolved.properties) {
+    const properties = resolved.properties as Record<string, JsonSchema>;
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, properties[key] ? coerce(inner, properties[key]) : inner]));
+  }
+  return value;
+}
+
+/** Optional fields that were not sent, filled in every full form and summary (with an empty value of their type). */
+export function unsentFields(fill: (order: Json, schema: JsonSchema) => Json): Hooks {
+  return {
+    rewriteReply: (request, reply) =>
+      onSummaries(
+        request,
+        onFullForm(request, reply, (order) => fill(order, contract().schema('Order'))),
+        (summary) => fill(summary, contract().schema('OrderSummary')),
+      ),
+  };
+}
+
+/** Service timestamps written with an hour-only offset ("2026-11-20T14:30:05+05"), to the second. */
+export function hourOnlyOffsetTimestamps(): Hooks {
+  const written = (instant: number) => `${new Date(Math.floor(instant / 1000) * 1000 + 5 * 3600_000).toISOString().slice(0, 19)}+05`;
+  return {
+    wrapServices: (services) => ({
+      ...services,
+      now: () => written(Date.now()),
+      // A whole second later at least, so updated_at still advances at second precision.
+      later: (previous) => written(Math.max(Date.now(), instantOf(previous) + 1000)),
+    }),
+  };
+}
+
+/** Text of a created or updated order stored in Unicode NFD (decomposed), as some databases and file systems keep it. */
+export function textInNfd(request: ApiRequest): ApiRequest {
+  return is(request, 'create', 'update') ? withJsonBody(request, (body) => mapStrings(body, (text) => text.normalize('NFD')) as Json) : request;
+}
+
+/** Text stored with its whitespace normalised, as validators that trim do: `squish` also makes every run of whitespace one space. */
+export function textWhitespace(squish: boolean): (request: ApiRequest) => ApiRequest {
+  const normalise = (text: string) => (squish ? text.replace(/\s+/g, ' ') : text).trim();
+  return (request) => (is(request, 'create', 'update') ? withJsonBody(request, (body) => mapStrings(body, normalise) as Json) : request);
+}
+
+/**
+ * A server that stores the bytes of its tokens and decodes what a client sends before the lookup, as
+ * Node's base64url decoder does it: leniently (trailing bits and a lone trailing character ignored).
+ */
+export function tokensDecodedBeforeLookup(): Hooks {
+  const decoded = (token: string) => Buffer.from(token, 'base64url');
+  return {
+    rewriteRequest: (request, { accounts }) => {
+      const sent = /^Bearer (\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+      if (!sent || accounts.accountFor(sent)) return request;
+      const valid = accounts.validTokens().find(([token]) => decoded(token).equals(decoded(sent)))?.[0];
+      return valid ? { ...request, headers: { ...request.headers, authorization: `Bearer ${valid}` } } : request;
+    },
+  };
+}
+
+/** A live order's deleted_at as `value` instead of null (what it holds before a delete is not shown). */
+export function liveDeletedAt(order: Json, value: string): Json {
+  return order.deleted_at === null ? { ...order, deleted_at: value } : order;
+}
+
+export function someResponseFields(order: Json): Json {
+  const channel = order.sales_channel;
+  const billing = order.billing;
+  return {
+    ...order,
+    ...(isObject(channel) ? { sales_channel: { use_carrier_shipment_id: false, use_carrier_shipment_id_locked: false, is_marketplace: false, ...channel } } : {}),
+    ...(isObject(billing) ? { billing: { shipping_tax_rate: 18, ...billing } } : {}),
+  };
+}
+
+/** Every second full form answered carries the fields that "appear in some responses" (2.2, 2.6); the others do not add them. */
+export function inSomeResponses(): Hooks {
+  let answered = 0;
+  return { rewriteReply: (request, reply) => onFullForm(request, reply, (order) => (answered++ % 2 === 0 ? someResponseFields(order) : order)) };
+}
+
+const emptyItems = (body: Json): boolean => Array.isArray(body.items) && body.items.length === 0;
+
+/** An update whose items is an empty array keeps the items the order had (4.4: the effect of an empty items array is not shown). */
+export function keepItemsOnEmptyUpdate(request: ApiRequest): ApiRequest {
+  if (!is(request, 'update')) return request;
+  return withJsonBody(request, (body) => {
+    if (!emptyItems(body)) return body;
+    const { items: _ignored, ...rest } = body;
+    return rest;
+  });
+}
+
+/** An update of an order of the caller whose items is an empty array is refused with 422 and the envelope (4.4). */
+export function refuseEmptyItemsOnUpdate(request: ApiRequest, { accounts, services }: HookContext): ApiReply | undefined {
+  const caller = callerOf(request, accounts);
+  const { operation, orderId } = operationOf(request);
+  // An unknown id still answers 404 (ORD-UPDATE-006): only an order the caller holds is refused for its items.
+  if (operation !== 'update' || !caller || orderId === undefined || !services.store.get(caller.id, orderId)) return undefined;
+  let body: unknown;
+  try {
+    body = JSON.parse(request.bodyText);
+  } catch {
+    return undefined;
+  }
+  if (!isObject(body) || !emptyItems(body)) return undefined;
+  return errorReply(new ApiError(422, 'validation_failed', 'An order holds at least one item', [{ field: 'items', error: 'must not be empty' }]));
+}
+
+/**
+ * Ids of deleted orders given to new orders, the most recently deleted first (as a table whose keys come
+ * back into use does): the id of a deleted order may name another order later (4.5: not shown).
+ */
+export function deletedIdsReused(): Hooks {
+  const freed: string[] = [];
+  // The id drawn for a new order -> the freed id it was stored under, until the create is answered.
+  const renamed = new Map<string, string>();
+  return {
+    wrapServices: (services) =>
+      withStore(services, (store) => ({
+        remove: (accountId, orderId) => {
+          const removed = store.remove(accountId, orderId);
+          // Only an id nothing holds any more comes back into use: a soft-deleted order still holds its id.
+          if (removed && !store.get(accountId, orderId)) freed.push(orderId);
+          return removed;
+        },
+        insert: (order) => {
+          const reused = freed.pop();
+          if (reused === undefined) return store.insert(order);
+          renamed.set(order.id, reused);
+          return store.insert({ ...order, id: reused });
+        },
+      })),
+    rewriteReply: (request, reply) =>
+      is(request, 'create') && isSuccess(reply)
+        ? withReplyBody(reply, (order) => {
+            const reused = renamed.get(String(order.id));
+            if (reused === undefined) return order;
+            renamed.delete(String(order.id));
+            return { ...order, id: reused };
+          })
+        : reply,
+  };
+}
+
+/**
+ * Other words for the order status (section 3: values are not a closed list, transitions not shown): a new
+ * order is "open", and an update moves it to "processing".
+ */
+export function otherStatusWords(): Hooks {
+  return storedAs((order, operation) => ({ ...order, status: operation === 'create' ? 'open' : 'processing' }));
+}
+
+/** Each create and update recorded as an entry of the order's activities (events of the order; section 6: not shown). */
+export function activitiesRecorded(): Hooks {
+  return storedAs((order, operation) => ({
+    ...order,
+    activities: [...(Array.isArray(order.activities) ? order.activities : []), { type: `order.${operation}d`, at: order.updated_at }],
+  }));
+}
+
+/** Every answer names the version of the interface it speaks, in a header (section 9: versioning not shown). */
+export function versionHeader(): Hooks {
+  return { rewriteReply: (_request, reply) => ({ ...reply, headers: { ...reply.headers, 'API-Version': '2026-11-01' } }) };
+}
+
+/** The reference server's own limit on a request body (reference/app.ts). */
+const LARGEST_BODY = 1024 * 1024;
+
+/**
+ * A proxy or gateway in front of the service: a body declared larger than the limit gets 413, and an order
+ * request without a known bearer token 401, on the headers alone, before any of the body is read; then the
+ * connection is closed, so a client still sending the body may see it reset.
+ */
+export function answeredBeforeBody(): Hooks {
+  return {
+    answerBeforeBody: (request, { accounts }) => {
+      if (Number(request.headers['content-length'] ?? 0) > LARGEST_BODY) {
+        return errorReply(new ApiError(413, 'payload_too_large', `The request body exceeds ${LARGEST_BODY} bytes`));
+      }
+      if (!/^\/orders(\/|$)/.test(request.path)) return undefined;
+      const token = /^Bearer (\S+)$/i.exec(String(request.headers.authorization ?? ''))?.[1];
+      if (token && accounts.accountFor(token)) return undefined;
+      return errorReply(new ApiError(401, 'unauthorized', 'A valid bearer token is required', [], { 'WWW-Authenticate': 'Bearer realm="oms"' }));
+    },
+  };
+}
+
+/** A media type that is JSON: application/json or application/*+json, in any letter case, with or without parameters. */
+const JSON_MEDIA_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
+
+/** A create or update (of the caller) whose body is not labelled JSON (text/plain, a form, no Content-Type) is refused with 415 and the envelope (section 1). */
+export function refuseUnlabelledBodies(): Hooks {
+  return {
+    intercept: (request, { accounts }) =>
+      is(request, 'create', 'update') && callerOf(request, accounts) && request.bodyText !== '' && !JSON_MEDIA_TYPE.test(request.headers['content-type'] ?? '')
+        ? errorReply(new ApiError(415, 'unsupported_media_type', 'Request bodies are JSON: send Content-Type application/json', [{ field: '(body)', error: 'not labelled application/json' }]))
+        : undefined,
+  };
+}
+
+/** The fields of a body its request schema does not name, at any depth, as dotted paths ("customer.nickname", "items.0.colour"). */
+function undeclaredFields(value: unknown, schema: JsonSchema, path: string): string[] {
+  const object = objectBranch(schema);
+  if (object && isObject(value)) {
+    const properties = (object.properties as Record<string, JsonSchema> | undefined) ?? {};
+    return Object.entries(value).flatMap(([key, inner]) => (key in properties ? undeclaredFields(inner, properties[key], `${path}${key}.`) : [`${path}${key}`]));
+  }
+  const items = contract().resolve(schema).items as JsonSchema | undefined;
+  return Array.isArray(value) && items ? value.flatMap((element, index) => undeclaredFields(element, items, `${path}${index}.`)) : [];
+}
+
+/** A create or update (of the caller) with a field the document does not name, at any depth, is refused with 422 and the envelope (ORD-OBS-012). */
+export function refuseUndeclaredFieldsAnywhere(): Hooks {
+  return {
+    intercept: (request, { accounts }) => {
+      if (!is(request, 'create', 'update') || !callerOf(request, accounts)) return undefined;
+      const unknown = undeclaredFields(jsonBodyOf(request), contract().schema(is(request, 'create') ? 'OrderCreate' : 'OrderUpdate'), '');
+      return unknown.length
+        ? errorReply(new ApiError(422, 'unknown_field', 'The request body has fields the interface does not name', unknown.map((field) => ({ field, error: 'unknown field' }))))
+        : undefined;
+    },
+  };
+}
+
+/** The sales-channel reference of a body or an order: the channel kind and the order's identifier in it, where there is one. */
+function channelReference(value: unknown): string | undefined {
+  const channel = isObject(value) ? value.sales_channel : undefined;
+  return isObject(channel) && typeof channel.order_id === 'string' && channel.order_id !== '' ? `${String(channel.id)}\n${channel.order_id}` : undefined;
+}
+
+/** A create whose sales-channel reference a live order of the account already carries is refused with 409 and the envelope (ORD-OBS-032). */
+export function uniqueChannelReferences(): Hooks {
+  return {
+    intercept: (request, { accounts, services }) => {
+      const caller = callerOf(request, accounts);
+      const reference = is(request, 'create') && caller ? channelReference(jsonBodyOf(request)) : undefined;
+      if (!reference || !caller) return undefined;
+      const holder = allOrders(services.store, caller.id).find((order) => (order.deleted_at === null || order.deleted_at === undefined) && channelReference(order) === reference);
+      return holder
+        ? errorReply(new ApiError(409, 'duplicate_channel_order', `Order ${holder.id} already carries this sales channel order`, [{ field: 'sales_channel.order_id', error: 'already used by a live order' }]))
+        : undefined;
+    },
+  };
+}
+
+/** shipments and activities, while they are empty, answered as `value` (null, or left out: undefined) in every full form (ORD-OBS-031). */
+export function emptyServiceArrays(value: null | undefined): Hooks {
+  const empty = (field: unknown) => Array.isArray(field) && field.length === 0;
+  return {
+    rewriteReply: (request, reply) =>
+      onFullForm(request, reply, (order) => {
+        const changed = { ...order };
+        for (const field of ['shipments', 'activities']) {
+          if (!empty(changed[field])) continue;
+          if (value === null) changed[field] = null;
+          else delete changed[field];
+        }
+        return changed;
+      }),
+  };
+}
+
+/** Every object with no field ({}), at any depth, left out (an array keeps its elements: an empty items array has its own meaning, ORD-OBS-006). */
+function withoutEmptyObjects(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutEmptyObjects);
+  if (!isObject(value)) return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([, inner]) => !(isObject(inner) && Object.keys(inner).length === 0))
+      .map(([key, inner]) => [key, withoutEmptyObjects(inner)]),
+  );
+}
+
+/** An object sent with no field ({}) is not stored: the full form and the summary leave it out, as a field never sent (ORD-OBS-011). */
+export function emptyObjectsDropped(request: ApiRequest): ApiRequest {
+  return is(request, 'create', 'update') ? withJsonBody(request, (body) => withoutEmptyObjects(body) as Json) : request;
+}
+
+/**
+ * The summaries leave out every object with no field of the summary's (a payment sent as {}: its summary form
+ * has neither method nor status), as a server does that builds them from what it was given.
+ */
+export function summariesWithoutEmptyObjects(): Hooks {
+  return { rewriteReply: (request, reply) => onSummaries(request, reply, withoutEmptyObjects) };
+}
+
+/**
+ * A second delete of an order this server hard-deleted answers 200 with the message again, as an idempotent
+ * DELETE does (ORD-OBS-004); an id it never held still answers 404.
+ */
+export function repeatedDeleteAccepted(): Hooks {
+  return afterHardDelete('delete', () => ({ status: 200, body: { message: 'Order deleted' } }));
+}

@@ -1,0 +1,44 @@
+import { knobBehaviour, knobsText } from './knobs';
+import { LOAD_VARIANTS } from './load';
+import { RESPONSE_VARIANTS } from './responses';
+import { STORAGE_VARIANTS } from './storage';
+import type { VariantDefinition } from './definition';
+
+export type { VariantDefinition } from './definition';
+
+/**
+ * Named points of the space of conformant servers (selftest/reference/variants/knobs.ts) that combine several knobs.
+ * Each hand-written variant is the point where one knob takes its value (selftest/conformant-space.test.ts checks it).
+ */
+const POINTS: Array<{ name: string; description: string; basis: string; setting: Record<string, string> }> = [
+  {
+    name: 'independent-implementation',
+    description:
+      'A server written from the document alone: empty values for unsent fields, billing and item totals computed, client timestamps kept to the second, amounts to the cent, a page past the last answered 404, malformed ids and exotic text and numbers refused with 400, numeric strings taken as numbers.',
+    basis: 'Issue 11: each is a freedom of the document (see the knobs and their catalogue entries).',
+    setting: {
+      'unsent-optionals': 'empty',
+      'billing-totals': 'computed',
+      'item-total': 'with-tax-and-discount',
+      'sent-timestamps': 'seconds',
+      amounts: 'cents',
+      'page-past-last': 'not-found',
+      'order-id-check': 'malformed-refused',
+      'exotic-values': 'all-refused',
+      'scalar-coercion': 'numeric-strings-taken',
+    },
+  },
+];
+
+/** Every variant; each is switched on by OMS_VARIANT=<name>, and the suite must accept each one. */
+export const VARIANTS: VariantDefinition[] = [
+  ...RESPONSE_VARIANTS,
+  ...STORAGE_VARIANTS,
+  ...LOAD_VARIANTS,
+  ...POINTS.map(({ name, description, basis, setting }) => ({
+    name,
+    description: `${description} (OMS_KNOBS=${knobsText(setting)})`,
+    basis,
+    behaviour: () => knobBehaviour(name, setting),
+  })),
+];
