@@ -10,6 +10,7 @@ export const CREATE_FAULTS: FaultDefinition[] = [
     id: 'create-merges-repeated-items',
     level: 'MUST',
     catches: ['ORD-CREATE-004'],
+    collateral: because('an item named as an earlier one is merged into it before it is read, so a mistyped field of it is not refused', ['ORD-ERR-004']),
     subtle: true,
     description: 'Items with the same name are stored as one, their quantities summed (a table keyed on order and item name): shows only with two items of one name.',
     hooks: () => ({ rewriteRequest: (request) => (is(request, 'create') ? withJsonBody(request, mergesItemsBy('name')) : request) }),

@@ -1,5 +1,5 @@
 import { mishandlesWriteAfterDelete } from './anomalies';
-import { allOrders, fault, is, isSuccess, withStore, type FaultDefinition } from './kit';
+import { allOrders, because, fault, is, isSuccess, withStore, type FaultDefinition } from './kit';
 
 /** Delete (section 4.5). */
 export const DELETE_FAULTS: FaultDefinition[] = [
@@ -17,6 +17,10 @@ export const DELETE_FAULTS: FaultDefinition[] = [
     id: 'delete-removes-neighbour',
     level: 'MUST',
     catches: ['ORD-DELETE-004'],
+    collateral: because(
+      "a delete removes another test's or generated run's order too (the one created next to it), so a later get, update or delete of that order answers 404",
+      ['ORD-DELETE-001', 'ORD-GET-001', 'ORD-UPDATE-001'],
+    ),
     subtle: true,
     description: 'A delete also removes the order created just before the one named (or just after, for the oldest): shows only with two or more orders.',
     hooks: () => ({
