@@ -2,7 +2,7 @@ import { ApiError, errorReply } from '../../../reference/http';
 import type { StoredOrder } from '../../../reference/store';
 import { contract } from '../../../contract/openapi';
 import { project } from '../../../contract/projection';
-import { allOrders, callerOf, fault, is, listFromLaggingIndex, mangleNonAscii, onSummaries, withQuery, withStore, type FaultDefinition, type Hooks, type Json } from './kit';
+import { allOrders, because, callerOf, fault, is, listFromLaggingIndex, mangleNonAscii, onSummaries, withQuery, withStore, type FaultDefinition, type Hooks, type Json } from './kit';
 
 /** List and pagination (sections 4.1, 2.7 and 8). */
 export const LIST_FAULTS: FaultDefinition[] = [
@@ -10,6 +10,7 @@ export const LIST_FAULTS: FaultDefinition[] = [
     id: 'list-index-drops-orders',
     level: 'MUST',
     catches: ['ORD-LIST-008'],
+    collateral: because('an order the index never holds is counted in no meta.total either: an account whose orders were all dropped lists a total of 0', ['ORD-LIST-007']),
     subtle: true,
     description:
       'The list is served from an index 800 ms behind the store (conformant, knob list-lag), and every second order created never reaches it: get finds the order, the list never shows it.',
