@@ -11,14 +11,20 @@ import { behavioursFromEnvironment } from './behaviours';
  * development accounts through POST /token, first token included, as the suite's global setup signs in to its
  * embedded server. `runId`: the run's own id, so no project reads another's run files (ledger, violations
  * known, quiet turns); they outlive a worker (a worker started after a crash goes on with them), and go with
- * the whole Playwright run. `ledgerDir`: where the project's ledger goes, when not the run's.
+ * the whole Playwright run. `ledgerDir`: where the project's ledger goes, when not the run's; `settings`: the
+ * project's own, as a user would set them for that server.
  */
-export function referenceTarget(variables: Record<string, string>, runId: string, ledgerDir?: string): { start(): Promise<WorkerTarget> } {
+export function referenceTarget(
+  variables: Record<string, string>,
+  runId: string,
+  options: { ledgerDir?: string; settings?: Partial<Settings> } = {},
+): { start(): Promise<WorkerTarget> } {
+  const { ledgerDir } = options;
   return {
     start: async () => {
       const server = await startReferenceServer({ behaviours: behavioursFromEnvironment(variables) });
       const [a, b] = DEVELOPMENT_ACCOUNTS;
-      const settings: Partial<Settings> = { baseUrl: server.url, clientId: a.client.id, clientSecret: a.client.secret, clientIdB: b.client.id, clientSecretB: b.client.secret, runId, ...(ledgerDir && { ledgerDir }) };
+      const settings: Partial<Settings> = { baseUrl: server.url, clientId: a.client.id, clientSecret: a.client.secret, clientIdB: b.client.id, clientSecretB: b.client.secret, runId, ...(ledgerDir && { ledgerDir }), ...options.settings };
       const { requestTimeoutMs } = readSettings();
       const target = { ...readSettings(), ...settings };
       for (const account of ['A', 'B'] as const) {

@@ -32,6 +32,6 @@ export default defineConfig<{}, WorkerOptions>({
     name: singleName(index),
     workers: 1,
     ...(!THOROUGH && { testMatch: [/[\\/]orders[\\/][^\\/]*\.spec\.ts$/, /[\\/]auth[\\/][^\\/]*\.spec\.ts$/] }),
-    use: { target: referenceTarget({ OMS_KNOBS: knobsText(setting) }, singleRunId(index), join(process.env.OMS_SPACE_REPORTS as string, singleName(index), 'ledger')) },
+    use: { target: referenceTarget({ OMS_KNOBS: knobsText(setting) }, singleRunId(index), { ledgerDir: join(process.env.OMS_SPACE_REPORTS as string, singleName(index), 'ledger') }) },
   })),
 });

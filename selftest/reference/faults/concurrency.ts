@@ -10,8 +10,8 @@ export const CONCURRENCY_FAULTS: FaultDefinition[] = [
     level: 'SHOULD',
     catches: ['ORD-CREATE-007'],
     collateral: because(
-      "the suite's generated runs create side by side, as concurrent clients do: two of their orders get one id, and reading one back (get, list, the other account's view) shows the other",
-      ['ORD-GET-001', 'ORD-GET-002', 'ORD-UPDATE-003', 'ORD-LIST-008', 'ORD-ISO-001', 'ORD-ISO-002', 'ORD-ISO-003'],
+      "the suite's generated runs create side by side, as concurrent clients do: two of their orders get one id, and reading one back (get, list, the other account's view) shows the other; deleting both, the second delete finds none (404)",
+      ['ORD-GET-001', 'ORD-GET-002', 'ORD-UPDATE-003', 'ORD-LIST-008', 'ORD-ISO-001', 'ORD-ISO-002', 'ORD-ISO-003', 'ORD-DELETE-001'],
     ),
     subtle: true,
     description:
