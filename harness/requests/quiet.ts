@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -12,12 +12,12 @@ import { currentRunId } from '../../config/settings';
  * starves, and every wait is bounded: a write that goes ahead only costs a reader a second look, never a
  * wrong verdict. State is one file per worker in two directories of the run, keyed by its id.
  */
-function directories(runId: string): { readers: string; writers: string } {
+function directories(runId: string): { readers: string; writers: string; quiet: string } {
   const base = join(tmpdir(), `oms-conformance-quiet-${runId.replace(/[^A-Za-z0-9._-]/g, '_')}`);
-  return { readers: `${base}.readers`, writers: `${base}.writers` };
+  return { readers: `${base}.readers`, writers: `${base}.writers`, quiet: `${base}.quiet` };
 }
 
-const { readers: READERS, writers: WRITERS } = directories(currentRunId());
+const { readers: READERS, writers: WRITERS, quiet: QUIET } = directories(currentRunId());
 const MARK = String(process.pid);
 /** A file not touched for this long was left by a worker that died. */
 const FRESH_MS = 10_000;
@@ -28,6 +28,8 @@ const JOIN_WINDOW_MS = 1_000;
 /** The longest a write waits for readers, and a reader for waiting writes to go. */
 const MAX_WRITE_WAIT_MS = 5_000;
 const MAX_READ_WAIT_MS = 2_000;
+/** The longest a sequence waits for another worker's to end (whileQuiet). */
+const MAX_QUIET_WAIT_MS = 10_000;
 const POLL_MS = 20;
 
 /** This worker's turn at reading: the reads sharing it, and when it is over. */
@@ -61,16 +63,51 @@ export async function whileReading<T>(read: () => Promise<T>): Promise<T> {
  * (waited for a bounded time).
  */
 export async function whileQuiet<T>(act: () => Promise<T>): Promise<T> {
-  return whileReading(async () => {
-    const until = Date.now() + MAX_WRITE_WAIT_MS;
-    while (Date.now() < until && othersPresent(READERS)) await sleep(POLL_MS);
-    writingAlone = true;
+  // One worker at a time: two that each joined the readers and waited for the other's turn to end each waited it out (5 s, one quick run in seven).
+  const held = await holdQuiet();
+  const refreshHold = held ? setInterval(() => touch(QUIET), REFRESH_MS) : undefined;
+  refreshHold?.unref();
+  try {
+    return await whileReading(async () => {
+      const until = Date.now() + MAX_WRITE_WAIT_MS;
+      while (Date.now() < until && othersPresent(READERS)) await sleep(POLL_MS);
+      writingAlone = true;
+      try {
+        return await act();
+      } finally {
+        writingAlone = false;
+      }
+    });
+  } finally {
+    clearInterval(refreshHold);
+    if (held) releaseQuiet();
+  }
+}
+
+/** The run's one quiet sequence, taken (a file made only if absent), or not within MAX_QUIET_WAIT_MS: the sequence then goes ahead unheld. */
+async function holdQuiet(): Promise<boolean> {
+  const until = Date.now() + MAX_QUIET_WAIT_MS;
+  for (;;) {
     try {
-      return await act();
-    } finally {
-      writingAlone = false;
+      writeFileSync(QUIET, MARK, { flag: 'wx' });
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return false;
     }
-  });
+    const since = statSync(QUIET, { throwIfNoEntry: false })?.mtimeMs;
+    // Left by a worker that died.
+    if (since !== undefined && Date.now() - since >= FRESH_MS) remove(QUIET);
+    else if (Date.now() >= until) return false;
+    else await sleep(POLL_MS);
+  }
+}
+
+function releaseQuiet(): void {
+  try {
+    if (readFileSync(QUIET, 'utf8') === MARK) remove(QUIET);
+  } catch {
+    // Already gone.
+  }
 }
 
 async function joinTurn(): Promise<Turn> {
