@@ -250,6 +250,7 @@ export const LIST_FAULTS: FaultDefinition[] = [
     id: 'list-hides-multi-item-orders',
     level: 'MUST',
     catches: ['ORD-LIST-008'],
+    collateral: because('meta.total leaves the hidden orders out too: an account whose orders the run made with two items lists a total below them', ['ORD-LIST-007']),
     subtle: true,
     description: 'Orders with two or more items are left out of the list (and of meta.total).',
     hooks: () => ({
