@@ -13,6 +13,14 @@ process.env.OMS_RUN_ID ??= `matrix-${newRunId()}`;
 process.env.OMS_LEDGER_DIR = MATRIX_LEDGERS;
 // Every row runs the whole suite under the strict profile (reporter/conformance-reporter.ts reads it here).
 process.env.OMS_PROFILE = 'strict';
+/**
+ * One seed for every row, so a row's verdict is the same run after run (as Hypothesis' derandomize is meant for
+ * CI): with a new seed each run, the generated inputs that show a fault's legitimate collateral (two items of one
+ * name, an account holding only multi-item orders) turned up in one run of three, and a row failed at random.
+ * New inputs are explored by the random points of the conformant space and by OMS_SEED=<another> npm run matrix.
+ */
+const MATRIX_SEED = '20261125';
+process.env.OMS_SEED ??= MATRIX_SEED;
 
 const rows = selectRows(process.env.OMS_MATRIX);
 
