@@ -313,6 +313,7 @@ class Runner<T> {
         else {
           outcome.made++;
           // The first in fast-check's order wins, not the first to finish: the verdict does not depend on timing.
+          // Read again: another lane may have set it since the loop's condition (which narrowed it to undefined).
           const earlier = outcome.failed as LaneFailure<T> | undefined;
           if (result !== 'passed' && (!earlier || index < earlier.index)) outcome.failed = { index, input, failure: result };
         }
@@ -401,12 +402,12 @@ class Budget {
     this.shrinkFrom ??= { requests: this.requests, allowance: alreadyKnown ? 0 : this.profile.shrink.maxRequests };
   }
 
-  /** Why no further run may start, or undefined while the budget lasts. */
   /** Whether the test's time ran out before its requests: the server's slowness, not the effort, cut it. */
   pastBackstop(): boolean {
     return Date.now() >= this.backstop;
   }
 
+  /** Why no further run may start, or undefined while the budget lasts. */
   spent(): string | undefined {
     if (this.pastBackstop()) return `the backstop of ${this.profile.backstopMs / 60_000} min reached: the server answers too slowly for the budgets`;
     const from = this.shrinkFrom;

@@ -99,7 +99,7 @@ export class OmsApi {
   /** A create made ahead, judged now in the test that takes it, as if it had sent it. */
   async taken(made: Promise<Made>): Promise<Exchange> {
     const outcome = await made;
-    return this.judged({ ...requestLine('createOrder') }, 'error' in outcome ? this.failed(outcome.error) : outcome.exchange);
+    return this.judged(requestLine('createOrder'), 'error' in outcome ? this.failed(outcome.error) : outcome.exchange);
   }
 
   /**

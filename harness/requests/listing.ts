@@ -140,7 +140,6 @@ export async function findInList(api: OmsApi, ids: string[], maxPages = 20): Pro
   return { found, searched, complete };
 }
 
-
 /**
  * A judgement of the list against a write it must show (an order created, updated or deleted), read again
  * while the judgement finds a violation and OMS_LIST_SETTLE_MS lasts: a list served from an index or a
