@@ -3,6 +3,7 @@ import { exitOnConfigurationError } from './config/exit-codes';
 import { defaultWorkers } from './config/network';
 import { readSettings, writeSettings, type Settings } from './config/settings';
 import { measureRoundTrip } from './harness/http/round-trip';
+import { fixRunSeed } from './config/seed';
 
 // Read once here to fail fast on a bad variable; workers read the same settings through the settings fixture.
 let settings: Settings;
@@ -11,6 +12,10 @@ try {
 } catch (error) {
   exitOnConfigurationError(error);
 }
+
+// One seed for the run, fixed in the runner (workers and the reporter inherit it): derived from the suite version
+// unless the run explores, so the same server gets the same verdict every run.
+if (process.env.TEST_WORKER_INDEX === undefined) fixRunSeed(settings);
 
 // Measured once, in the runner (workers inherit it): how far away the server is decides how much goes out at once.
 // The embedded server runs in this process: no network between, nothing to measure.

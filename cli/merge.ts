@@ -75,6 +75,7 @@ function agreedRun(shards: Shard[]): RunInfo {
     profile: first.profile,
     effort: first.effort,
     seed: first.seed,
+    seedFrom: first.seedFrom ?? null,
     readOnly: first.readOnly,
     grep: first.grep,
     shard: null,

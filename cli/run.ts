@@ -1,7 +1,7 @@
-import { randomInt } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { EXIT_CODE } from '../config/exit-codes';
+import { explores } from '../config/seed';
 import { writeSettings, type Settings } from '../config/settings';
 import { newRunId } from '../harness/http/ledger';
 import { loadExpectations } from '../reporter/expectations';
@@ -35,11 +35,11 @@ export async function run({ options, positionals }: Parsed): Promise<number> {
   if (typeof shard === 'string') {
     const match = /^(\d+)\/(\d+)$/.exec(shard);
     if (!match || Number(match[1]) < 1 || Number(match[1]) > Number(match[2])) throw new UsageError(`--shard must be I/N with 1 <= I <= N, got ${JSON.stringify(shard)}`);
-    if (settings.seed === undefined) throw new UsageError('--shard needs --seed, the same on every shard, so the shards run the same generated cases');
+    if (explores(settings)) throw new UsageError('--shard needs --seed when exploring (--explore, --seed random, --effort thorough), the same on every shard, so the shards run the same generated cases');
   }
   const out = resolve(settings.reportDir);
-  // A seed in every report: any run can be replayed exactly.
-  writeSettings({ seed: settings.seed ?? randomInt(1, 2 ** 31 - 1), runId: settings.runId ?? newRunId(), reportDir: out }, env);
+  // The seed is fixed by the suite's config (config/seed.ts), once for the run.
+  writeSettings({ runId: settings.runId ?? newRunId(), reportDir: out }, env);
   const args = ['test', '--config', SUITE_CONFIG, '--output', join(out, 'test-results')];
   args.push(...filters);
   if (typeof shard === 'string') {

@@ -1,5 +1,9 @@
 import type { TokenAuth } from './token-auth';
 
+/** Where a run's seed came from: OMS_SEED, the suite version (the default: the same inputs every run), or drawn for the run (exploring). */
+export const SEED_SOURCES = ['given', 'suite-version', 'drawn'] as const;
+export type SeedSource = (typeof SEED_SOURCES)[number];
+
 /** What was run, against what: everything a reader needs to judge or replay the result. */
 export interface RunInfo {
   runId: string;
@@ -13,8 +17,10 @@ export interface RunInfo {
   };
   profile: 'core' | 'strict';
   effort: 'quick' | 'thorough';
-  /** OMS_SEED; null when the generators chose their own. */
+  /** The seed of the generated tests (OMS_SEED replays the run with it); null in reports of suites that had none per run. */
   seed: number | null;
+  /** Where the seed came from; null where it is not known (older shards). */
+  seedFrom: SeedSource | null;
   readOnly: boolean;
   /** The filters of a partial run, as given (--grep X --grep-invert Y, file filters); null when every test was selected. */
   grep: string | null;

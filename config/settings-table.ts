@@ -1,6 +1,7 @@
 import type { RunInfo } from './run-info';
 import { TOKEN_AUTH_METHODS } from './token-auth';
-import { choice, credential, httpUrl, integer, integerIn, json, onOff, path, positiveInteger, runId, text, type ValueKind } from './values';
+import { choice, credential, httpUrl, integer, integerIn, json, onOff, path, positiveInteger, runId, seed as seedValue, text, type ValueKind } from './values';
+import { SEED_SOURCES } from './run-info';
 
 /** The commands of oms-conformance (cli/options.ts): the ones that take each setting's option. */
 export type Command = 'run' | 'merge' | 'cleanup' | 'verify' | 'keygen' | 'expectations' | 'replay' | 'diff' | 'judge';
@@ -122,15 +123,25 @@ export const SETTINGS = {
     value: choice(['quick', 'thorough']),
     default: 'quick',
     flag: { name: 'effort', commands: ['run'], help: 'how many generated cases the property tests run' },
-    meaning: '`quick` (CI gating) or `thorough` (certification): how many generated cases the property tests run.',
+    meaning:
+      '`quick` (CI gating) or `thorough` (certification): how many generated cases the property tests run. `thorough` also explores: without `OMS_SEED` it draws a new seed each run.',
   }),
   seed: setting({
     variable: 'OMS_SEED',
-    value: integer('N'),
+    value: seedValue,
     default: undefined,
-    defaultNote: 'random',
-    flag: { name: 'seed', commands: ['run'], help: 'seed of the generated tests; a run is replayed by its seed' },
-    meaning: 'Replays generated tests exactly (every failure prints its seed).',
+    defaultNote: 'derived from the suite version: the same on every run',
+    flag: { name: 'seed', commands: ['run'], help: 'seed of the generated tests, or random; a run is replayed by its seed' },
+    meaning:
+      'The seed of the generated inputs. Unset, it is derived from the suite version, so the same server gets the same verdict and the same failed requirements on every run; `random` draws a new one each run (as `OMS_EXPLORE` does). Every run prints its seed and `report.json` records it (`seed`, `seedFrom`): the same seed replays the run exactly.',
+  }),
+  explore: setting({
+    variable: 'OMS_EXPLORE',
+    value: onOff,
+    default: false,
+    flag: { name: 'explore', commands: ['run'], help: 'draw new generated inputs (a new seed, printed) instead of the same ones every run' },
+    meaning:
+      '`1`: explore: a new seed each run, so the generated tests try new inputs (as `OMS_SEED=random` and `OMS_EFFORT=thorough` do; a seed given in `OMS_SEED` wins). The seed drawn is printed and recorded, so a failure replays, and what it finds is kept in the failure store.',
   }),
   readOnly: setting({
     variable: 'OMS_READ_ONLY',
@@ -197,6 +208,13 @@ export const SETTINGS = {
     default: undefined,
     internal: true,
     meaning: 'The round trip to the server measured at start (harness/http/round-trip.ts), handed to the workers to size their concurrency.',
+  }),
+  seedFrom: setting({
+    variable: 'OMS_SEED_FROM',
+    value: choice(SEED_SOURCES),
+    default: undefined,
+    internal: true,
+    meaning: 'Where the runner took the seed it hands its workers and reporter in `OMS_SEED` from (config/seed.ts): given, derived from the suite version, or drawn.',
   }),
   reportDir: setting({
     variable: 'OMS_REPORT_DIR',

@@ -58,6 +58,17 @@ export function integer(placeholder: string): ValueKind<number> {
   };
 }
 
+/** A seed of the generated tests: an integer, or `random` for a new one each run. */
+export const seed: ValueKind<number | 'random'> = {
+  placeholder: 'N|random',
+  parse(value) {
+    if (value.toLowerCase() === 'random') return 'random';
+    if (!/^-?\d+$/.test(value)) throw new InvalidValue(`must be an integer, or random, got ${show(value)}`);
+    return Number(value);
+  },
+  format: String,
+};
+
 /**
  * An integer within the range a setting can work with (a timeout of 0 ms, a response limit of 0 bytes or
  * a negative request rate would only fail later, and be blamed on the server): the message names the range.

@@ -12,6 +12,7 @@ import { recordCut, recordGeneratedRuns, type Cut } from './record/cuts';
 import { defaultConcurrency } from '../config/network';
 import { skipTest } from './record/skips';
 import type { Settings } from '../config/settings';
+import { runSeed } from '../config/seed';
 
 /**
  * How generated tests run: how many cases an effort buys, which seed they use, and what a failure
@@ -50,7 +51,8 @@ export const EFFORT: Record<Settings['effort'], EffortProfile> = {
 };
 
 export interface Replay {
-  seed?: number;
+  /** The run's seed (config/seed.ts): one for every generated test of the run. */
+  seed: number;
   /** fast-check's counterexample path: with the seed, runs that counterexample only. */
   path?: string;
   /** For model-based tests: which generated commands actually ran (fast-check's replayPath). */
@@ -60,10 +62,10 @@ export interface Replay {
 /** OMS_PATH, as a failure prints it: "<path>" or, for a model-based test, "<path>@<replayPath>". */
 export function readReplay(settings: Settings): Replay {
   const raw = settings.replayPath;
-  if (!raw) return { seed: settings.seed };
+  if (!raw) return { seed: runSeed(settings).seed };
   const [path, commandsPath] = raw.split('@');
   if (!/^\d+(:\d+)*$/.test(path)) throw new Error(`OMS_PATH must look like 3:0:1 (as a failure prints it), got ${JSON.stringify(raw)}`);
-  if (settings.seed === undefined) throw new Error('OMS_PATH replays a counterexample of one seed: set OMS_SEED too');
+  if (typeof settings.seed !== 'number') throw new Error('OMS_PATH replays a counterexample of one seed: set OMS_SEED too');
   return { seed: settings.seed, path, commandsPath };
 }
 
@@ -143,7 +145,7 @@ interface LaneFailure<T> {
 export async function forAll<T>(settings: Settings, generated: GeneratedTest<T>): Promise<void> {
   const profile = EFFORT[settings.effort];
   const replay = readReplay(settings);
-  const seed = replay.seed ?? Math.floor(Math.random() * 0x7fffffff);
+  const seed = replay.seed;
   const info = test.info();
   const lanes = concurrencyOf(settings);
   // Past the backstop no run starts; the runs in flight then end within a request's deadline or two (a retry).

@@ -17,6 +17,7 @@ import { cutOf, generatedRunsOf } from '../harness/record/cuts';
 import { skipOf, type Skip } from '../harness/record/skips';
 import { evidenceOf, evidenceOfError, type Evidence } from './evidence';
 import { summaryLines } from './terminal';
+import { seedLabel } from './display';
 import { visible, visibleControls } from '../config/safe-text';
 import { shellWord } from '../harness/http/shell';
 import { loadExpectations, type Expectations } from './expectations';
@@ -132,7 +133,7 @@ export default class ConformanceReporter implements Reporter {
     this.run = this.options.mergedRun ?? runInfoAtStart(config, settings, this.options.runId ?? (settings.runId as string));
     clearReport(this.outputDir);
     if (!this.options.mergedRun && !this.options.silent) {
-      console.log(`oms-conformance: ${suite.allTests().length} tests, profile ${this.run.profile}, effort ${this.run.effort}`);
+      console.log(`oms-conformance: ${suite.allTests().length} tests, profile ${this.run.profile}, effort ${this.run.effort}, seed ${seedLabel(this.run)}`);
       // The live line goes to stderr: stdout stays the report's, whatever a CI job pipes it to.
       this.progress = new Progress(suite.allTests().length, process.stderr);
     }

@@ -1,4 +1,5 @@
 import type { ConformanceReport, CutEntry, RequirementResult } from './report';
+import type { RunInfo } from '../config/run-info';
 
 /** How a requirement is shown: its status, with failures told apart by whether they gate and whether they are known. */
 export type Display = 'passed' | 'failed' | 'warned' | 'known' | 'observed' | 'skipped' | 'not-reached' | 'not-testable';
@@ -55,6 +56,14 @@ export function generatedLine(report: ConformanceReport): string {
   const requests = report.generated.reduce((sum, g) => sum + g.requests, 0);
   const notes = [...(failed ? [`${failed} stopped at a failure`] : []), ...(short ? [`${short} short of their plan: see "Cut short"`] : [])];
   return `Generated tests: ${report.generated.length}, ${made} of ${planned} planned runs made${notes.length ? ` (${notes.join('; ')})` : ''}, ${requests} requests`;
+}
+
+/** The run's seed and where it came from: whether a rerun draws the same inputs, and how to replay this one. */
+export function seedLabel(run: Pick<RunInfo, 'seed' | 'seedFrom'>): string {
+  if (run.seed === null) return 'random (not recorded)';
+  if (run.seedFrom === 'suite-version') return `${run.seed} (from the suite version: the same inputs every run)`;
+  if (run.seedFrom === 'drawn') return `${run.seed} (drawn for this run, exploring: OMS_SEED=${run.seed} replays it)`;
+  return `${run.seed} (OMS_SEED)`;
 }
 
 export function targetLabel(report: ConformanceReport): string {

@@ -1,5 +1,5 @@
 import { LEVELS } from '../requirements/catalogue';
-import { cutLine, DISPLAY, displayOf, failures, generatedLine, skipsByReason, targetLabel, type Display } from './display';
+import { cutLine, DISPLAY, displayOf, failures, generatedLine, seedLabel, skipsByReason, targetLabel, type Display } from './display';
 import { requestLine, responseLine, type Evidence } from './evidence';
 import { escapeMarkup as escape } from './markup';
 import { stateNeeded } from './reproduce';
@@ -62,7 +62,7 @@ function runSection(report: ConformanceReport): string {
     ['Target', targetLabel(report)],
     ['Profile', `${report.profile} (${report.profile === 'core' ? 'MUST gates' : 'MUST and SHOULD gate'})`],
     ['Effort', report.effort],
-    ['Seed', report.seed === null ? 'random' : String(report.seed)],
+    ['Seed', seedLabel(report)],
     ['Read-only', report.readOnly ? 'yes: requirements that need writes were skipped' : 'no'],
     ['Selection', report.grep || report.shard ? [report.grep && `grep ${report.grep}`, report.shard && `shard ${report.shard}`].filter(Boolean).join(', ') : 'every test'],
     ['Complete', report.complete ? 'yes: every gating requirement was checked' : `no: ${report.incompleteReasons.join('; ')}`],

@@ -1,6 +1,6 @@
 import { LEVELS } from '../requirements/catalogue';
 import { visible } from '../config/safe-text';
-import { cutLine, failures, generatedLine, skipsByReason, targetLabel } from './display';
+import { cutLine, failures, generatedLine, seedLabel, skipsByReason, targetLabel } from './display';
 import { STATUSES, verdictLine, type ConformanceReport } from './report';
 
 /** report.md: a summary short enough for a pull-request comment. */
@@ -9,7 +9,7 @@ export function renderMarkdown(report: ConformanceReport): string {
   const lines = [
     `## ${icon} ${verdictLine(report)}`,
     '',
-    `Suite ${report.suite.name} ${report.suite.version} · target ${codeSpan(targetLabel(report))} · profile **${report.profile}** · effort ${report.effort} · seed ${report.seed ?? 'random'}` +
+    `Suite ${report.suite.name} ${report.suite.version} · target ${codeSpan(targetLabel(report))} · profile **${report.profile}** · effort ${report.effort} · seed ${seedLabel(report)}` +
       `${report.readOnly ? ' · **read-only**' : ''}${report.grep ? ` · grep ${codeSpan(report.grep)}` : ''}${report.shard ? ` · shard ${report.shard}` : ''} · run ${codeSpan(report.runId)}`,
     '',
     `Score: ${report.score.passed} of ${report.score.gating} gating requirements passed (${report.score.percent}%).` +

@@ -224,6 +224,7 @@ export function buildReport(
     profile: run.profile,
     effort: run.effort,
     seed: run.seed,
+    seedFrom: run.seedFrom,
     readOnly: run.readOnly,
     grep: run.grep,
     shard: run.shard,

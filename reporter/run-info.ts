@@ -6,6 +6,7 @@ import { OPENAPI_PATH } from '../contract/openapi';
 import { CATALOGUE_PATH } from '../requirements/catalogue';
 import type { Settings } from '../config/settings';
 import type { RunInfo } from '../config/run-info';
+import { runSeed, suitePackage } from '../config/seed';
 
 export const PACKAGE_ROOT = join(__dirname, '..');
 
@@ -33,7 +34,7 @@ export function sha256File(path: string): string {
 }
 
 export function suiteIdentity(): SuiteIdentity {
-  const pkg = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
+  const pkg = suitePackage();
   return {
     name: pkg.name,
     version: pkg.version,
@@ -69,12 +70,14 @@ export function runInfoAtStart(config: FullConfig, settings: Settings, runId: st
   const grep = config.projects.flatMap((project) => (Array.isArray(project.grep) ? project.grep : [project.grep]));
   const filters = [...new Set(grep.map((pattern) => pattern.source))].filter((source) => source !== '.*').map((source) => `grep ${source} (config)`);
   filters.push(...commandLineFilters(argv));
+  const { seed, from } = runSeed(settings);
   return {
     runId,
     target: { baseUrl: settings.baseUrl ?? null, embedded: !settings.baseUrl },
     profile: settings.profile,
     effort: settings.effort,
-    seed: settings.seed ?? null,
+    seed,
+    seedFrom: from,
     readOnly: settings.readOnly,
     grep: filters.length ? filters.join(' ') : null,
     shard: config.shard ? `${config.shard.current}/${config.shard.total}` : null,

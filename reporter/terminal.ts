@@ -1,5 +1,5 @@
 import { visible, visibleLines } from '../config/safe-text';
-import { cutLine, displayOf, failures, generatedLine } from './display';
+import { cutLine, displayOf, failures, generatedLine, seedLabel } from './display';
 import { requestLine, responseLine, type Evidence } from './evidence';
 import { verdictLine, type ConformanceReport, type RequirementResult } from './report';
 
@@ -28,7 +28,7 @@ export function summaryLines(report: ConformanceReport, notes: string[] = []): s
   for (const r of failures(report)) lines.push('', ...failureBlock(r));
   for (const title of report.unattributedFailures) lines.push('', `FAIL (no requirement) ${visible(title)}`);
   for (const id of report.gate.fixed) lines.push('', `fixed ${id}: listed as a known failure in ${visible(report.gate.expectationsFile ?? '')}, and it passes now; remove it from there`);
-  if (report.generated.length) lines.push('', generatedLine(report));
+  if (report.generated.length) lines.push('', generatedLine(report), `Seed ${seedLabel(report)}`);
   if (report.cuts.length) lines.push('', 'Cut short:', ...report.cuts.slice(0, MAX_LISTED).map((cut) => `  ${visible(cutLine(cut))}`), ...more(report.cuts.length));
   // What the run did not judge, by cause: what makes it inconclusive, interrupted or incomplete, and what would complete it.
   if (!report.complete) lines.push('', 'Not judged:', ...report.gaps.slice(0, MAX_LISTED).map((gap) => `  ${gap.cause}: ${visible(gap.what)}`), ...more(report.gaps.length));

@@ -6,6 +6,7 @@ import { currentReadmeTable, README, readmeSettingsTable } from '../config/docs'
 import { ConfigurationError, configurationMessage } from '../config/exit-codes';
 import { readSettings, SettingError, writeSettings, type Settings } from '../config/settings';
 import { SETTING_NAMES, SETTINGS } from '../config/settings-table';
+import { fixRunSeed, runSeed, suiteVersionSeed } from '../config/seed';
 
 const ROOT = join(__dirname, '..');
 
@@ -33,10 +34,26 @@ test('a value written for another process reads back the same', () => {
   expect(readSettings(writeSettings(values, {}))).toMatchObject(values);
 });
 
+test('the seed is the suite version\'s unless one is given, and a new one only when the run explores', () => {
+  const fromVersion = { seed: suiteVersionSeed(), from: 'suite-version' };
+  expect(runSeed(readSettings({}))).toEqual(fromVersion);
+  expect(runSeed(readSettings({})), 'the same on every run').toEqual(fromVersion);
+  expect(suiteVersionSeed({ name: 'oms-conformance', version: '0.1.0' }), 'another release draws other inputs').not.toBe(suiteVersionSeed({ name: 'oms-conformance', version: '0.2.0' }));
+  expect(runSeed(readSettings({ OMS_SEED: '42' }))).toEqual({ seed: 42, from: 'given' });
+  expect(runSeed(readSettings({ OMS_SEED: '7', OMS_EFFORT: 'thorough', OMS_EXPLORE: '1' })), 'a seed given wins').toEqual({ seed: 7, from: 'given' });
+  for (const env of [{ OMS_SEED: 'random' }, { OMS_EXPLORE: '1' }, { OMS_EFFORT: 'thorough' }]) {
+    expect(runSeed(readSettings(env)).from, JSON.stringify(env)).toBe('drawn');
+  }
+  // Drawn once in the runner: its workers and reporter read that seed, not draws of their own.
+  const env: NodeJS.ProcessEnv = { OMS_EXPLORE: '1' };
+  const fixed = fixRunSeed(readSettings(env), env);
+  expect(runSeed(readSettings(env))).toEqual(fixed);
+});
+
 test('a wrong value is one configuration error that names the variable and says what is wrong', () => {
   const wrong: Array<[NodeJS.ProcessEnv, string]> = [
     [{ OMS_PROFILE: 'gold' }, 'OMS_PROFILE must be one of core, strict, got "gold"'],
-    [{ OMS_SEED: '1.5' }, 'OMS_SEED must be an integer, got "1.5"'],
+    [{ OMS_SEED: '1.5' }, 'OMS_SEED must be an integer, or random, got "1.5"'],
     [{ OMS_WORKERS: '0' }, 'OMS_WORKERS must be a positive integer, got "0"'],
     [{ OMS_BASE_URL: 'oms.example.com' }, 'OMS_BASE_URL is not a URL: "oms.example.com"'],
     [{ OMS_BASE_URL: 'ftp://oms.example.com' }, 'OMS_BASE_URL must start with http:// or https://'],

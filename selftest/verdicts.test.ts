@@ -21,7 +21,7 @@ import { runSuite, type SuiteRun } from './support/run-suite';
 // conformant (complete, or incomplete with the settings that would complete it), not conformant,
 // inconclusive because of the server, interrupted, not this interface (exit 2).
 
-const RUN: RunInfo = { runId: 'r', target: { baseUrl: null, embedded: true }, profile: 'core', effort: 'quick', seed: 1, readOnly: false, grep: null, shard: null, mergedShards: null };
+const RUN: RunInfo = { runId: 'r', target: { baseUrl: null, embedded: true }, profile: 'core', effort: 'quick', seed: 1, seedFrom: 'given', readOnly: false, grep: null, shard: null, mergedShards: null };
 const SUITE = { name: 'oms-conformance', version: '0', openapiSha256: '0'.repeat(64), catalogueSha256: '0'.repeat(64), codeSha256: '0'.repeat(64) };
 
 /** Every requirement of the catalogue judged as a conformant server's run judges it, then `change` applied. */

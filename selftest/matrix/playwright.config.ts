@@ -17,6 +17,8 @@ process.env.OMS_PROFILE = 'strict';
  * One seed for every row, so a row's verdict is the same run after run (as Hypothesis' derandomize is meant for
  * CI): with a new seed each run, the generated inputs that show a fault's legitimate collateral (two items of one
  * name, an account holding only multi-item orders) turned up in one run of three, and a row failed at random.
+ * The suite's own default (the suite version's seed, config/seed.ts) is as fixed, but changes with each release:
+ * the matrix keeps a seed of its own, the one its rows are known to hold on, so a version bump changes no row.
  * New inputs are explored by the random points of the conformant space and by OMS_SEED=<another> npm run matrix.
  */
 const MATRIX_SEED = '20261125';
