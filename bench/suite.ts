@@ -79,7 +79,8 @@ async function timedRun(command: string, args: string[], env: Record<string, str
   const started = nowMs();
   const { exitCode, output, outputLines, outputBytes } = await runBounded(command, [...args, '--output', join(scratch, 'test-results')], {
     cwd: PROJECT_ROOT,
-    env: { CI: '1', OMS_REPORT_DIR: join(scratch, 'report'), OMS_LEDGER_DIR: join(scratch, 'ledger'), BENCH_TIMINGS_FILE: timingsFile, ...env },
+    // A failure store of its own: a measured run replays nothing another run found.
+    env: { CI: '1', OMS_REPORT_DIR: join(scratch, 'report'), OMS_LEDGER_DIR: join(scratch, 'ledger'), OMS_FAILURE_STORE: join(scratch, 'failures'), BENCH_TIMINGS_FILE: timingsFile, ...env },
     timeLimitMs: RUN_TIME_LIMIT_MS,
   });
   const wallMs = nowMs() - started;

@@ -11,6 +11,8 @@ export interface Finding {
   counterexample?: string;
   /** How to replay a generated failure exactly: OMS_SEED, OMS_PATH and the test's file:line. */
   replay?: Replay;
+  /** A generated failure's entry in the failure store (OMS_FAILURE_STORE): its file, and whether this run replayed it from there (found by an earlier run) or kept it now. */
+  store?: StoredRef;
   /**
    * What the check knew besides the exchange (an id of the service's own form, say): kept with the
    * record and in the HAR, so that `oms-conformance judge` can judge the recorded exchange the same way.
@@ -19,6 +21,11 @@ export interface Finding {
 }
 
 export type FindingContext = Record<string, string | number | boolean>;
+
+export interface StoredRef {
+  file: string;
+  replayed: boolean;
+}
 
 export interface Replay {
   seed: number;

@@ -20,7 +20,7 @@ export function environmentFrom(options: Map<string, string | true>, base: NodeJ
     const variable = SETTINGS[spec.setting].variable;
     if (value === true) writeSettings({ [spec.setting]: true } as Partial<Settings>, env);
     else if (spec.fromFile) env[variable] = readValueFile(value, spec.name);
-    else if (spec.path) env[variable] = resolve(value);
+    else if (spec.path && !SETTINGS[spec.setting].value.words?.includes(value.toLowerCase())) env[variable] = resolve(value);
     else env[variable] = value;
   }
   return env;

@@ -1,6 +1,6 @@
 import type { RunInfo } from './run-info';
 import { TOKEN_AUTH_METHODS } from './token-auth';
-import { choice, credential, httpUrl, integer, integerIn, json, onOff, path, positiveInteger, runId, seed as seedValue, text, type ValueKind } from './values';
+import { choice, credential, directoryOrOff, httpUrl, integer, integerIn, json, onOff, path, positiveInteger, runId, seed as seedValue, text, type ValueKind } from './values';
 import { SEED_SOURCES } from './run-info';
 
 /** The commands of oms-conformance (cli/options.ts): the ones that take each setting's option. */
@@ -142,6 +142,14 @@ export const SETTINGS = {
     flag: { name: 'explore', commands: ['run'], help: 'draw new generated inputs (a new seed, printed) instead of the same ones every run' },
     meaning:
       '`1`: explore: a new seed each run, so the generated tests try new inputs (as `OMS_SEED=random` and `OMS_EFFORT=thorough` do; a seed given in `OMS_SEED` wins). The seed drawn is printed and recorded, so a failure replays, and what it finds is kept in the failure store.',
+  }),
+  failureStore: setting({
+    variable: 'OMS_FAILURE_STORE',
+    value: directoryOrOff('DIR'),
+    default: '.oms-conformance/failures',
+    flag: { name: 'failure-store', commands: ['run', 'replay'], help: 'where the counterexamples runs find are kept and replayed first (off: none)' },
+    meaning:
+      'Where every counterexample a generated test finds is kept, one file each (its test, requirement and shrunk input; safe to commit). Every run replays the stored counterexamples of a test before it draws new inputs, against whatever server it tests, so a failure found once, exploring or not, is never lost to a new draw; the report marks the failures that came from the store. An entry stays until its file is deleted. `off`: none kept, none replayed.',
   }),
   readOnly: setting({
     variable: 'OMS_READ_ONLY',

@@ -11,6 +11,8 @@ export interface ValueKind<T> {
   format(value: T): string;
   /** A file or directory: the command line makes it absolute before passing it on. */
   isPath?: boolean;
+  /** Words that are not paths (`off`), passed on as they are. */
+  words?: readonly string[];
   /** Taken as given, spaces included (a client secret may hold any printable character); other text is trimmed. */
   verbatim?: boolean;
 }
@@ -34,6 +36,17 @@ export function credential(placeholder: string): ValueKind<string> {
 
 export function path(placeholder: string): ValueKind<string> {
   return { ...text(placeholder), isPath: true };
+}
+
+/** A directory, or `off` for none (false). */
+export function directoryOrOff(placeholder: string): ValueKind<string | false> {
+  return {
+    placeholder: `${placeholder}|off`,
+    isPath: true,
+    words: ['off'],
+    parse: (value) => (value.toLowerCase() === 'off' ? false : value),
+    format: (value) => (value === false ? 'off' : value),
+  };
 }
 
 export function choice<const T extends string>(allowed: readonly T[]): ValueKind<T> {

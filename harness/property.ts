@@ -1,5 +1,5 @@
 import { relative } from 'node:path';
-import { test } from '@playwright/test';
+import { test, type TestInfo } from '@playwright/test';
 import fc from 'fast-check';
 import type { OmsApi } from './requests/api';
 import { clip } from './http/exchange';
@@ -13,6 +13,7 @@ import { defaultConcurrency } from '../config/network';
 import { skipTest } from './record/skips';
 import type { Settings } from '../config/settings';
 import { runSeed } from '../config/seed';
+import { FailureStore } from './failure-store';
 
 /**
  * How generated tests run: how many cases an effort buys, which seed they use, and what a failure
@@ -122,6 +123,8 @@ export interface GeneratedTest<T> {
   requestsNote?: string;
   /** Inputs run first, every time, before the generated ones: the cases a subtle defect hides in. */
   examples?: T[];
+  /** The input with fast-check's replayPath of a model-based counterexample (the commands that ran), to replay one from the failure store. */
+  replayInput?: (commandsPath: string | undefined) => fc.Arbitrary<T>;
 }
 
 /** Runs that prove nothing, per run asked for, before the test is skipped (fast-check's maxSkipsPerRun). */
@@ -153,8 +156,9 @@ export async function forAll<T>(settings: Settings, generated: GeneratedTest<T>)
   info.annotations.push({ type: 'seed', description: `OMS_SEED=${seed} (effort ${settings.effort})` });
   const numRuns = generated.numRuns ?? Math.max(1, Math.round(profile.numRuns * (generated.runsFactor ?? 1)));
   const examples = (generated.examples ?? []).map((example): [T] => [example]);
-  const property = (predicate: (input: T) => Promise<boolean>) => fc.asyncProperty(generated.input, predicate);
-  const runner = new Runner(generated, profile);
+  const property = (predicate: (input: T) => Promise<boolean>, input = generated.input) => fc.asyncProperty(input, predicate);
+  const store = FailureStore.of(settings);
+  const runner = new Runner(generated, profile, store && { store, test: testIdentity(info) });
 
   if (replay.path !== undefined) {
     // One counterexample, replayed exactly as fast-check walks its path.
@@ -162,6 +166,23 @@ export async function forAll<T>(settings: Settings, generated: GeneratedTest<T>)
     runner.rethrowStop();
     if (!details.failed || details.counterexample === null) return;
     return runner.report(details, seed);
+  }
+
+  // The counterexamples earlier runs found come first (Hypothesis' example database): a failure found once is never lost to a new draw.
+  for (const entry of store?.entriesOf(testIdentity(info)) ?? []) {
+    const [path, commandsPath] = entry.path.split('@');
+    const details: fc.RunDetails<[T]> | undefined =
+      entry.input !== undefined
+        ? await runner.once(entry.input as T).then((result) =>
+            result instanceof FailedRun ? ({ failed: true, counterexample: [entry.input as T], counterexamplePath: entry.path, numShrinks: 0, numRuns: 1, errorInstance: result } as unknown as fc.RunDetails<[T]>) : undefined,
+          )
+        : ((await fc.check(property((input) => runner.predicate(input), generated.replayInput?.(commandsPath) ?? generated.input), { seed: entry.seed, path, endOnFailure: true, numRuns, examples })) as fc.RunDetails<[T]>);
+    runner.rethrowStop();
+    if (!details?.failed || details.counterexample === null) continue;
+    const cause = details.errorInstance instanceof FailedRun ? details.errorInstance.cause : undefined;
+    if (cause instanceof Violation) recordViolated([cause.finding.requirementId]);
+    recordGeneratedRuns({ unit: generated.unit ?? 'generated runs', made: 0, planned: numRuns, requests: runner.budget.requests, failed: true });
+    return runner.report(details, entry.seed, `replayed from the failure store (${entry.file}), as an earlier run found it`, entry.file);
   }
 
   // The inputs fast-check would try, in its order (examples first), with spares for runs that prove nothing.
@@ -204,6 +225,11 @@ export async function forAll<T>(settings: Settings, generated: GeneratedTest<T>)
       belowFloor: outcome.made < numRuns * profile.floor,
     });
   }
+}
+
+/** A test as the failure store names it: its file and titles, which stay when lines move. */
+function testIdentity(info: TestInfo): string {
+  return info.titlePath.join(' › ');
 }
 
 /** Requests of one worker in flight at once (config/network.ts): also how many generated runs go out together. */
@@ -270,6 +296,8 @@ class Runner<T> {
   constructor(
     private readonly generated: GeneratedTest<T>,
     profile: EffortProfile,
+    /** Where a counterexample found is kept, under the test's identity (harness/failure-store.ts); none when the store is off. */
+    private readonly keeping?: { store: FailureStore; test: string },
   ) {
     this.budget = new Budget(profile);
   }
@@ -328,7 +356,7 @@ class Runner<T> {
   }
 
   /** One run: passed, proved nothing (fc.pre), stopped (the test is being skipped), or the failed run. */
-  private async once(input: T): Promise<'passed' | 'skipped' | 'stopped' | FailedRun> {
+  async once(input: T): Promise<'passed' | 'skipped' | 'stopped' | FailedRun> {
     // Shrinking reruns a failure already found and judged: a list is not given time to settle on every candidate.
     const trail = new Trail(this.budget.isShrinking ? 0 : undefined);
     try {
@@ -352,8 +380,8 @@ class Runner<T> {
     if (this.stopped) throw this.stopped;
   }
 
-  /** Stops the test with the failure's finding and counterexample. */
-  report(details: fc.RunDetails<[T]>, seed: number, note?: string): never {
+  /** Stops the test with the failure's finding and counterexample, kept in the failure store unless it came from there (`fromStore`: its file). */
+  report(details: fc.RunDetails<[T]>, seed: number, note?: string, fromStore?: string): never {
     const failure = details.errorInstance;
     const requests = failure instanceof FailedRun ? failure.requests : [];
     const cause = failure instanceof FailedRun ? failure.cause : failure;
@@ -370,11 +398,21 @@ class Runner<T> {
     const report = counterexampleReport(parts);
     if (cause instanceof Violation) {
       const { finding } = cause;
+      const replay = replayOf(parts);
+      const kept = fromStore ?? this.keeping?.store.keep({ test: this.keeping.test, requirement: finding.requirementId, input: parts.input, seed, path: replay.path });
       // The responses were judged in the runs; this judgement only carries the shrunk counterexample to the report.
       ensure({
         requirementId: finding.requirementId,
         on: [],
-        finding: { requirementId: finding.requirementId, expected: finding.expected, received: finding.received, exchange: finding.exchange, counterexample: report, replay: replayOf(parts) },
+        finding: {
+          requirementId: finding.requirementId,
+          expected: finding.expected,
+          received: finding.received,
+          exchange: finding.exchange,
+          counterexample: report,
+          replay,
+          ...(kept && { store: { file: kept, replayed: fromStore !== undefined } }),
+        },
       });
     }
     throw new Error(`${cause instanceof Error ? cause.message : String(cause)}\n\n${report}`);

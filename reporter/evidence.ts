@@ -1,5 +1,6 @@
 import { stripVTControlCharacters } from 'node:util';
 import type { FindingRecord } from '../harness/record/findings';
+import type { StoredRef } from '../checks/finding';
 import { redact } from '../config/redaction';
 import { clipText } from '../config/safe-text';
 
@@ -27,6 +28,13 @@ export function evidenceOfError(test: string, requirementId: string, error: stri
   return evidenceOf(test, record);
 }
 
+/** Where a generated failure stands in the failure store: replayed from it (an earlier run found it), or kept in it now. */
+export function storeLabel(store: StoredRef): string {
+  return store.replayed
+    ? `from the failure store: ${store.file} (found by an earlier run, replayed before new inputs)`
+    : `kept in the failure store as ${store.file}: later runs replay it first`;
+}
+
 /** The request line of a finding: method and path. */
 export function requestLine(record: FindingRecord): string | undefined {
   return record.request && `${record.request.method} ${record.request.path}`;
@@ -47,6 +55,7 @@ function messageOf(record: FindingRecord): string {
   if (record.response) lines.push(`Response: ${responseLine(record)}\n  body: ${record.response.body === '' ? '(empty)' : record.response.body}`);
   if (record.curl) lines.push(`Reproduce: ${record.curl}`);
   if (record.counterexample) lines.push('', record.counterexample);
+  if (record.store) lines.push(`Failure store: ${storeLabel(record.store)}`);
   if (record.replay) lines.push(`Replay: OMS_SEED=${record.replay.seed} OMS_PATH='${record.replay.path}' npx playwright test ${record.replay.location}`);
   if (record.repeats) lines.push(`(${record.repeats} more violation(s) of it in the same test)`);
   return lines.join('\n');

@@ -1,6 +1,6 @@
 import { LEVELS } from '../requirements/catalogue';
 import { cutLine, DISPLAY, displayOf, failures, generatedLine, seedLabel, skipsByReason, targetLabel, type Display } from './display';
-import { requestLine, responseLine, type Evidence } from './evidence';
+import { requestLine, responseLine, storeLabel, type Evidence } from './evidence';
 import { escapeMarkup as escape } from './markup';
 import { stateNeeded } from './reproduce';
 import { bySection, STATUSES, verdictLine, type ConformanceReport, type RequirementResult } from './report';
@@ -134,6 +134,7 @@ function finding(evidence: Evidence): string {
     ['Reproduce', evidence.curl, 'curl'],
     ['Needs', evidence.curl && stateNeeded(evidence), 'state'],
     ['Counterexample', evidence.counterexample, 'counterexample'],
+    ['Failure store', evidence.store && storeLabel(evidence.store), 'store'],
     ['Replay', evidence.replay && `OMS_SEED=${evidence.replay.seed} OMS_PATH='${evidence.replay.path}' npx playwright test ${evidence.replay.location}`, 'replay'],
   ];
   const present = parts.filter(([, value]) => value !== undefined);

@@ -1,6 +1,7 @@
 import { LEVELS } from '../requirements/catalogue';
 import { visible } from '../config/safe-text';
 import { cutLine, failures, generatedLine, seedLabel, skipsByReason, targetLabel } from './display';
+import { storeLabel } from './evidence';
 import { STATUSES, verdictLine, type ConformanceReport } from './report';
 
 /** report.md: a summary short enough for a pull-request comment. */
@@ -26,7 +27,9 @@ export function renderMarkdown(report: ConformanceReport): string {
       const tag = r.knownFailure ? 'known failure' : r.gating ? 'FAIL' : 'warning, not gating';
       const finding = r.findings[0];
       const detail = finding?.expected ? ` Expected ${codeSpan(oneLine(finding.expected))}, received ${codeSpan(oneLine(finding.received ?? ''))}.` : '';
-      lines.push(`- **${r.id}** (${r.level}, §${r.section}, ${tag}): ${r.statement}${detail}${r.knownFailure ? ` Known: ${codeSpan(r.knownFailure.reason)}` : ''}`);
+      const stored = r.findings.find((f) => f.store?.replayed)?.store;
+      const fromStore = stored ? ` ${oneLine(storeLabel(stored).replace(stored.file, codeSpan(stored.file)))}.` : '';
+      lines.push(`- **${r.id}** (${r.level}, §${r.section}, ${tag}): ${r.statement}${detail}${fromStore}${r.knownFailure ? ` Known: ${codeSpan(r.knownFailure.reason)}` : ''}`);
     }
   }
   if (report.unattributedFailures.length) {

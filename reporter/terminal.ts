@@ -1,6 +1,6 @@
 import { visible, visibleLines } from '../config/safe-text';
 import { cutLine, displayOf, failures, generatedLine, seedLabel } from './display';
-import { requestLine, responseLine, type Evidence } from './evidence';
+import { requestLine, responseLine, storeLabel, type Evidence } from './evidence';
 import { verdictLine, type ConformanceReport, type RequirementResult } from './report';
 
 /** Lines of one block's multi-line part (received, counterexample) shown in the terminal; the rest is in the report files. */
@@ -64,6 +64,7 @@ function evidenceLines(e: Evidence): string[] {
   }
   if (e.curl) lines.push(`    Reproduce: ${visible(e.curl)}`);
   if (e.counterexample) lines.push(...part('Counterexample', e.counterexample));
+  if (e.store) lines.push(`    Store:     ${visible(storeLabel(e.store))}`);
   if (e.replay) lines.push(`    Replay:    OMS_SEED=${e.replay.seed} OMS_PATH='${visible(e.replay.path)}' npx playwright test ${visible(e.replay.location)}`);
   return lines;
 }

@@ -14,7 +14,7 @@ import { readSettings } from '../config/settings';
  * REQUESTS_PER_RUN made-up exchanges in its trail, which is what the budget counts.
  */
 const REQUESTS_PER_RUN = 50;
-const SETTINGS = readSettings({ OMS_EFFORT: 'quick', OMS_SEED: '20261123' });
+const SETTINGS = readSettings({ OMS_FAILURE_STORE: 'off', OMS_EFFORT: 'quick', OMS_SEED: '20261123' });
 const EXCHANGE: Exchange = {
   request: { method: 'GET', url: 'http://127.0.0.1:9/orders', path: '/orders', headers: {} },
   status: 200,

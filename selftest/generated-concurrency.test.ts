@@ -31,7 +31,7 @@ function slowAndSometimesFailing(ran: number[]) {
 /** The finding forAll attached last, and the inputs its runs were given. */
 async function runAt(concurrency: number): Promise<{ finding?: FindingRecord; ran: number[] }> {
   const ran: number[] = [];
-  const settings = readSettings({ OMS_EFFORT: 'quick', OMS_SEED: SEED, OMS_CONCURRENCY: String(concurrency) });
+  const settings = readSettings({ OMS_FAILURE_STORE: 'off', OMS_EFFORT: 'quick', OMS_SEED: SEED, OMS_CONCURRENCY: String(concurrency) });
   await forAll(settings, slowAndSometimesFailing(ran)).catch(() => undefined);
   const attached = test.info().attachments.filter((a) => a.name === FINDING_ATTACHMENT);
   const finding = attached.length ? (JSON.parse(String(attached[attached.length - 1].body)) as FindingRecord) : undefined;
@@ -64,7 +64,7 @@ test.describe.serial('generated runs side by side', () => {
     const inputs = [];
     for (const concurrency of [1, 16]) {
       const ran: number[] = [];
-      const settings = readSettings({ OMS_EFFORT: 'quick', OMS_SEED: SEED, OMS_CONCURRENCY: String(concurrency) });
+      const settings = readSettings({ OMS_FAILURE_STORE: 'off', OMS_EFFORT: 'quick', OMS_SEED: SEED, OMS_CONCURRENCY: String(concurrency) });
       await forAll(settings, {
         input: fc.integer({ min: 0, max: 1_000_000 }),
         numRuns: 30,

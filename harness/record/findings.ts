@@ -6,7 +6,7 @@ import { requirement } from '../../requirements/catalogue';
 import { visibleLines } from '../../config/safe-text';
 import { recordCheckedOn } from './checked-on';
 import type { Judgement, Judgements } from '../../checks/check';
-import type { Finding, FindingContext, Replay } from '../../checks/finding';
+import type { Finding, FindingContext, Replay, StoredRef } from '../../checks/finding';
 import { currentTest } from './current-test';
 import { readSetting } from '../../config/settings';
 
@@ -35,6 +35,8 @@ export interface FindingRecord {
   curl?: string;
   counterexample?: string;
   replay?: Replay;
+  /** The failure store's entry: `replayed` when the failure came from the store (an earlier run found it). */
+  store?: StoredRef;
   /** More violations of the same requirement in the same test, counted but not recorded again. */
   repeats?: number;
 }
@@ -70,6 +72,7 @@ export function toRecord(finding: Finding): FindingRecord {
   if (finding.context) record.context = Object.fromEntries(Object.entries(finding.context).map(([key, value]) => [key, typeof value === 'string' ? redact(value) : value]));
   if (finding.counterexample) record.counterexample = redact(finding.counterexample);
   if (finding.replay) record.replay = finding.replay;
+  if (finding.store) record.store = finding.store;
   return record;
 }
 

@@ -13,6 +13,9 @@ process.env.OMS_RUN_ID ??= `matrix-${newRunId()}`;
 process.env.OMS_LEDGER_DIR = MATRIX_LEDGERS;
 // Every row runs the whole suite under the strict profile (reporter/conformance-reporter.ts reads it here).
 process.env.OMS_PROFILE = 'strict';
+// No failure store: the projects test different servers side by side, and one's counterexamples replayed on another
+// would make a project's verdict depend on which ran first (and on earlier runs).
+process.env.OMS_FAILURE_STORE = 'off';
 /**
  * One seed for every row, so a row's verdict is the same run after run (as Hypothesis' derandomize is meant for
  * CI): with a new seed each run, the generated inputs that show a fault's legitimate collateral (two items of one

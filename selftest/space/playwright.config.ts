@@ -13,6 +13,9 @@ process.env.OMS_RUN_ID ??= `space-${newRunId()}`;
 process.env.OMS_SPACE_REPORTS ??= join(ROOT, 'test-results', 'space', 'reports');
 // Strict gates on MUST and SHOULD, core on MUST only: one strict run judges both profiles.
 process.env.OMS_PROFILE = 'strict';
+// No failure store: the projects test different servers side by side, and one's counterexamples replayed on another
+// would make a project's verdict depend on which ran first (and on earlier runs).
+process.env.OMS_FAILURE_STORE = 'off';
 
 /**
  * Each knob value alone (points.ts SINGLES) in one Playwright run: one project per value, the example-based tests

@@ -24,7 +24,8 @@ export interface SuiteRun {
 
 /**
  * Runs the conformance suite as a user would (a child process), with the given environment on top of
- * a clean one: no OMS_* variable of the caller leaks in. OMS_BASE_URL unset means the embedded server; with
+ * a clean one: no OMS_* variable of the caller leaks in, and a failure store of its own (unless OMS_FAILURE_STORE is given), so no
+ * run replays what another found. OMS_BASE_URL unset means the embedded server; with
  * OMS_FAULT, OMS_VARIANT, OMS_HOSTILE or OMS_KNOBS, the reference server with those behaviours (PROOF_CONFIG).
  */
 export function runSuite(env: Record<string, string | undefined>, args: string[] = []): Promise<SuiteRun> {
@@ -40,7 +41,7 @@ export function runSuite(env: Record<string, string | undefined>, args: string[]
     ];
     const child = spawn(process.execPath, [require.resolve('@playwright/test/cli'), 'test', ...defaults, ...args], {
       cwd: PROJECT_ROOT,
-      env: { ...inherited, CI: '1', OMS_WORKERS: '1', OMS_REPORT_DIR: reportDir, OMS_LEDGER_DIR: join(reportDir, 'ledger'), ...env },
+      env: { ...inherited, CI: '1', OMS_WORKERS: '1', OMS_REPORT_DIR: reportDir, OMS_LEDGER_DIR: join(reportDir, 'ledger'), OMS_FAILURE_STORE: join(reportDir, 'failures'), ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';

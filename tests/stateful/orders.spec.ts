@@ -44,8 +44,10 @@ test.describe('model-based runs (4.1 to 4.5)', () => {
 async function runSequences(settings: Settings, apis: Partial<Record<AccountName, OmsApi>>): Promise<void> {
   const accounts = Object.keys(apis) as AccountName[];
   const profile = EFFORT[settings.effort];
+  const commands = (replayPath: string | undefined) => orderCommands({ accounts, maxCommands: profile.maxCommands, replayPath });
   await forAll(settings, {
-    input: orderCommands({ accounts, maxCommands: profile.maxCommands, replayPath: readReplay(settings).commandsPath }),
+    input: commands(readReplay(settings).commandsPath),
+    replayInput: commands,
     numRuns: profile.sequences,
     unit: 'command sequences',
     run: async (commands, trail) => {
