@@ -143,7 +143,8 @@ interface LaneFailure<T> {
  * seed, in its order: the first failure in that order is the one shrunk and reported, whatever finished
  * first, so the same seed gives the same verdict at any concurrency. Shrinking runs one candidate at a time.
  * On a failure, stops the test with the requirement's finding, the shrunk counterexample as the list of
- * requests, and how to replay it (OMS_SEED, OMS_PATH).
+ * requests, and how to replay it (OMS_SEED, OMS_PATH), and keeps the counterexample in the failure store
+ * (harness/failure-store.ts), whose entries for the test run before any new input of every later run.
  */
 export async function forAll<T>(settings: Settings, generated: GeneratedTest<T>): Promise<void> {
   const profile = EFFORT[settings.effort];
