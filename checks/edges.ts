@@ -16,8 +16,8 @@ import { unless, type Check, type Judgement } from './check';
  * checks/exotic.ts or nested-fields.ts says a server may refuse it; `refusable` may be refused (a number
  * written as no serializer writes it: an exponent, -0, beyond a double; null for an optional field) and, taken,
  * comes back as what it denotes; `coercible` is of the wrong type but denotes a value of the right one ("3"
- * for an integer): refused, or taken as that value (ORD-OBS-019); `wrong-type` denotes no value of the type
- * (2.5 or true for an integer, null for a required field): refused (ORD-ERR-004).
+ * or true for an integer): refused, or taken as that value (ORD-OBS-019); `wrong-type` denotes no value of the
+ * type (2.5 for an integer, null for a required field): refused (ORD-ERR-004).
  */
 export type EdgeKind = 'plain' | 'refusable' | 'coercible' | 'wrong-type';
 

@@ -186,15 +186,17 @@ export function exoticNumber(value: unknown, key = ''): string | undefined {
 
 /** Refuses, with 400 and the envelope, a create or update holding what `exotic` finds (limits of nested fields are not shown). */
 export function refuseExotic(exotic: (body: unknown) => string | undefined) {
+  return refuseRequest((request) => {
+    const body = jsonBodyOf(request);
+    return body === undefined ? undefined : exotic(body);
+  });
+}
+
+/** Refuses, with 400 and the envelope, a create or update in which `problemOf` finds a problem (in its text or its body). */
+export function refuseRequest(problemOf: (request: ApiRequest) => string | undefined) {
   return (request: ApiRequest, { accounts }: HookContext): ApiReply | undefined => {
     if (!is(request, 'create', 'update') || !callerOf(request, accounts)) return undefined;
-    let body: unknown;
-    try {
-      body = JSON.parse(request.bodyText);
-    } catch {
-      return undefined;
-    }
-    const problem = exotic(body);
+    const problem = problemOf(request);
     return problem ? errorReply(new ApiError(400, 'validation_failed', 'The request body is invalid', [{ field: '(body)', error: problem }])) : undefined;
   };
 }
