@@ -1,7 +1,8 @@
 import { ruleAt } from '../../../contract/fields';
-import { contract, type JsonSchema } from '../../../contract/openapi';
+import { contract } from '../../../contract/openapi';
 import type { ApiRequest } from '../../../reference/http';
-import { is, withJsonBody, type Json } from '../faults/kit';
+import { is, withJsonBody } from '../faults/kit';
+import { scalarsReadAs } from './freedoms';
 
 /**
  * What correct servers do with the values of the edge catalogue (generators/coverage.ts) where the document
@@ -44,22 +45,7 @@ export function amountBeyondColumn(value: unknown, pointer = ''): string | undef
 }
 
 /** A create or update whose booleans sent for integer fields are read as 1 and 0 (Pydantic's lax mode). */
-export function booleansAsIntegers(request: ApiRequest): ApiRequest {
-  if (!is(request, 'create', 'update')) return request;
-  const schema = contract().schema(is(request, 'create') ? 'OrderCreate' : 'OrderUpdate');
-  return withJsonBody(request, (body) => asIntegers(body, schema) as Json);
-}
-
-function asIntegers(value: unknown, schema: JsonSchema): unknown {
-  const resolved = contract().resolve(schema);
-  if (typeof value === 'boolean' && resolved.type === 'integer') return Number(value);
-  if (Array.isArray(value) && resolved.items) return value.map((element) => asIntegers(element, resolved.items as JsonSchema));
-  if (value && typeof value === 'object' && !Array.isArray(value) && resolved.properties) {
-    const properties = resolved.properties as Record<string, JsonSchema>;
-    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, properties[key] ? asIntegers(inner, properties[key]) : inner]));
-  }
-  return value;
-}
+export const booleansAsIntegers = scalarsReadAs((value, type) => (typeof value === 'boolean' && type === 'integer' ? Number(value) : value));
 
 /** An update that reads null over a field the create requires as "not sent" (Pydantic's exclude_none): the field is kept. */
 export function requiredNullsIgnoredOnUpdate(request: ApiRequest): ApiRequest {

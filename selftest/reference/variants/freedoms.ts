@@ -266,26 +266,30 @@ export function refuseMalformedIds(): (request: ApiRequest, context: HookContext
   };
 }
 
-/** A numeric string where the request schema wants a number (or integer) taken as that number, at any depth. */
-export function coerceNumericStrings(request: ApiRequest): ApiRequest {
-  if (!is(request, 'create', 'update')) return request;
-  const schema = contract().schema(is(request, 'create') ? 'OrderCreate' : 'OrderUpdate');
-  return withJsonBody(request, (body) => coerce(body, schema) as Json);
+/** Each scalar of a create or update body read by `read`, given the type the request schema gives it (what a lax parser does), at any depth. */
+export function scalarsReadAs(read: (value: unknown, type: unknown) => unknown): (request: ApiRequest) => ApiRequest {
+  return (request) => {
+    if (!is(request, 'create', 'update')) return request;
+    const schema = contract().schema(is(request, 'create') ? 'OrderCreate' : 'OrderUpdate');
+    return withJsonBody(request, (body) => readScalars(body, schema, read) as Json);
+  };
 }
 
-function coerce(value: unknown, schema: JsonSchema): unknown {
+function readScalars(value: unknown, schema: JsonSchema, read: (value: unknown, type: unknown) => unknown): unknown {
   const resolved = contract().resolve(schema);
-  const type = resolved.type;
-  if (typeof value === 'string' && (type === 'number' || (type === 'integer' && /^-?\d+$/.test(value.trim()))) && /^\s*-?\d+(\.\d+)?\s*$/.test(value)) {
-    return Number(value);
-  }
-  if (Array.isArray(value) && resolved.items) return value.map((element) => coerce(element, resolved.items as JsonSchema));
-  if (isObject(value) && resolved.properties) {
+  if (Array.isArray(value)) return resolved.items ? value.map((element) => readScalars(element, resolved.items as JsonSchema, read)) : value;
+  if (isObject(value)) {
+    if (!resolved.properties) return value;
     const properties = resolved.properties as Record<string, JsonSchema>;
-    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, properties[key] ? coerce(inner, properties[key]) : inner]));
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, properties[key] ? readScalars(inner, properties[key], read) : inner]));
   }
-  return value;
+  return read(value, resolved.type);
 }
+
+/** A numeric string where the request schema wants a number (or integer) taken as that number, at any depth. */
+export const coerceNumericStrings = scalarsReadAs((value, type) =>
+  typeof value === 'string' && (type === 'number' || (type === 'integer' && /^-?\d+$/.test(value.trim()))) && /^\s*-?\d+(\.\d+)?\s*$/.test(value) ? Number(value) : value,
+);
 
 /** Optional fields that were not sent, filled in every full form and summary (with an empty value of their type). */
 export function unsentFields(fill: (order: Json, schema: JsonSchema) => Json): Hooks {
