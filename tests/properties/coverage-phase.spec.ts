@@ -3,7 +3,9 @@ import {
   createAccepted,
   createAcceptedFor,
   createAnswersWhatWasSent,
+  distinctIds,
   getAccepted,
+  getAnswersOrderAsked,
   refusalProvesNothing,
   storedAsSent,
   updateAccepted,
@@ -30,6 +32,11 @@ import type { Exchange, Json } from '../../contract/exchange';
 const QUERIES = queryCoverage();
 const ORDERS = orderCoverage();
 const UPDATE_EDGES = updateEdges();
+
+/** Stops the test unless a get found the order asked for: only then can what it shows be judged. */
+function foundAsked(id: string, got: Exchange): void {
+  ensure([getAccepted(got), getAnswersOrderAsked(id, got)].filter((judgement) => judgement !== undefined));
+}
 
 /** A body of edge values sent as its JSON text, exactly (1e400 and -0 have no other way through). */
 function sendEdges(api: OmsApi, body: EdgeBody, id?: string): Promise<Exchange> {
@@ -67,7 +74,7 @@ test.describe(`coverage phase: ${QUERIES.length + ORDERS.length} deterministic c
 
   test(
     'takes each value of the edge catalogue (numbers, integers, text, empty and null objects and arrays) as sent, or refuses it with a 4xx where a server may, and reads each taken one back through get, update and list',
-    verifies('ORD-CREATE-001', 'ORD-CREATE-002', 'ORD-CREATE-004', 'ORD-GET-002', 'ORD-UPDATE-001', 'ORD-UPDATE-002', 'ORD-UPDATE-003', 'ORD-LIST-008', 'ORD-ERR-004', 'ORD-ERR-008', 'ORD-OBS-019'),
+    verifies('ORD-CREATE-001', 'ORD-CREATE-002', 'ORD-CREATE-004', 'ORD-CREATE-007', 'ORD-GET-001', 'ORD-GET-002', 'ORD-UPDATE-001', 'ORD-UPDATE-002', 'ORD-UPDATE-003', 'ORD-LIST-008', 'ORD-ERR-004', 'ORD-ERR-008', 'ORD-OBS-019'),
     async ({ api }) => {
       const bundles = createEdgeBodies(() => minimalOrder() as Json);
       const first = await together(bundles.map((body) => sendEdges(api, body)));
@@ -88,9 +95,11 @@ test.describe(`coverage phase: ${QUERIES.length + ORDERS.length} deterministic c
         check(edgesComeBack(body, created, createAnswersWhatWasSent, 'the create response'));
       }
       const ids = taken.map(({ created }) => String((created.json as Json).id));
+      // Created side by side: each must be an order of its own before any is read back.
+      ensure(distinctIds(ids, taken.map(({ created }) => created)));
       const stored = await together(ids.map((id) => api.get(id)));
       taken.forEach(({ body }, index) => {
-        ensure(getAccepted(stored[index]));
+        foundAsked(ids[index], stored[index]);
         check(edgesComeBack(body, stored[index], storedAsSent, 'the stored order'));
       });
       // The values an update takes, sent again through it: a stored value that breaks the next write shows here.
@@ -99,6 +108,8 @@ test.describe(`coverage phase: ${QUERIES.length + ORDERS.length} deterministic c
       const readAfter = await together(ids.map((id) => api.get(id)));
       updates.forEach((update, index) => {
         check(edgesAnswered(update, updated[index], updateAccepted));
+        // The order must still be there to be read: what an update did to it is judged on a get that found it.
+        foundAsked(ids[index], readAfter[index]);
         if (!isSuccess(updated[index].status)) return;
         check(edgesComeBack(update, updated[index], updateAnswersWhatWasSent, 'the update response'));
         check(edgesComeBack(update, readAfter[index], (denoted, exchange, what) => updateVisibleOnGet(denoted, exchange, what, updated[index]), 'the order after the update'));
@@ -111,17 +122,19 @@ test.describe(`coverage phase: ${QUERIES.length + ORDERS.length} deterministic c
 
   test(
     `applies each of ${UPDATE_EDGES.length} updates of one field to its empty value or to null (price 0, note "", [], {}), or refuses it leaving the order as it was; never null for a field every order holds`,
-    verifies('ORD-UPDATE-001', 'ORD-UPDATE-002', 'ORD-UPDATE-003', 'ORD-ERR-008'),
+    verifies('ORD-CREATE-007', 'ORD-GET-001', 'ORD-UPDATE-001', 'ORD-UPDATE-002', 'ORD-UPDATE-003', 'ORD-ERR-008'),
     async ({ api }) => {
       const created = await together(UPDATE_EDGES.map(() => api.create(fullOrder())));
       created.forEach((exchange) => ensure(createAccepted(exchange)));
       const before = created.map((exchange) => exchange.json as Json);
       const ids = before.map((order) => String(order.id));
+      ensure(distinctIds(ids, created));
       const updated = await together(UPDATE_EDGES.map((edge, index) => api.update(ids[index], edge.body)));
       const after = await together(ids.map((id) => api.get(id)));
       UPDATE_EDGES.forEach((edge, index) => {
         const [update, got] = [updated[index], after[index]];
         check(edgesAnswered(edge, update, updateAccepted));
+        foundAsked(ids[index], got);
         if (!isSuccess(update.status)) {
           if (edgeMayBeRefused(edge) && update.status < 500) check(refusedUpdateLeftOrder(edge.name, before[index], got, update));
           return;
