@@ -77,11 +77,12 @@ const tokenShape: Check = (exchange) => {
   return verdict && unless('ORD-AUTH-005', ...verdict);
 };
 
-/** The list envelope (4.1), its data left out: each summary is listSummaries'. */
+/** The list envelope (4.1), the elements of its data left out (each summary is listSummaries'); a data that is no array (null on an empty page) stays to be judged. */
 const listEnvelope: Check = (exchange) => {
   const body = exchange.json as { data?: unknown } | undefined;
   if (body === undefined) return undefined;
-  const verdict = matchesSchema('listOrders', { ...exchange, json: { ...body, data: [] } });
+  const json = body && typeof body === 'object' && Array.isArray(body.data) ? { ...body, data: [] } : body;
+  const verdict = matchesSchema('listOrders', { ...exchange, json });
   return verdict && unless('ORD-LIST-001', ...verdict);
 };
 

@@ -16,7 +16,7 @@ export const REALISTIC_QUANTITY = 1_000;
 export function exoticValue(value: unknown, key = ''): string | undefined {
   if (typeof value === 'string') return exoticText(value, key);
   if (typeof value === 'number') return exoticNumber(value, key);
-  if (Array.isArray(value)) return value.map((inner) => exoticValue(inner, key)).find(Boolean);
+  if (Array.isArray(value)) return value.length === 0 && key === 'items' ? 'items is empty (an order without items)' : value.map((inner) => exoticValue(inner, key)).find(Boolean);
   if (value && typeof value === 'object') return Object.entries(value).map(([inner, v]) => exoticValue(v, inner)).find(Boolean);
   return undefined;
 }
@@ -25,11 +25,20 @@ export function holdsExoticValue(value: unknown): boolean {
   return exoticValue(value) !== undefined;
 }
 
-/** Empty, blank (only spaces, however written), longer than COMMON_LENGTH_LIMIT, or an e-mail address outside ASCII. */
+/** A high surrogate not followed by a low one, or a low one not preceded by a high one (matched by UTF-16 unit: no u flag). */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * Empty, blank (only spaces, however written), longer than COMMON_LENGTH_LIMIT, holding a control character
+ * (NUL and the other C0 controls but tab and line breaks: a text column may refuse them) or a lone surrogate
+ * (no Unicode text: it has no UTF-8 form), or an e-mail address outside ASCII.
+ */
 function exoticText(value: string, key: string): string | undefined {
   const field = key || 'a field';
   if (value.replace(/[\s\u200b-\u200f\u2060\ufeff]/gu, '') === '') return `${field} is ${value === '' ? 'empty' : 'blank'}`;
   if (value.length > COMMON_LENGTH_LIMIT) return `${field} is longer than ${COMMON_LENGTH_LIMIT} characters`;
+  if (/[\x00-\x08\x0b\x0c\x0e-\x1f]/.test(value)) return `${field} holds a control character`;
+  if (LONE_SURROGATE.test(value)) return `${field} holds a lone surrogate`;
   if (/email|^main$|^work$/i.test(key) && value.includes('@') && /[^\x20-\x7e]/.test(value)) return `${field} is an e-mail address outside ASCII`;
   return undefined;
 }

@@ -79,6 +79,8 @@ function compare(sent: unknown, received: unknown, pointer: string, mode: Mode):
 
 function sameScalar(sent: unknown, received: unknown, pointer: string, mode: Mode): boolean {
   if (typeof sent === 'number' && typeof received === 'number') {
+    // Also a literal beyond a double (1e400) that both sides read as the same infinity.
+    if (sent === received) return true;
     if (Math.abs(sent - received) <= 1e-9 * Math.max(1, Math.abs(sent))) return true;
     return mode === 'stored' && ruleAt(pointer)?.amount === true && sameAmountToTheCent(sent, received);
   }

@@ -19,7 +19,8 @@ const RESPONSE_BASE = 'https://oms-conformance.local/openapi-responses.json';
 /**
  * The contract's own keywords (declared so ajv's strict mode stays on for everything else):
  * x-format-of-sent-value - the format or pattern holds for a value the client sent; responses are held
- *   to the type only, and the sent value is checked by round trip (an unsent one may be empty).
+ *   to the type only, and the sent value is checked by round trip (an unsent one may be empty); a
+ *   date-time that is not empty is still a date-time.
  * x-amount - an amount of money: a server may store it to the cent (checks/roundtrip.ts).
  * x-service-may-compute - the service may compute it from other fields: not compared by round trip.
  * x-service-may-change - beside x-assigned-by-service: the service may give it another value after the
@@ -282,7 +283,9 @@ function absoluteRefs(value: JsonSchema, base = SCHEMA_BASE): JsonSchema {
 
 /**
  * A schema as responses are held to it: where x-format-of-sent-value is set, the format and pattern are
- * dropped (what an unsent field holds is not shown; a sent value is compared by round trip instead).
+ * dropped (what an unsent field holds is not shown; a sent value is compared by round trip instead), but
+ * a date-time that holds anything but "" still holds a date-time: an empty value of the type is what an
+ * unsent field may hold (ORD-OBS-011), other text is no timestamp at all.
  */
 function responseForm(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(responseForm);
@@ -290,8 +293,9 @@ function responseForm(value: unknown): unknown {
   const schema = value as JsonSchema;
   const sentOnly = schema['x-format-of-sent-value'] === true;
   const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
+  const emptyOrDateTime = sentOnly && schema.format === 'date-time' ? { anyOf: [{ const: '' }, { type: 'string', format: 'date-time' }] } : {};
   return Object.fromEntries(
-    Object.entries(schema)
+    [...Object.entries(schema), ...Object.entries(emptyOrDateTime)]
       .filter(([key]) => !(sentOnly && (key === 'format' || key === 'pattern')))
       .map(([key, inner]) => {
         if (key !== 'properties' || !inner || typeof inner !== 'object') return [key, responseForm(inner)];

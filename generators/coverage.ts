@@ -3,6 +3,7 @@ import { contract, type JsonSchema } from '../contract/openapi';
 import { order, orderFields } from './order';
 import { boundaryValues } from './query';
 import type { ListParameter, ListQuery } from '../contract/query';
+import type { EdgeKind, EdgesSent } from '../checks/edges';
 import { clientFields, componentOf, properties, requiredFields, type Payload } from './schema';
 
 /**
@@ -91,4 +92,201 @@ export function orderCoverage(): Array<CoverageCase<Payload<'OrderCreate'>>> {
   for (const field of nullableFields(schema)) add(`${field} as null`, () => ({ ...drawn().minimal, [field]: null }));
   add('every field, at every depth', () => drawn().full);
   return cases as Array<CoverageCase<Payload<'OrderCreate'>>>;
+}
+
+/** One value of the edge catalogue: its name in a failure, the JSON text sent, and what a JSON parser reads it as. */
+export interface EdgeValue {
+  label: string;
+  /** The JSON text sent for it, exactly (1e400 and -0 cannot be written by JSON.stringify). */
+  literal: string;
+  /** The value the text denotes: what must come back where it is taken. */
+  denotes: unknown;
+  kind: EdgeKind;
+}
+
+const edge = (label: string, denotes: unknown, kind: EdgeKind = 'plain', literal = JSON.stringify(denotes)): EdgeValue => ({ label, literal, denotes, kind });
+
+/** Where int32, int64, doubles and their parsers break (2^31 wraps an int32, 2^53 ends exact doubles, 2^63 wraps an int64). */
+const MAGNITUDES: EdgeValue[] = [
+  edge('2^31−1', 2147483647),
+  edge('2^31', 2147483648),
+  edge('2^32', 4294967296),
+  edge('2^53', 9007199254740992),
+  edge('2^63', 9223372036854775808, 'plain', '9223372036854775808'),
+];
+
+/** Literals beyond a double: a parser reads them as ±Infinity or 0, or refuses them. */
+const BEYOND_DOUBLE: EdgeValue[] = [edge('1e400 (overflows a double)', Infinity, 'refusable', '1e400'), edge('-1e400 (overflows a double)', -Infinity, 'refusable', '-1e400')];
+
+/** Edge values of a `number` field (price, amounts, weights). */
+export const NUMBER_EDGES: readonly EdgeValue[] = [
+  edge('0', 0),
+  edge('-0', -0, 'refusable', '-0'),
+  edge('a negative number', -12.5),
+  ...MAGNITUDES,
+  edge('1e308', 1e308, 'plain', '1e308'),
+  edge('1e-400 (underflows a double)', 0, 'refusable', '1e-400'),
+  ...BEYOND_DOUBLE,
+];
+
+/** Edge values of an `integer` field (item quantity): the magnitudes, and values of other types a lax parser takes. */
+export const INTEGER_EDGES: readonly EdgeValue[] = [
+  edge('0', 0),
+  edge('-0', -0, 'refusable', '-0'),
+  edge('a negative integer', -1),
+  ...MAGNITUDES,
+  edge('1e2 (an integer in exponent form)', 100, 'refusable', '1e2'),
+  edge('2.5 (not an integer)', 2.5, 'wrong-type'),
+  edge('"3" (a string)', 3, 'coercible', '"3"'),
+  // A lax parser (Pydantic's) reads true as 1: nothing is lost, so taking it is as free as taking "3".
+  edge('true (a boolean)', 1, 'coercible', 'true'),
+];
+
+/** Every C0 control character but NUL, which has its own case. */
+const C0_CONTROLS = Array.from({ length: 31 }, (_, index) => String.fromCharCode(index + 1)).join('');
+
+/** Edge values of a `string` field: empty, blank, control characters, a lone surrogate, very long, right-to-left and combining text. */
+export const TEXT_EDGES: readonly EdgeValue[] = [
+  edge('"" (empty)', ''),
+  edge('whitespace only', ' \t '),
+  edge('NUL', 'before\u0000after'),
+  edge('the other C0 controls', `C0:${C0_CONTROLS}`),
+  // JSON.stringify writes a lone surrogate as the escape \ud800: the JSON text stays ASCII, what it denotes is no Unicode text.
+  edge('a lone surrogate escape', 'lone \ud800 surrogate', 'plain', '"lone \\ud800 surrogate"'),
+  edge('10,000 characters', 'x'.repeat(10_000)),
+  edge('right-to-left text', 'שלום עולם مرحبا بالعالم'),
+  edge('combining marks', 'Zoe\u0308 a\u0301\u0300\u0302'),
+];
+
+/** A field of a create body (a path into it) and the edge value it carries. */
+export interface EdgeCase {
+  /** As a failure names it: "items[0].quantity = 2^31". */
+  name: string;
+  path: Array<string | number>;
+  value: EdgeValue;
+}
+
+/**
+ * A create body carrying one or more edge cases: what it denotes (the body a parser reads: what must come
+ * back) and the JSON text sent (each edge written as its literal).
+ */
+export interface EdgeBody extends EdgesSent {
+  /** The body before the edges were put in. */
+  base: Record<string, unknown>;
+  edges: EdgeCase[];
+  denoted: Record<string, unknown>;
+  /** The JSON text sent. */
+  text: string;
+}
+
+/** A body with each case's value at its path: `denoted` as the parser reads it, `text` with the literals as sent. */
+export function edgeBody(name: string, base: Record<string, unknown>, edges: EdgeCase[]): EdgeBody {
+  const denoted = structuredClone(base);
+  const marked = structuredClone(base);
+  const marker = (index: number) => `@@oms-edge-${index}@@`;
+  edges.forEach(({ path, value }, index) => {
+    setAt(denoted, path, value.denotes);
+    setAt(marked, path, marker(index));
+  });
+  const text = edges.reduce((json, { value }, index) => json.replace(JSON.stringify(marker(index)), () => value.literal), JSON.stringify(marked));
+  const cases = edges.map(({ name: caseName, path }) => ({ name: caseName, pointer: path.map((key) => `/${key}`).join('') }));
+  return { name, base, edges, denoted, text, cases, kinds: edges.map(({ value }) => value.kind) };
+}
+
+/** Each case of a body that carries several alone, in the body it came from, its item (if any) the only one. */
+export function oneByOne(body: EdgeBody): EdgeBody[] {
+  if (body.edges.length < 2) return [body];
+  return body.edges.map((edge) => {
+    const [field, index, ...rest] = edge.path;
+    if (field !== 'items' || typeof index !== 'number') return edgeBody(edge.name, body.base, [edge]);
+    const items = [(body.base.items as unknown[])[index]];
+    return edgeBody(edge.name, { ...body.base, items }, [{ ...edge, path: ['items', 0, ...rest] }]);
+  });
+}
+
+/** The fields of a create body an update also takes (OrderUpdate), with their edges: what an update resends to read them back. */
+export function asUpdate(body: EdgeBody): EdgeBody {
+  const updatable = clientFields('OrderUpdate') as string[];
+  const base = Object.fromEntries(Object.entries(body.base).filter(([field]) => updatable.includes(field)));
+  return edgeBody(`${body.name}, sent again in an update`, base, body.edges.filter(({ path }) => updatable.includes(String(path[0]))));
+}
+
+function setAt(target: Record<string, unknown>, path: Array<string | number>, value: unknown): void {
+  let at: Record<string | number, unknown> = target;
+  for (const key of path.slice(0, -1)) at = at[key] as Record<string | number, unknown>;
+  at[path[path.length - 1]] = value;
+}
+
+/** An edge value goes with others into one body only where no correct server refuses it: refusing one refuses all. */
+function mustBeTaken(value: EdgeValue): boolean {
+  return value.kind === 'plain' || (value.kind === 'refusable' && Number.isFinite(value.denotes as number));
+}
+
+/**
+ * The edge catalogue sent in create bodies (components.schemas.OrderCreate): for each type the edge values of
+ * that type. Item fields carry several at once, one per item, in one order ("quantity", "price", "name"), so a
+ * failure still names its value; the order's own price, the values a server may refuse, the wrong types and
+ * the empty or null objects and arrays each go in an order of their own. `base` makes a fresh minimal order.
+ */
+export function createEdgeBodies(base: () => Record<string, unknown>): EdgeBody[] {
+  const bodies: EdgeBody[] = [];
+  const baseItem = () => structuredClone((base().items as unknown[])[0]) as Record<string, unknown>;
+  const byItems = (field: string, values: readonly EdgeValue[]) => {
+    const bundled = values.filter(mustBeTaken);
+    const order = { ...base(), items: bundled.map(() => ({ ...baseItem(), quantity: 1, price: 1 })) };
+    bodies.push(edgeBody(`${field} edges, one per item`, order, bundled.map((value, index) => ({ name: `items[${index}].${field} = ${value.label}`, path: ['items', index, field], value }))));
+    for (const value of values.filter((candidate) => !mustBeTaken(candidate))) {
+      bodies.push(edgeBody(`items[0].${field} = ${value.label}`, { ...base(), items: [{ ...baseItem(), quantity: 1 }] }, [{ name: `items[0].${field} = ${value.label}`, path: ['items', 0, field], value }]));
+    }
+  };
+  byItems('quantity', INTEGER_EDGES);
+  byItems('price', NUMBER_EDGES);
+  byItems('name', TEXT_EDGES);
+  for (const value of NUMBER_EDGES) bodies.push(edgeBody(`price = ${value.label}`, base(), [{ name: `price = ${value.label}`, path: ['price'], value }]));
+  for (const value of TEXT_EDGES.filter((text) => text.denotes !== '' && !/^\s+$/.test(text.denotes as string))) {
+    bodies.push(edgeBody(`note = ${value.label}`, base(), [{ name: `note = ${value.label}`, path: ['note'], value }]));
+  }
+  for (const { field, empty } of containerFields()) {
+    const required = (requiredFields('OrderCreate') as string[]).includes(field);
+    for (const value of [edge(JSON.stringify(empty), empty), edge('null', null, required ? 'wrong-type' : 'refusable')]) {
+      bodies.push(edgeBody(`${field} = ${value.label}`, base(), [{ name: `${field} = ${value.label}`, path: [field], value }]));
+    }
+  }
+  return bodies;
+}
+
+/** The array and object fields of a create (openapi.yaml OrderCreate), each with its empty value ([] or {}). */
+function containerFields(): Array<{ field: string; empty: unknown[] | Record<string, never> }> {
+  const schema = properties('OrderCreate');
+  return clientFields('OrderCreate').flatMap((field) => {
+    const resolved = contract().resolve(schema[field]);
+    if (resolved.type === 'array') return [{ field, empty: [] }];
+    return resolved.type === 'object' ? [{ field, empty: {} }] : [];
+  });
+}
+
+/** An update of one field (components.schemas.OrderUpdate) to its empty value ("", 0, [], {}) or to null. */
+export interface UpdateEdge extends EdgesSent {
+  field: string;
+  body: Record<string, unknown>;
+  /** The field is one the create requires (customer, items, currency, price): null may not be taken for it. */
+  required: boolean;
+  /** What comes back is judged by round trip: not for an empty items array, whose effect is not shown (4.4, ORD-OBS-006). */
+  roundTrip: boolean;
+}
+
+/** Each updatable field alone with the empty value of its type, and alone with null: what `if (body.field)` loses. */
+export function updateEdges(): UpdateEdge[] {
+  const schema = properties('OrderUpdate');
+  const required = requiredFields('OrderCreate') as string[];
+  const empty: Record<string, unknown> = { string: '', number: 0, integer: 0, boolean: false, array: [], object: {} };
+  return clientFields('OrderUpdate').flatMap((field) => {
+    const type = contract().resolve(schema[field]).type as string;
+    return [empty[type], null].map((value): UpdateEdge => {
+      const name = `update ${field} = ${JSON.stringify(value)}`;
+      // null is no value of any field's type: refused, or taken as no value (an optional field) or ignored (a required one).
+      const kinds: EdgeKind[] = [value === null ? 'refusable' : 'plain'];
+      return { name, field, body: { [field]: value }, denoted: { [field]: value }, kinds, cases: [{ name, pointer: `/${field}` }], required: required.includes(field), roundTrip: !(Array.isArray(value) && field === 'items') };
+    });
+  });
 }

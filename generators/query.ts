@@ -1,12 +1,16 @@
 import fc from 'fast-check';
 import { bounds, isValidValue, type ListParameter, type ListQuery, type RawValue } from '../contract/query';
 
-/** The values at and across every bound, and the ones no integer parser should take. */
+/**
+ * The values at and across every bound, and the ones no integer parser should take: a fraction, a word,
+ * nothing, and the magnitudes and spellings where integer types break (2^31, 2^32, 2^53 + 2, 2^63, an
+ * exponent, -0).
+ */
 export function boundaryValues(name: ListParameter): RawValue[] {
   const { minimum, maximum, default: fallback } = bounds(name);
   const around = (value: number) => [value - 1, value, value + 1];
   const numbers = [...around(minimum), fallback, ...(maximum === undefined ? [] : around(maximum)), -1];
-  return [...new Set<RawValue>([...numbers, 1.5, 'abc', '', '9'.repeat(25), 2 ** 31, 2 ** 53 + 2])];
+  return [...new Set<RawValue>([...numbers, 1.5, 'abc', '', '9'.repeat(25), 2 ** 31, 2 ** 32, 2 ** 53 + 2, '9223372036854775808', '1e2', '-0'])];
 }
 
 export interface ParameterConstraints {

@@ -127,11 +127,17 @@ function withPaymentType(payment: Json): Json {
   return { type: 'sale', ...payment };
 }
 
-/** Section 2.4: the service assigns the item id and returns total (quantity times unit price). */
+/**
+ * Section 2.4: the service assigns the item id and returns total (quantity times unit price). A total no
+ * number holds (1e308 times 2) is refused: written as JSON it would be null, a total that is not a number.
+ */
 function withItemFields(item: Json, services: Services): Json {
   const total =
     typeof item.quantity === 'number' && typeof item.price === 'number'
       ? Number((item.quantity * item.price).toFixed(10))
       : undefined;
+  if (total !== undefined && !Number.isFinite(total)) {
+    throw new ApiError(400, 'validation_failed', 'The request body is invalid', [{ field: 'items.total', error: 'quantity times price is beyond any number' }]);
+  }
   return { status: 'active', ...item, id: services.newId(), ...(total === undefined ? {} : { total }) };
 }

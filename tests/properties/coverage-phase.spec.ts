@@ -1,16 +1,48 @@
-import { orderCoverage, queryCoverage } from '../../generators/coverage';
-import { createAcceptedFor, createAnswersWhatWasSent, refusalProvesNothing } from '../../checks/orders';
-import { acceptedUnlessRefusable } from '../../checks/invalid-input';
+import { asUpdate, createEdgeBodies, oneByOne, orderCoverage, queryCoverage, updateEdges, type EdgeBody } from '../../generators/coverage';
+import {
+  createAccepted,
+  createAcceptedFor,
+  createAnswersWhatWasSent,
+  distinctIds,
+  getAccepted,
+  getAnswersOrderAsked,
+  refusalProvesNothing,
+  storedAsSent,
+  updateAccepted,
+  updateAnswersWhatWasSent,
+  updateVisibleOnGet,
+} from '../../checks/orders';
+import { acceptedUnlessRefusable, refusedUpdateLeftOrder } from '../../checks/invalid-input';
+import { edgeMayBeRefused, edgesAnswered, edgesComeBack, nullOverRequiredIgnored } from '../../checks/edges';
+import { summaryCarriesFullForm } from '../../checks/listing';
+import { isSuccess } from '../../checks/status';
 import { violationIn } from '../../checks/check';
-import { check } from '../../harness/record/findings';
+import { check, ensure } from '../../harness/record/findings';
+import { observe } from '../../harness/record/observe';
 import { test } from '../../harness/fixtures';
-import { listAnswerHolds } from '../../harness/requests/listing';
+import { findInList, judgedWhenSettled, listAnswerHolds } from '../../harness/requests/listing';
+import { orderRequest, type OmsApi } from '../../harness/requests/api';
 import { verifies } from '../../harness/record/verifies';
 import { together } from '../../harness/requests/together';
+import { requestLine } from '../../contract/operations';
+import { fullOrder, minimalOrder } from '../../contract/examples';
+import type { Exchange, Json } from '../../contract/exchange';
 
 // Runs before the generated tests (its file sorts first): the same cases every run, each one sent once.
 const QUERIES = queryCoverage();
 const ORDERS = orderCoverage();
+const UPDATE_EDGES = updateEdges();
+
+/** Stops the test unless a get found the order asked for: only then can what it shows be judged. */
+function foundAsked(id: string, got: Exchange): void {
+  ensure([getAccepted(got), getAnswersOrderAsked(id, got)].filter((judgement) => judgement !== undefined));
+}
+
+/** A body of edge values sent as its JSON text, exactly (1e400 and -0 have no other way through). */
+function sendEdges(api: OmsApi, body: EdgeBody, id?: string): Promise<Exchange> {
+  const line = id === undefined ? requestLine('createOrder') : orderRequest('updateOrder', id);
+  return api.send({ ...line, rawBody: body.text, contentType: 'application/json' });
+}
 
 test.describe(`coverage phase: ${QUERIES.length + ORDERS.length} deterministic cases from openapi.yaml`, () => {
   test(
@@ -37,6 +69,84 @@ test.describe(`coverage phase: ${QUERIES.length + ORDERS.length} deterministic c
         check(accepted && { ...accepted, finding: refusal && { ...refusal, expected: `${refusal.expected} (coverage case: ${name})` } });
         if (!refusal) check(createAnswersWhatWasSent(input, created, `the create response (coverage case: ${name})`));
       }
+    },
+  );
+
+  test(
+    'takes each value of the edge catalogue (numbers, integers, text, empty and null objects and arrays) as sent, or refuses it with a 4xx where a server may, and reads each taken one back through get, update and list',
+    verifies('ORD-CREATE-001', 'ORD-CREATE-002', 'ORD-CREATE-004', 'ORD-CREATE-007', 'ORD-GET-001', 'ORD-GET-002', 'ORD-UPDATE-001', 'ORD-UPDATE-002', 'ORD-UPDATE-003', 'ORD-LIST-008', 'ORD-ERR-004', 'ORD-ERR-008', 'ORD-OBS-019'),
+    async ({ api }) => {
+      const bundles = createEdgeBodies(() => minimalOrder() as Json);
+      const first = await together(bundles.map((body) => sendEdges(api, body)));
+      // A body of several values that was not taken is sent again one value at a time, so each is judged by name.
+      const splitOf = bundles.map((body, index) => (isSuccess(first[index].status) ? [] : oneByOne(body).filter((alone) => alone !== body)));
+      const split = splitOf.flat();
+      const again = await together(split.map((body) => sendEdges(api, body)));
+      const sent: Array<{ body: EdgeBody; created: Exchange }> = [
+        ...bundles.flatMap((body, index) => (splitOf[index].length > 0 ? [] : [{ body, created: first[index] }])),
+        ...split.map((body, index) => ({ body, created: again[index] })),
+      ];
+      const taken = sent.filter(({ body, created }) => {
+        check(edgesAnswered(body, created, createAcceptedFor(body.denoted)));
+        return isSuccess(created.status) && typeof (created.json as Json | undefined)?.id === 'string';
+      });
+      for (const { body, created } of taken) {
+        if (body.kinds.includes('coercible')) observe('ORD-OBS-019', `${body.name}: taken (read as the value it denotes)`);
+        check(edgesComeBack(body, created, createAnswersWhatWasSent, 'the create response'));
+      }
+      const ids = taken.map(({ created }) => String((created.json as Json).id));
+      // Created side by side: each must be an order of its own before any is read back.
+      ensure(distinctIds(ids, taken.map(({ created }) => created)));
+      const stored = await together(ids.map((id) => api.get(id)));
+      taken.forEach(({ body }, index) => {
+        foundAsked(ids[index], stored[index]);
+        check(edgesComeBack(body, stored[index], storedAsSent, 'the stored order'));
+      });
+      // The values an update takes, sent again through it: a stored value that breaks the next write shows here.
+      const updates = taken.map(({ body }) => asUpdate(body));
+      const updated = await together(updates.map((update, index) => sendEdges(api, update, ids[index])));
+      const readAfter = await together(ids.map((id) => api.get(id)));
+      updates.forEach((update, index) => {
+        check(edgesAnswered(update, updated[index], updateAccepted));
+        // The order must still be there to be read: what an update did to it is judged on a get that found it.
+        foundAsked(ids[index], readAfter[index]);
+        if (!isSuccess(updated[index].status)) return;
+        check(edgesComeBack(update, updated[index], updateAnswersWhatWasSent, 'the update response'));
+        check(edgesComeBack(update, readAfter[index], (denoted, exchange, what) => updateVisibleOnGet(denoted, exchange, what, updated[index]), 'the order after the update'));
+      });
+      // And in the list, the summary form beside the full form.
+      const listed = await judgedWhenSettled(api, () => findInList(api, ids), (search) => ids.map((id, index) => summaryCarriesFullForm(id, readAfter[index], search)).filter((judgement) => judgement !== undefined));
+      check(listed);
+    },
+  );
+
+  test(
+    `applies each of ${UPDATE_EDGES.length} updates of one field to its empty value or to null (price 0, note "", [], {}), or refuses it leaving the order as it was; never null for a field every order holds`,
+    verifies('ORD-CREATE-007', 'ORD-GET-001', 'ORD-UPDATE-001', 'ORD-UPDATE-002', 'ORD-UPDATE-003', 'ORD-ERR-008'),
+    async ({ api }) => {
+      const created = await together(UPDATE_EDGES.map(() => api.create(fullOrder())));
+      created.forEach((exchange) => ensure(createAccepted(exchange)));
+      const before = created.map((exchange) => exchange.json as Json);
+      const ids = before.map((order) => String(order.id));
+      ensure(distinctIds(ids, created));
+      const updated = await together(UPDATE_EDGES.map((edge, index) => api.update(ids[index], edge.body)));
+      const after = await together(ids.map((id) => api.get(id)));
+      UPDATE_EDGES.forEach((edge, index) => {
+        const [update, got] = [updated[index], after[index]];
+        check(edgesAnswered(edge, update, updateAccepted));
+        foundAsked(ids[index], got);
+        if (!isSuccess(update.status)) {
+          if (edgeMayBeRefused(edge) && update.status < 500) check(refusedUpdateLeftOrder(edge.name, before[index], got, update));
+          return;
+        }
+        if (edge.required && edge.body[edge.field] === null) {
+          check(nullOverRequiredIgnored(edge.field, before[index], update));
+          return;
+        }
+        if (!edge.roundTrip) return;
+        check(edgesComeBack(edge, update, updateAnswersWhatWasSent, 'the update response'));
+        check(edgesComeBack(edge, got, (denoted, exchange, what) => updateVisibleOnGet(denoted, exchange, what, update), 'the order after the update'));
+      });
     },
   );
 });

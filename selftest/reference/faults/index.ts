@@ -2,6 +2,7 @@ import { AUTH_FAULTS } from './auth';
 import { CONCURRENCY_FAULTS } from './concurrency';
 import { CREATE_FAULTS } from './create';
 import { DELETE_FAULTS } from './delete';
+import { EDGE_FAULTS } from './edges';
 import { ERROR_FAULTS } from './errors';
 import { FORMAT_FAULTS } from './formats';
 import { GET_FAULTS } from './get';
@@ -21,4 +22,5 @@ export const FAULTS = [
   ...FORMAT_FAULTS,
   ...ERROR_FAULTS,
   ...CONCURRENCY_FAULTS,
+  ...EDGE_FAULTS,
 ];

@@ -186,15 +186,17 @@ export function exoticNumber(value: unknown, key = ''): string | undefined {
 
 /** Refuses, with 400 and the envelope, a create or update holding what `exotic` finds (limits of nested fields are not shown). */
 export function refuseExotic(exotic: (body: unknown) => string | undefined) {
+  return refuseRequest((request) => {
+    const body = jsonBodyOf(request);
+    return body === undefined ? undefined : exotic(body);
+  });
+}
+
+/** Refuses, with 400 and the envelope, a create or update in which `problemOf` finds a problem (in its text or its body). */
+export function refuseRequest(problemOf: (request: ApiRequest) => string | undefined) {
   return (request: ApiRequest, { accounts }: HookContext): ApiReply | undefined => {
     if (!is(request, 'create', 'update') || !callerOf(request, accounts)) return undefined;
-    let body: unknown;
-    try {
-      body = JSON.parse(request.bodyText);
-    } catch {
-      return undefined;
-    }
-    const problem = exotic(body);
+    const problem = problemOf(request);
     return problem ? errorReply(new ApiError(400, 'validation_failed', 'The request body is invalid', [{ field: '(body)', error: problem }])) : undefined;
   };
 }
@@ -264,26 +266,30 @@ export function refuseMalformedIds(): (request: ApiRequest, context: HookContext
   };
 }
 
-/** A numeric string where the request schema wants a number (or integer) taken as that number, at any depth. */
-export function coerceNumericStrings(request: ApiRequest): ApiRequest {
-  if (!is(request, 'create', 'update')) return request;
-  const schema = contract().schema(is(request, 'create') ? 'OrderCreate' : 'OrderUpdate');
-  return withJsonBody(request, (body) => coerce(body, schema) as Json);
+/** Each scalar of a create or update body read by `read`, given the type the request schema gives it (what a lax parser does), at any depth. */
+export function scalarsReadAs(read: (value: unknown, type: unknown) => unknown): (request: ApiRequest) => ApiRequest {
+  return (request) => {
+    if (!is(request, 'create', 'update')) return request;
+    const schema = contract().schema(is(request, 'create') ? 'OrderCreate' : 'OrderUpdate');
+    return withJsonBody(request, (body) => readScalars(body, schema, read) as Json);
+  };
 }
 
-function coerce(value: unknown, schema: JsonSchema): unknown {
+function readScalars(value: unknown, schema: JsonSchema, read: (value: unknown, type: unknown) => unknown): unknown {
   const resolved = contract().resolve(schema);
-  const type = resolved.type;
-  if (typeof value === 'string' && (type === 'number' || (type === 'integer' && /^-?\d+$/.test(value.trim()))) && /^\s*-?\d+(\.\d+)?\s*$/.test(value)) {
-    return Number(value);
-  }
-  if (Array.isArray(value) && resolved.items) return value.map((element) => coerce(element, resolved.items as JsonSchema));
-  if (isObject(value) && resolved.properties) {
+  if (Array.isArray(value)) return resolved.items ? value.map((element) => readScalars(element, resolved.items as JsonSchema, read)) : value;
+  if (isObject(value)) {
+    if (!resolved.properties) return value;
     const properties = resolved.properties as Record<string, JsonSchema>;
-    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, properties[key] ? coerce(inner, properties[key]) : inner]));
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, properties[key] ? readScalars(inner, properties[key], read) : inner]));
   }
-  return value;
+  return read(value, resolved.type);
 }
+
+/** A numeric string where the request schema wants a number (or integer) taken as that number, at any depth. */
+export const coerceNumericStrings = scalarsReadAs((value, type) =>
+  typeof value === 'string' && (type === 'number' || (type === 'integer' && /^-?\d+$/.test(value.trim()))) && /^\s*-?\d+(\.\d+)?\s*$/.test(value) ? Number(value) : value,
+);
 
 /** Optional fields that were not sent, filled in every full form and summary (with an empty value of their type). */
 export function unsentFields(fill: (order: Json, schema: JsonSchema) => Json): Hooks {

@@ -23,6 +23,7 @@ import {
   otherStatusWords,
   pastLastPageNotFound,
   refuseExotic,
+  refuseRequest,
   exoticText,
   exoticNumber,
   exampleNestedFieldMissing,
@@ -43,6 +44,7 @@ import {
   unsentFields,
   versionHeader,
 } from './freedoms';
+import { amountBeyondColumn, booleansAsIntegers, requiredNullsIgnoredOnUpdate, unplainNumberLiteral, unstorableText } from './edges';
 import type { StoredOrder } from '../../../reference/store';
 import { nestedFieldLeftOut } from '../../../checks/nested-fields';
 
@@ -96,6 +98,7 @@ export const KNOBS: readonly Knob[] = [
   }),
   choice('delete-again', 'ORD-OBS-004', 'not-found', { accepted: repeatedDeleteAccepted }),
   toggle('update-omitted', 'ORD-OBS-005', 'keep', 'update-replace'),
+  choice('update-null-over-required', 'ORD-OBS-005', 'refused', { ignored: () => ({ rewriteRequest: requiredNullsIgnoredOnUpdate }) }),
   choice('empty-items-update', 'ORD-OBS-006', 'cleared', { kept: () => ({ rewriteRequest: keepItemsOnEmptyUpdate }), refused: () => ({ intercept: refuseEmptyItemsOnUpdate }) }),
   choice('id-format', 'ORD-OBS-007', 'uuid', { 'prefixed-ids': () => variantHooks('prefixed-ids'), 'int32-sequence': int32SequenceIds }),
   choice('list-order', 'ORD-OBS-008', 'newest-first', { 'oldest-first': () => variantHooks('oldest-first'), 'by-id': listedById }),
@@ -114,7 +117,8 @@ export const KNOBS: readonly Knob[] = [
   choice('billing-totals', 'ORD-OBS-013', 'as-sent', { computed: () => storedAs(billingComputed) }),
   choice('item-total', 'ORD-CREATE-006', 'quantity-times-price', { 'with-tax-and-discount': () => storedAs(itemTotalsWithTax) }),
   choice('sent-timestamps', 'ORD-OBS-014', 'as-sent', { seconds: () => storedAs(sentTimestampsInSeconds) }),
-  choice('amounts', 'ORD-OBS-015', 'as-sent', { cents: () => storedAs((order) => amountsInCents(order) as StoredOrder) }),
+  // A column that stores cents holds only so much: beyond it the amount is refused, never stored as something else.
+  choice('amounts', 'ORD-OBS-015', 'as-sent', { cents: () => ({ ...storedAs((order) => amountsInCents(order) as StoredOrder), intercept: refuseExotic((body) => amountBeyondColumn(body)) }) }),
   choice('service-timestamps', 'ORD-OBS-016', 'utc-milliseconds', {
     'offset-timestamps': () => variantHooks('offset-timestamps'),
     'hour-only-offset': hourOnlyOffsetTimestamps,
@@ -125,12 +129,17 @@ export const KNOBS: readonly Knob[] = [
     'numbers-refused': () => ({ intercept: refuseExotic(exoticNumber) }),
     'all-refused': () => ({ intercept: refuseExotic((body) => exoticText(body) ?? exoticNumber(body)) }),
   }),
+  choice('control-text', 'ORD-OBS-017', 'taken', { refused: () => ({ intercept: refuseExotic(unstorableText) }) }),
+  choice('number-literals', 'ORD-OBS-017', 'any', { 'plain-decimals-only': () => ({ intercept: refuseRequest(unplainNumberLiteral) }) }),
   choice('nested-required', 'ORD-OBS-026', 'none', {
     'as-in-the-example': () => ({ intercept: refuseExotic(exampleNestedFieldMissing) }),
     'every-filled-field': () => ({ intercept: refuseExotic(nestedFieldLeftOut) }),
   }),
   choice('order-id-check', 'ORD-OBS-018', 'looked-up', { 'malformed-refused': () => ({ intercept: refuseMalformedIds() }) }),
-  choice('scalar-coercion', 'ORD-OBS-019', 'refused', { 'numeric-strings-taken': () => ({ rewriteRequest: coerceNumericStrings }) }),
+  choice('scalar-coercion', 'ORD-OBS-019', 'refused', {
+    'numeric-strings-taken': () => ({ rewriteRequest: coerceNumericStrings }),
+    'pydantic-lax': () => ({ rewriteRequest: (request) => booleansAsIntegers(coerceNumericStrings(request)) }),
+  }),
   choice('body-label', 'ORD-OBS-030', 'any', { 'json-only-415': refuseUnlabelledBodies }),
   choice('service-arrays', 'ORD-OBS-031', 'empty', { null: () => emptyServiceArrays(null), absent: () => emptyServiceArrays(undefined) }),
   choice('channel-reference', 'ORD-OBS-032', 'not-unique', { 'unique-409': uniqueChannelReferences }),

@@ -1,0 +1,143 @@
+import { contract } from '../../../contract/openapi';
+import type { StoredOrder } from '../../../reference/store';
+import { answersWhen, internalError } from './anomalies';
+import { because, callerOf, fault, is, isSuccess, jsonBodyOf, onFullForm, operationOf, withJsonBody, withReplyBody, type FaultDefinition, type Json } from './kit';
+
+/** A body with the quantity of each item changed (the rest kept). */
+function mapQuantities(body: Json, change: (quantity: number) => number): Json {
+  if (!Array.isArray(body.items)) return body;
+  return { ...body, items: body.items.map((item: Json) => (item && typeof item === 'object' && typeof item.quantity === 'number' ? { ...item, quantity: change(item.quantity) } : item)) };
+}
+
+/** A JSON value holds a string with NUL in it, at any depth. */
+function holdsNul(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (Array.isArray(value)) return value.some(holdsNul);
+  return !!value && typeof value === 'object' && Object.values(value).some(holdsNul);
+}
+
+/** A JSON value holds a number no double holds (a literal such as 1e400, read as Infinity), at any depth. */
+function holdsInfinity(value: unknown): boolean {
+  if (typeof value === 'number') return !Number.isFinite(value);
+  if (Array.isArray(value)) return value.some(holdsInfinity);
+  return !!value && typeof value === 'object' && Object.values(value).some(holdsInfinity);
+}
+
+/** What the round trips of a stored value make fail besides the create's: the same value read back by get, update and list. */
+const READ_BACK = because('the value stored wrongly is read back the same way by get, by an update that resends it and by the list', ['ORD-GET-002', 'ORD-UPDATE-002', 'ORD-UPDATE-003', 'ORD-LIST-008']);
+
+/**
+ * What servers break at the edges of values and freedoms (issue 28): a null taken where the document
+ * leaves no room for one, a timestamp field holding text that names no time.
+ */
+export const EDGE_FAULTS: FaultDefinition[] = [
+  fault({
+    id: 'update-nulls-omitted-fields',
+    level: 'MUST',
+    catches: ['ORD-FORM-001'],
+    subtle: true,
+    description:
+      'An update writes null over every field of the order it did not send, the ones the create requires too: after a PUT of a note alone, customer, items, currency and price come back null (null taken for "the client did not send it").',
+    hooks: () => {
+      const fields = Object.keys(contract().schema('OrderCreate').properties as object);
+      return {
+        rewriteReply: (request, reply, { services }) => {
+          if (!is(request, 'update') || !isSuccess(reply)) return reply;
+          const sent = (jsonBodyOf(request) ?? {}) as Json;
+          const order = { ...(reply.body as StoredOrder) } as Json;
+          for (const field of fields) if (!(field in sent)) order[field] = null;
+          services.store.replace(order as StoredOrder);
+          return { ...reply, body: order };
+        },
+      };
+    },
+  }),
+  fault({
+    id: 'list-empty-page-data-null',
+    level: 'MUST',
+    catches: ['ORD-LIST-001'],
+    subtle: true,
+    description: 'A page with no orders on it (past the last one) answers "data": null instead of an empty array.',
+    hooks: () => ({
+      rewriteReply: (request, reply) =>
+        is(request, 'list') && isSuccess(reply) ? withReplyBody(reply, (body) => (Array.isArray(body.data) && body.data.length === 0 ? { ...body, data: null } : body)) : reply,
+    }),
+  }),
+  fault({
+    id: 'unsent-placed-at-not-a-date',
+    level: 'MUST',
+    catches: ['ORD-FORM-001'],
+    subtle: true,
+    description: 'A placed_at the client did not send comes back as the text "not placed": a date-time field holding something other than a date-time or nothing.',
+    hooks: () => ({
+      rewriteReply: (request, reply) => onFullForm(request, reply, (order) => (order.placed_at === undefined || order.placed_at === null ? { ...order, placed_at: 'not placed' } : order)),
+    }),
+  }),
+  fault({
+    id: 'quantity-int32-wrap',
+    level: 'MUST',
+    catches: ['ORD-CREATE-004'],
+    collateral: READ_BACK,
+    subtle: true,
+    description: 'Item quantities are kept in an int32 column: 2^31 and above wrap around (2147483648 comes back as -2147483648, 2^32 as 0).',
+    hooks: () => ({
+      rewriteRequest: (request) => (is(request, 'create', 'update') ? withJsonBody(request, (body) => mapQuantities(body, (quantity) => (Number.isInteger(quantity) ? quantity | 0 : quantity))) : request),
+    }),
+  }),
+  fault({
+    id: 'quantity-fraction-truncated',
+    level: 'MUST',
+    catches: ['ORD-CREATE-004', 'ORD-ERR-004'],
+    collateral: READ_BACK,
+    subtle: true,
+    description: 'An item quantity of 2.5 is taken and stored as 2 (an integer column that truncates what it is given, instead of refusing it).',
+    hooks: () => ({
+      rewriteRequest: (request) => (is(request, 'create', 'update') ? withJsonBody(request, (body) => mapQuantities(body, Math.trunc)) : request),
+    }),
+  }),
+  fault({
+    id: 'text-nul-answered-500',
+    level: 'SHOULD',
+    catches: ['ORD-ERR-008'],
+    subtle: true,
+    description: 'A create or update whose text holds a NUL character is answered 500 (a PostgreSQL text column refuses it, and the error is not caught).',
+    hooks: () => answersWhen(['create', 'update'], (request) => holdsNul(jsonBodyOf(request)), () => internalError('invalid byte sequence for encoding "UTF8": 0x00')),
+  }),
+  fault({
+    id: 'text-nul-breaks-reads',
+    level: 'MUST',
+    catches: ['ORD-GET-001'],
+    collateral: because('the list pages that hold the order answer 500 too', ['ORD-LIST-001']),
+    subtle: true,
+    description: 'An order whose text holds a NUL character is stored, but every later get of it answers 500 (the stored text breaks the serializer).',
+    hooks: () => ({
+      intercept: (request, { accounts, services }) => {
+        const caller = callerOf(request, accounts);
+        const { orderId } = operationOf(request);
+        if (!is(request, 'get') || !caller || orderId === undefined) return undefined;
+        return holdsNul(services.store.get(caller.id, orderId)) ? internalError('invalid byte sequence for encoding "UTF8": 0x00') : undefined;
+      },
+      rewriteReply: (request, reply) => (is(request, 'list') && isSuccess(reply) && holdsNul(reply.body) ? internalError('invalid byte sequence for encoding "UTF8": 0x00') : reply),
+    }),
+  }),
+  fault({
+    id: 'number-beyond-double-answered-500',
+    level: 'SHOULD',
+    catches: ['ORD-ERR-008'],
+    subtle: true,
+    description: 'A number literal no double holds (1e400, -1e400) is read as Infinity and the create answers 500.',
+    hooks: () => answersWhen(['create', 'update'], (request) => holdsInfinity(jsonBodyOf(request)), internalError),
+  }),
+  fault({
+    id: 'update-ignores-falsy-values',
+    level: 'MUST',
+    catches: ['ORD-UPDATE-002'],
+    collateral: because('the order after the update shows the value the update ignored', ['ORD-UPDATE-003']),
+    subtle: true,
+    description: 'An update skips each field whose value is falsy (if (body.price) …): price 0 or note "" leave the order as it was, answered 200.',
+    hooks: () => ({
+      rewriteRequest: (request) =>
+        is(request, 'update') ? withJsonBody(request, (body) => Object.fromEntries(Object.entries(body).filter(([, value]) => value !== 0 && value !== '' && value !== false && value !== null))) : request,
+    }),
+  }),
+];
