@@ -14,6 +14,7 @@ import {
   wrongTypeRefused,
 } from '../../checks/invalid-input';
 import { mayBeRefused } from '../../checks/orders';
+import { proxyPageSigns } from '../../checks/body';
 import { isClientError, isSuccess } from '../../checks/status';
 import { check } from '../../harness/record/findings';
 import { test } from '../../harness/fixtures';
@@ -164,11 +165,13 @@ test.describe('Invalid input (4.2, 4.4, 7)', () => {
     }
   });
 
-  test('answers a very large body with a 2xx or a 4xx, never a 5xx', verifies('ORD-ERR-005', 'ORD-OBS-028'), async ({ api }) => {
+  test('answers a very large body with a 2xx or a 4xx, never a 5xx', verifies('ORD-ERR-005', 'ORD-GEN-005', 'ORD-OBS-028'), async ({ api }) => {
     const exchange = await api.create(minimalOrder({ note: 'x'.repeat(2 * 1024 * 1024) }));
     check(oversizedBodyAnswered(exchange));
     // Sent with Expect: 100-continue (harness/http/transport.ts): an answer on the headers alone is read like any other.
-    observe('ORD-OBS-028', exchange.answeredBeforeBody ? `a 2 MiB body was answered ${exchange.status} on the headers alone, before it was sent` : `a 2 MiB body was read before the answer (${exchange.status})`);
+    const proxy = proxyPageSigns(exchange);
+    const byProxy = proxy.length ? `; the answer looks like the page of a proxy in front of the service (${proxy.join(', ')})` : '';
+    observe('ORD-OBS-028', `${exchange.answeredBeforeBody ? `a 2 MiB body was answered ${exchange.status} on the headers alone, before it was sent` : `a 2 MiB body was read before the answer (${exchange.status})`}${byProxy}`);
   });
 
   test('answers errors with the error envelope', verifies('ORD-ERR-001'), async ({ api }) => {

@@ -465,6 +465,21 @@ export function answeredBeforeBody(): Hooks {
   };
 }
 
+/** nginx's own page for a body over client_max_body_size, byte for byte (src/http/ngx_http_special_response.c). */
+export const NGINX_413_PAGE =
+  '<html>\r\n<head><title>413 Request Entity Too Large</title></head>\r\n<body>\r\n<center><h1>413 Request Entity Too Large</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n';
+
+/**
+ * The service behind nginx (client_max_body_size 1m): a body declared larger gets nginx's own HTML 413 page, on the
+ * headers alone, then the connection closed, as nginx does; the service never sees the request.
+ */
+export function behindNginx(): Hooks {
+  return {
+    answerBeforeBody: (request) =>
+      Number(request.headers['content-length'] ?? 0) > LARGEST_BODY ? { status: 413, headers: { Server: 'nginx', 'Content-Type': 'text/html' }, rawBody: NGINX_413_PAGE } : undefined,
+  };
+}
+
 /** A media type that is JSON: application/json or application/*+json, in any letter case, with or without parameters. */
 const JSON_MEDIA_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
 
