@@ -121,11 +121,15 @@ const tokenShape: Check = (exchange) => {
   return verdict && unless('ORD-AUTH-005', ...verdict);
 };
 
-/** The list envelope (4.1), its data left out: each summary is listSummaries'. */
+/**
+ * The list envelope (4.1), the elements of its data left out (each summary is listSummaries'); data itself is
+ * judged here: missing, null or not an array, a page is no list envelope, also past the last page.
+ */
 const listEnvelope: Check = (exchange) => {
   const body = exchange.json as { data?: unknown } | undefined;
   if (body === undefined) return undefined;
-  const verdict = matchesSchema('listOrders', { ...exchange, json: { ...body, data: [] } });
+  const elementsLeftOut = body !== null && typeof body === 'object' && Array.isArray(body.data) ? { ...body, data: [] } : body;
+  const verdict = matchesSchema('listOrders', { ...exchange, json: elementsLeftOut });
   return verdict && unless('ORD-LIST-001', ...verdict);
 };
 
