@@ -43,7 +43,7 @@ const LARGEST_ORDER_HEADER_BYTES = 8 * 1024;
 export function oversizedRequest(request: Exchange['request']): boolean {
   const declared = Number(Object.entries(request.headers).find(([name]) => name.toLowerCase() === 'content-length')?.[1] ?? 0);
   const headerBytes = Object.entries(request.headers).reduce((sum, [name, value]) => sum + Buffer.byteLength(`${name}: ${value}\r\n`), 0);
-  return Math.max(declared, Buffer.byteLength(request.body ?? '')) > LARGEST_ORDER_BODY_BYTES || headerBytes > LARGEST_ORDER_HEADER_BYTES;
+  return Math.max(declared, request.bodyBytes ?? 0, Buffer.byteLength(request.body ?? '')) > LARGEST_ORDER_BODY_BYTES || headerBytes > LARGEST_ORDER_HEADER_BYTES;
 }
 
 /** Proxies and gateways whose Server header names them. */
