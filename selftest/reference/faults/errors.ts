@@ -158,6 +158,19 @@ export const ERROR_FAULTS: FaultDefinition[] = [
     }),
   }),
   fault({
+    id: 'errors-oversized-413-html',
+    level: 'SHOULD',
+    catches: ['ORD-GEN-005', 'ORD-ERR-001'],
+    subtle: false,
+    description: "A body over 1 MiB gets 413 as Express's default error handler writes a body-parser error: an HTML page, no envelope.",
+    hooks: () => ({
+      rewriteReply: (_request, reply) =>
+        reply.status === 413
+          ? { status: 413, headers: { 'Content-Type': 'text/html; charset=utf-8' }, rawBody: '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Error</title>\n</head>\n<body>\n<pre>PayloadTooLargeError: request entity too large</pre>\n</body>\n</html>\n' }
+          : reply,
+    }),
+  }),
+  fault({
     id: 'errors-nan-stored-read-500',
     level: 'SHOULD',
     catches: ['ORD-ERR-009', 'ORD-GEN-003'],
