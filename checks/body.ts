@@ -36,7 +36,7 @@ const errorBodyIsJson: Check = (exchange) => (exchange.text === '' ? undefined :
  * of the service (a proxy, a gateway) that refuses it with a page of its own: the document covers orders, not such
  * requests, so a refusal of one in JSON is a SHOULD (ORD-GEN-005), not the MUST of ORD-GEN-001.
  */
-export const LARGEST_ORDER_BODY_BYTES = 1024 * 1024;
+const LARGEST_ORDER_BODY_BYTES = 1024 * 1024;
 const LARGEST_ORDER_HEADER_BYTES = 8 * 1024;
 
 /** True for a request beyond what any order needs: its body (sent, or declared by Content-Length) or its headers. */
@@ -68,11 +68,11 @@ export function proxyPageSigns(exchange: Exchange): string[] {
 const oversizedRefusalIsJson: Check = (exchange) => {
   if (exchange.text === '') return undefined;
   const [isJson, details] = jsonBody(exchange);
-  const signs = proxyPageSigns(exchange);
-  return unless('ORD-GEN-005', isJson, () => ({
-    ...details(),
-    ...(signs.length ? { received: `${details().received}; it looks like the page of a proxy in front of the service (${signs.join(', ')})` } : {}),
-  }), exchange);
+  return unless('ORD-GEN-005', isJson, () => {
+    const found = details();
+    const signs = proxyPageSigns(exchange);
+    return signs.length ? { ...found, received: `${found.received}; it looks like the page of a proxy in front of the service (${signs.join(', ')})` } : found;
+  }, exchange);
 };
 
 /** A 5xx body, where there is one, is JSON too. */
@@ -244,11 +244,9 @@ function responsePlan(exchange: Exchange): PlannedCheck[] {
 
 function anyResponsePlan(exchange: Exchange, operationId?: OperationId): PlannedCheck[] {
   if (exchange.status >= 500) return [['ORD-GEN-003', serverErrorBodyIsJson]];
-  if (exchange.status >= 400 && exchange.status !== 429 && oversizedRequest(exchange.request)) {
-    return [['ORD-GEN-005', oversizedRefusalIsJson], ['ORD-GEN-002', metaStatusMatches], ['ORD-ERR-006', envelopeShape], ['ORD-ERR-001', carriesEnvelope]];
-  }
   if (exchange.status >= 400 && exchange.status !== 429) {
-    return [['ORD-GEN-001', errorBodyIsJson], ['ORD-GEN-002', metaStatusMatches], ['ORD-ERR-006', envelopeShape], ['ORD-ERR-001', carriesEnvelope]];
+    const json: PlannedCheck = oversizedRequest(exchange.request) ? ['ORD-GEN-005', oversizedRefusalIsJson] : ['ORD-GEN-001', errorBodyIsJson];
+    return [json, ['ORD-GEN-002', metaStatusMatches], ['ORD-ERR-006', envelopeShape], ['ORD-ERR-001', carriesEnvelope]];
   }
   if (!operationId || !isSuccess(exchange.status)) return [];
   const common: PlannedCheck[] = [['ORD-GEN-001', contentTypeIsJson], ['ORD-GEN-002', metaStatusMatches]];
