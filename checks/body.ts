@@ -31,6 +31,50 @@ export const contentTypeIsJson: Check = (exchange) => unless('ORD-GEN-001', ...j
 /** An error body, where there is one, is JSON with a JSON content type (section 1); an empty one is left to carriesEnvelope. */
 const errorBodyIsJson: Check = (exchange) => (exchange.text === '' ? undefined : unless('ORD-GEN-001', ...jsonBody(exchange)));
 
+/**
+ * A request larger than any order needs (a body over 1 MiB, headers over 8 KiB) may meet infrastructure in front
+ * of the service (a proxy, a gateway) that refuses it with a page of its own: the document covers orders, not such
+ * requests, so a refusal of one in JSON is a SHOULD (ORD-GEN-005), not the MUST of ORD-GEN-001.
+ */
+const LARGEST_ORDER_BODY_BYTES = 1024 * 1024;
+const LARGEST_ORDER_HEADER_BYTES = 8 * 1024;
+
+/** True for a request beyond what any order needs: its body (sent, or declared by Content-Length) or its headers. */
+export function oversizedRequest(request: Exchange['request']): boolean {
+  const declared = Number(Object.entries(request.headers).find(([name]) => name.toLowerCase() === 'content-length')?.[1] ?? 0);
+  const headerBytes = Object.entries(request.headers).reduce((sum, [name, value]) => sum + Buffer.byteLength(`${name}: ${value}\r\n`), 0);
+  return Math.max(declared, request.bodyBytes ?? 0, Buffer.byteLength(request.body ?? '')) > LARGEST_ORDER_BODY_BYTES || headerBytes > LARGEST_ORDER_HEADER_BYTES;
+}
+
+/** Proxies and gateways whose Server header names them. */
+const PROXIES = ['nginx', 'openresty', 'Apache', 'envoy', 'cloudflare', 'AkamaiGHost', 'awselb', 'Varnish', 'HAProxy', 'Caddy'];
+
+/**
+ * What an answer shows of a proxy's own error page, in the suite's words (nothing of the server's text is
+ * repeated): a Server header naming a proxy, an HTML page titled with the status as nginx writes it.
+ */
+export function proxyPageSigns(exchange: Exchange): string[] {
+  const server = exchange.headers.server ?? '';
+  const proxy = PROXIES.find((name) => new RegExp(`^${name}\\b`, 'i').test(server));
+  const html = /^text\/html\b/i.test(contentType(exchange));
+  return [
+    ...(proxy ? [`a Server header naming ${proxy}`] : []),
+    ...(html ? ['an HTML page'] : []),
+    ...(html && /<title>\s*413 Request Entity Too Large\s*<\/title>/i.test(exchange.text) ? ['titled "413 Request Entity Too Large" (nginx\'s own page)'] : []),
+  ];
+}
+
+/** The refusal of an oversized request is JSON (ORD-GEN-005), with what it shows of a proxy's own page when it is not. */
+const oversizedRefusalIsJson: Check = (exchange) => {
+  if (exchange.text === '') return undefined;
+  const [isJson, details] = jsonBody(exchange);
+  return unless('ORD-GEN-005', isJson, () => {
+    const found = details();
+    const signs = proxyPageSigns(exchange);
+    return signs.length ? { ...found, received: `${found.received}; it looks like the page of a proxy in front of the service (${signs.join(', ')})` } : found;
+  }, exchange);
+};
+
 /** A 5xx body, where there is one, is JSON too. */
 const serverErrorBodyIsJson: Check = (exchange) => (exchange.text === '' ? undefined : unless('ORD-GEN-003', ...jsonBody(exchange)));
 
@@ -77,12 +121,15 @@ const tokenShape: Check = (exchange) => {
   return verdict && unless('ORD-AUTH-005', ...verdict);
 };
 
-/** The list envelope (4.1), the elements of its data left out (each summary is listSummaries'); a data that is no array (null on an empty page) stays to be judged. */
+/**
+ * The list envelope (4.1), the elements of its data left out (each summary is listSummaries'); data itself is
+ * judged here: missing, null or not an array, a page is no list envelope, also past the last page.
+ */
 const listEnvelope: Check = (exchange) => {
   const body = exchange.json as { data?: unknown } | undefined;
   if (body === undefined) return undefined;
-  const json = body && typeof body === 'object' && Array.isArray(body.data) ? { ...body, data: [] } : body;
-  const verdict = matchesSchema('listOrders', { ...exchange, json });
+  const elementsLeftOut = body !== null && typeof body === 'object' && Array.isArray(body.data) ? { ...body, data: [] } : body;
+  const verdict = matchesSchema('listOrders', { ...exchange, json: elementsLeftOut });
   return verdict && unless('ORD-LIST-001', ...verdict);
 };
 
@@ -198,7 +245,8 @@ function responsePlan(exchange: Exchange): PlannedCheck[] {
 function anyResponsePlan(exchange: Exchange, operationId?: OperationId): PlannedCheck[] {
   if (exchange.status >= 500) return [['ORD-GEN-003', serverErrorBodyIsJson]];
   if (exchange.status >= 400 && exchange.status !== 429) {
-    return [['ORD-GEN-001', errorBodyIsJson], ['ORD-GEN-002', metaStatusMatches], ['ORD-ERR-006', envelopeShape], ['ORD-ERR-001', carriesEnvelope]];
+    const json: PlannedCheck = oversizedRequest(exchange.request) ? ['ORD-GEN-005', oversizedRefusalIsJson] : ['ORD-GEN-001', errorBodyIsJson];
+    return [json, ['ORD-GEN-002', metaStatusMatches], ['ORD-ERR-006', envelopeShape], ['ORD-ERR-001', carriesEnvelope]];
   }
   if (!operationId || !isSuccess(exchange.status)) return [];
   const common: PlannedCheck[] = [['ORD-GEN-001', contentTypeIsJson], ['ORD-GEN-002', metaStatusMatches]];

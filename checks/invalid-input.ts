@@ -1,5 +1,5 @@
 import { excerpt } from '../contract/openapi';
-import type { Exchange, Json } from '../contract/exchange';
+import { contentType, type Exchange, type Json } from '../contract/exchange';
 import { mayBeRefused, untouched } from './orders';
 import { accepted, acceptedOrRefusedWith, clientError, noServerError, REFUSALS } from './status';
 import { unless, type Check, type Judgement } from './check';
@@ -13,7 +13,7 @@ export interface InvalidRequest {
   kind: InvalidKind;
   /** What is wrong, in words: "/items/0/quantity is 1.5 (integer expected)". */
   description: string;
-  /** ORD-ERR-003 missing field, ORD-ERR-004 wrong type or shape, ORD-ERR-002 not JSON or empty. */
+  /** ORD-ERR-003 missing field, ORD-ERR-004 wrong type or shape, ORD-ERR-002 not JSON whatever the parser, or an empty create. */
   requirementId: 'ORD-ERR-002' | 'ORD-ERR-003' | 'ORD-ERR-004';
   /** Sent as JSON. */
   body?: unknown;
@@ -46,6 +46,25 @@ export function invalidBodyRefused(invalid: InvalidRequest): Check {
   if (invalid.requirementId === 'ORD-ERR-003') return missingFieldRefused(body);
   return wrongTypeRefused(body);
 }
+
+/** JSON a lenient parser reads (ORD-OBS-033: NaN, a key twice, a trailing comma, an empty update) is taken or refused; never a 5xx. */
+export const lenientBodyAnswered =
+  (what: string): Check =>
+  (exchange) =>
+    unless('ORD-ERR-009', ...noServerError(exchange, `${what}: taken (a 2xx) or refused (a 4xx)`));
+
+/**
+ * An order a lenient body created or changed reads back: a get of it answers no 5xx, and a body that parses as JSON
+ * (a NaN written out does not). Its Content-Type is ORD-GEN-001's to judge, as on every answer.
+ */
+export const readBackAfterLenientBody =
+  (what: string): Check =>
+  (exchange) =>
+    unless('ORD-ERR-009', exchange.status < 500 && exchange.json !== undefined, () => ({
+      expected: `a get of the order ${what} took, answered with a body that parses as JSON (no 5xx)`,
+      received: `${exchange.status}${exchange.json === undefined ? ` (Content-Type ${contentType(exchange) || 'absent'}), a body that does not parse as JSON` : ''}`,
+      exchange,
+    }), exchange);
 
 /** A numeric string sent for items[0].price, once accepted, is stored as the number it denotes (a refusal is wrongTypeRefused's). */
 export function numericStringTakenAsNumber(sent: string, exchange: Exchange): Judgement | undefined {

@@ -39,9 +39,10 @@ export interface TrafficJudgement {
  * `judgeExchange` may judge. Every other requirement is "not judged" from traffic.
  */
 export const JUDGED_FROM_TRAFFIC: Readonly<Record<string, string>> = {
-  'ORD-GEN-001': 'every response: a JSON body with a JSON content type',
+  'ORD-GEN-001': 'every response (but the refusal of a request larger than any order needs): a JSON body with a JSON content type',
   'ORD-GEN-002': 'every response with meta.status',
   'ORD-GEN-003': 'every 5xx response',
+  'ORD-GEN-005': 'every 4xx answer to a request larger than any order needs (a body over 1 MiB, headers over 8 KiB)',
   'ORD-ERR-001': 'every 4xx response: the error envelope',
   'ORD-ERR-006': 'every 4xx response with meta: the envelope fields',
   'ORD-FORM-001': 'every 2xx create, get and update: the full form',

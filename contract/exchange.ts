@@ -10,6 +10,8 @@ export interface Exchange {
     path: string;
     headers: Record<string, string>;
     body?: string;
+    /** Bytes of the body sent, where `body` holds only part of it (a finding or a recording cut it). */
+    bodyBytes?: number;
   };
   status: number;
   headers: Record<string, string>;

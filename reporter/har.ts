@@ -106,7 +106,7 @@ function harEntry({ exchange, requirement, test, context, truncated }: HarExchan
         postData: { mimeType: header(exchange.request.headers, 'content-type') || 'application/octet-stream', text: requestBody, ...(truncated?.request && { _truncated: true as const }) },
       }),
       headersSize: -1,
-      bodySize: requestBody === undefined ? 0 : Buffer.byteLength(requestBody),
+      bodySize: requestBody === undefined ? 0 : (exchange.request.bodyBytes ?? Buffer.byteLength(requestBody)),
     },
     response: {
       status: exchange.status,
@@ -212,7 +212,15 @@ function harExchange(entry: HarEntry, index: number, baseUrl: string | undefined
   const text = content.encoding === 'base64' ? Buffer.from(content.text ?? '', 'base64').toString('utf8') : (content.text ?? '');
   const exchange: Exchange = {
     operationId: path === undefined ? undefined : operationOf(request.method, path),
-    request: { method: request.method.toUpperCase(), url: request.url, path: path ?? request.url, headers: headerRecord(request.headers), ...(request.postData?.text !== undefined && { body: request.postData.text }) },
+    request: {
+      method: request.method.toUpperCase(),
+      url: request.url,
+      path: path ?? request.url,
+      headers: headerRecord(request.headers),
+      ...(request.postData?.text !== undefined && { body: request.postData.text }),
+      // A body the recording cut: how large it was is kept (what a request larger than any order needs is judged by).
+      ...(request.postData?._truncated && typeof request.bodySize === 'number' && request.bodySize > 0 && { bodyBytes: request.bodySize }),
+    },
     status: response.status,
     headers: headerRecord(response.headers, true),
     text,

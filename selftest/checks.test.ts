@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { pathVariantWithheld } from '../checks/auth';
-import { fullFormTimestampsCarryOffset, promisedFieldsPresent, summaryTimestampsCarryOffset } from '../checks/body';
+import { fullFormTimestampsCarryOffset, promisedFieldsPresent, responseChecks, responseRequirements, summaryTimestampsCarryOffset } from '../checks/body';
+import { lenientBodyAnswered, readBackAfterLenientBody } from '../checks/invalid-input';
 import { goneFromList, writeAfterDeleteAnswered } from '../checks/deletion';
 import { otherAccountCannotList } from '../checks/isolation';
 import { listedAfterCreate, readPage, searchOfPage, type ListSearch } from '../checks/listing';
@@ -104,4 +105,43 @@ test('a path spelled with a trailing slash, without credentials: any refusal, or
   judged([...judgements, refusal as Judgement]);
   const cells = test.info().annotations.filter((a) => a.type === CHECKED_ON_ANNOTATION).map((a) => a.description);
   expect([...new Set(cells)].sort()).toEqual(['ORD-AUTH-007 listOrders/2xx', 'ORD-AUTH-007 listOrders/3xx', 'ORD-AUTH-007 listOrders/4xx']);
+});
+
+test('a list page without data, or with data null, is no list envelope, past the last page too; its summaries are judged apart', () => {
+  const failed = (json: unknown) => responseChecks(answer('listOrders', 200, json)).flatMap((judgement) => (judgement?.finding ? [judgement.requirementId] : []));
+  const meta = { status: 200, message: 'ok', total: 0 };
+  expect(failed({ success: true, meta, data: [] })).toEqual([]);
+  expect(failed({ success: true, meta })).toEqual(['ORD-LIST-001']);
+  expect(failed({ success: true, meta, data: null })).toEqual(['ORD-LIST-001']);
+  // A summary at fault is ORD-FORM-002's alone.
+  expect(failed({ success: true, meta: { ...meta, total: 1 }, data: [{ id: 7 }] })).toEqual(['ORD-FORM-002']);
+});
+
+test('the refusal of a request larger than any order needs answers to ORD-GEN-005 (SHOULD), naming the signs of a proxy page; a smaller one to ORD-GEN-001', () => {
+  const page = '<html>\r\n<head><title>413 Request Entity Too Large</title></head>\r\n<body></body></html>\r\n';
+  const refusal = (body: string): Exchange => ({
+    ...answer('createOrder', 413, undefined),
+    request: { method: 'POST', url: 'http://127.0.0.1/orders', path: '/orders', headers: { 'Content-Type': 'application/json' }, body },
+    headers: { 'content-type': 'text/html', server: 'nginx/1.25.3' },
+    text: page,
+  });
+  const oversized = refusal('x'.repeat(2 * 1024 * 1024));
+  expect(responseRequirements(oversized)).toContain('ORD-GEN-005');
+  expect(responseRequirements(oversized)).not.toContain('ORD-GEN-001');
+  const finding = responseChecks(oversized).find((judgement) => judgement?.requirementId === 'ORD-GEN-005')?.finding;
+  expect(finding?.received).toContain('a Server header naming nginx');
+  expect(finding?.received).toContain('titled "413 Request Entity Too Large"');
+  expect(responseRequirements(refusal('{"note":"small"}'))).toContain('ORD-GEN-001');
+  expect(responseRequirements(refusal('{"note":"small"}'))).not.toContain('ORD-GEN-005');
+});
+
+test('JSON a lenient parser reads: taken or refused passes, a 5xx fails; a later get that is no JSON (NaN written out) fails, whatever its label', () => {
+  const what = 'a create with price NaN';
+  expect(violationIn(lenientBodyAnswered(what)(answer('createOrder', 201, { id: 'a' })))).toBeUndefined();
+  expect(violationIn(lenientBodyAnswered(what)(answer('createOrder', 400, { meta: {} })))).toBeUndefined();
+  expect(violationIn(lenientBodyAnswered(what)(answer('createOrder', 500, { meta: {} })))?.requirementId).toBe('ORD-ERR-009');
+  const nanWritten: Exchange = { ...answer('getOrder', 200, undefined), text: '{"id":"a","price":NaN}' };
+  expect(violationIn(readBackAfterLenientBody(what)(nanWritten))?.requirementId).toBe('ORD-ERR-009');
+  expect(violationIn(readBackAfterLenientBody(what)({ ...answer('getOrder', 200, { id: 'a' }), headers: { 'content-type': 'text/plain' } }))).toBeUndefined();
+  expect(violationIn(readBackAfterLenientBody(what)(answer('getOrder', 500, { meta: {} })))?.requirementId).toBe('ORD-ERR-009');
 });

@@ -6,7 +6,8 @@ import { generatedTypesAreCurrent } from '../contract/openapi-types';
 import { address, ADDRESS_FORMS } from '../generators/address';
 import { billing } from '../generators/billing';
 import { customer, email, phone } from '../generators/customer';
-import { invalidOrder, invalidOrderUpdate } from '../generators/invalid';
+import { invalidOrder, invalidOrderUpdate, lenientBodies } from '../generators/invalid';
+import { duplicateKeyIn, lenientJson } from './reference/faults/kit';
 import type { InvalidRequest } from '../checks/invalid-input';
 import { dimensions, item } from '../generators/item';
 import { EDGE_AMOUNTS } from '../generators/numbers';
@@ -191,6 +192,32 @@ test.describe('invalid arbitraries fail openapi.yaml', () => {
       }
     });
   }
+
+  for (const [name, arbitrary, operationId] of cases) {
+    test(`invalid ${name}: no sample turns valid under a lenient parser (NaN, a trailing comma, a key twice), nor is an empty update`, () => {
+      const schema = contract().request(operationId);
+      for (const invalid of sample(arbitrary, 500)) {
+        const text = invalid.rawBody ?? JSON.stringify(invalid.body);
+        expect(duplicateKeyIn(text), text).toBe(false);
+        if (invalid.rawBody === undefined) continue;
+        const read = lenientJson(invalid.rawBody, { nonFinite: true, trailingComma: true });
+        // An empty create read as {} by a lenient parser still misses every required field.
+        if (invalid.rawBody.trim() === '') expect(operationId === 'createOrder' && schema.problems({}).length > 0, `an empty ${name} body`).toBe(true);
+        else expect(read, invalid.rawBody).toBeUndefined();
+      }
+    });
+  }
+
+  test('lenient bodies: each gives a key twice or is no JSON to a strict parser, and reads under a lenient one', () => {
+    for (const operationId of ['createOrder', 'updateOrder'] as const) {
+      const valid = operationId === 'createOrder' ? sample(anyOrder(), 1)[0] : { note: 'read leniently', price: 19.5 };
+      for (const { name, rawBody } of lenientBodies(valid as Record<string, unknown>, operationId)) {
+        if (!duplicateKeyIn(rawBody)) expect(() => JSON.parse(rawBody), `${operationId}: ${name}`).toThrow();
+        const read = rawBody === '' ? {} : lenientJson(rawBody, { nonFinite: true, trailingComma: true });
+        expect(read, `${operationId}: ${name} reads under a lenient parser`).toBeDefined();
+      }
+    }
+  });
 
   test('invalid create: each required field missing, wrong types and shapes at every depth, malformed JSON, empty body', () => {
     const invalid = sample(invalidOrder(), 1000);

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { OperationId } from '../../contract/openapi';
-import { parseJson, type Exchange } from '../../contract/exchange';
+import type { Exchange } from '../../contract/exchange';
+import { redactedExchange, redactHeaders } from './exchange';
 import { redact } from '../../config/redaction';
 import { currentRunId } from '../../config/settings';
 import { noteAnswer, noteTimeout, serverWentSilent } from './silence';
@@ -118,18 +119,7 @@ export class OmsClient {
           continue;
         }
       }
-      const text = redact(response.body.toString('utf8'));
-      return {
-        operationId: spec.operationId,
-        request: { method: spec.method, url: redact(url), path: redact(path), headers: redactHeaders(headers), body: body === undefined ? undefined : redact(body) },
-        status,
-        headers: responseHeaders,
-        text,
-        json: parseJson(text),
-        retries: attempt,
-        timing: response.timing,
-        ...(response.answeredBeforeBody && { answeredBeforeBody: true }),
-      };
+      return redactedExchange({ operationId: spec.operationId, method: spec.method, url, path, headers, body, response, retries: attempt });
     }
   }
 
@@ -160,10 +150,6 @@ export class OmsClient {
       throw new Error(`${request} failed: ${redact(error.message)}`);
     }
   }
-}
-
-function redactHeaders(headers: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, redact(value)]));
 }
 
 /** Retry-After in seconds or as an HTTP date; without it, exponential back-off. */

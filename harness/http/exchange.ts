@@ -1,5 +1,6 @@
 import { excerpt } from '../../contract/openapi';
-import type { Exchange } from '../../contract/exchange';
+import { parseJson, type Exchange } from '../../contract/exchange';
+import type { OperationId } from '../../contract/openapi';
 import { placeholders, redact } from '../../config/redaction';
 import { clipText } from '../../config/safe-text';
 import { printfSubstitution, shellWord } from './shell';
@@ -23,3 +24,35 @@ export function clip(text: string, max: number): string {
 }
 
 export { excerpt };
+
+/** What was sent and what came back, as the transport saw them: the raw parts of an Exchange. */
+export interface SentAndAnswered {
+  operationId?: OperationId;
+  method: string;
+  url: string;
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+  response: { status: number; headers: Record<string, string>; body: Buffer; timing?: Exchange['timing']; answeredBeforeBody?: boolean };
+  retries?: number;
+}
+
+/** The one way an exchange is made from what went over the wire: every secret redacted by value, the body parsed once. */
+export function redactedExchange({ operationId, method, url, path, headers, body, response, retries = 0 }: SentAndAnswered): Exchange {
+  const text = redact(response.body.toString('utf8'));
+  return {
+    operationId,
+    request: { method, url: redact(url), path: redact(path), headers: redactHeaders(headers), body: body === undefined ? undefined : redact(body) },
+    status: response.status,
+    headers: redactHeaders(response.headers),
+    text,
+    json: parseJson(text),
+    retries,
+    timing: response.timing,
+    ...(response.answeredBeforeBody && { answeredBeforeBody: true }),
+  };
+}
+
+export function redactHeaders(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, redact(value)]));
+}

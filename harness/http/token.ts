@@ -1,6 +1,8 @@
 import { requestLine } from '../../contract/operations';
 import { redact, registerSecret } from '../../config/redaction';
 import { HttpTransport } from './transport';
+import { redactedExchange } from './exchange';
+import type { Exchange } from '../../contract/exchange';
 import type { AccountName, Settings } from '../../config/settings';
 import { TOKEN_AUTH_METHODS, type TokenAuth } from '../../config/token-auth';
 
@@ -42,10 +44,10 @@ export class TokenError extends Error {}
  * Obtains a token with the given method, or, without one, tries form, then JSON, then HTTP Basic and
  * keeps the first the server accepts. The token is registered as a secret the moment it arrives.
  */
-export async function fetchToken(baseUrl: string, credentials: ClientCredentials, auth: TokenAuth | undefined, timeoutMs: number): Promise<IssuedToken> {
+export async function fetchToken(baseUrl: string, credentials: ClientCredentials, auth: TokenAuth | undefined, timeoutMs: number, onAnswer?: (exchange: Exchange) => void): Promise<IssuedToken> {
   const refusals: string[] = [];
   for (const method of auth ? [auth] : TOKEN_AUTH_METHODS) {
-    const outcome = await requestToken(baseUrl, credentials, method, timeoutMs);
+    const outcome = await requestToken(baseUrl, credentials, method, timeoutMs, onAnswer);
     if (typeof outcome !== 'string') return outcome;
     refusals.push(`${method}: ${outcome}`);
   }
@@ -56,8 +58,8 @@ export async function fetchToken(baseUrl: string, credentials: ClientCredentials
   );
 }
 
-/** One POST /token; the token, or why it was not given (redacted, short). */
-async function requestToken(baseUrl: string, credentials: ClientCredentials, auth: TokenAuth, timeoutMs: number): Promise<IssuedToken | string> {
+/** One POST /token; the token, or why it was not given (redacted, short). `onAnswer` is handed the exchange, its secrets redacted. */
+async function requestToken(baseUrl: string, credentials: ClientCredentials, auth: TokenAuth, timeoutMs: number, onAnswer?: (exchange: Exchange) => void): Promise<IssuedToken | string> {
   const fields = { grant_type: 'client_credentials', client_id: credentials.clientId, client_secret: credentials.clientSecret };
   const headers: Record<string, string> = { Accept: 'application/json' };
   let body: string;
@@ -101,6 +103,7 @@ async function requestToken(baseUrl: string, credentials: ClientCredentials, aut
     // Whoever asked for it, a token is a secret from now on: no output of this process may show it.
     registerSecret(token, credentials.placeholder);
   }
+  onAnswer?.(redactedExchange({ operationId: 'issueToken', method, url: `${baseUrl}${path}`, path, headers, body, response }));
   if (response.status < 200 || response.status >= 300 || typeof token !== 'string' || !token) {
     return `status ${response.status}, ${JSON.stringify(redact(text).slice(0, 160))}`;
   }

@@ -20,7 +20,7 @@ export interface FindingRecord {
   expected: string;
   received: string;
   /** `truncated`: the body is cut to MAX_BODY_EXCERPT characters here. */
-  request?: { method: string; url: string; path: string; headers: Record<string, string>; body?: string; truncated?: true };
+  request?: { method: string; url: string; path: string; headers: Record<string, string>; body?: string; truncated?: true; bodyBytes?: number };
   /** `total`: meta.total of a list answer (how many orders the account held then); `truncated` as for the request. */
   response?: { status: number; contentType: string; headers: Record<string, string>; body: string; retries: number; total?: number; truncated?: true };
   /** When the exchange started and how long its phases took. */
@@ -52,7 +52,13 @@ export function toRecord(finding: Finding): FindingRecord {
   if (exchange) {
     const request = exchange.request;
     const total = (exchange.json as { meta?: { total?: unknown } } | undefined)?.meta?.total;
-    record.request = { ...request, body: request.body === undefined ? undefined : clip(request.body, MAX_BODY_EXCERPT), ...cut(request.body) };
+    const bodyCut = cut(request.body);
+    record.request = {
+      ...request,
+      body: request.body === undefined ? undefined : clip(request.body, MAX_BODY_EXCERPT),
+      ...bodyCut,
+      ...(bodyCut.truncated && request.body !== undefined && { bodyBytes: request.bodyBytes ?? Buffer.byteLength(request.body) }),
+    };
     record.response = {
       status: exchange.status,
       contentType: contentType(exchange),

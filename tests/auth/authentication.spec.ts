@@ -61,7 +61,8 @@ test.describe('Authentication (4, 5)', () => {
     // The request format is not shown (5.3): a form, JSON or HTTP Basic, whichever the server takes, is conformant.
     let token: string;
     try {
-      token = (await fetchToken(api.client.baseUrl, credentials as ClientCredentials, settings.tokenAuth, settings.requestTimeoutMs)).accessToken;
+      // Each answer of POST /token is judged as every answer of the run is (checks/body.ts: access_token, JSON).
+      token = (await fetchToken(api.client.baseUrl, credentials as ClientCredentials, settings.tokenAuth, settings.requestTimeoutMs, (exchange) => api.judge(exchange))).accessToken;
     } catch (error) {
       check(tokenNotIssued((error as Error).message));
       return;

@@ -3,6 +3,8 @@ import { requestLine } from '../../contract/operations';
 import { orderRequest } from '../../harness/requests/api';
 import {
   jsonLabelTaken,
+  lenientBodyAnswered,
+  readBackAfterLenientBody,
   missingFieldRefused,
   nonJsonBodyRefused,
   numericStringTakenAsNumber,
@@ -14,6 +16,7 @@ import {
   wrongTypeRefused,
 } from '../../checks/invalid-input';
 import { mayBeRefused } from '../../checks/orders';
+import { proxyPageSigns } from '../../checks/body';
 import { isClientError, isSuccess } from '../../checks/status';
 import { check } from '../../harness/record/findings';
 import { test } from '../../harness/fixtures';
@@ -22,6 +25,7 @@ import { createOrder, getOrder } from '../../harness/requests/orders';
 import type { Json } from '../../contract/exchange';
 import { fullOrder, minimalOrder } from '../../contract/examples';
 import { requiredFields } from '../../generators/schema';
+import { lenientBodies } from '../../generators/invalid';
 import { verifies } from '../../harness/record/verifies';
 
 const createSchema = contract().schema('OrderCreate') as { properties: Record<string, JsonSchema> };
@@ -69,6 +73,30 @@ test.describe('Invalid input (4.2, 4.4, 7)', () => {
 
   test('refuses an empty body on create', verifies('ORD-ERR-002'), async ({ api }) => {
     check(nonJsonBodyRefused('an empty create body')(await api.send({ ...requestLine('createOrder'), rawBody: '', contentType: 'application/json' })));
+  });
+
+  test('takes or refuses JSON a lenient parser reads (NaN, Infinity, a key twice, a trailing comma, an empty update), never a 5xx, and reads back what it took in JSON', verifies('ORD-ERR-009', 'ORD-OBS-033'), async ({ api }) => {
+    const seen: string[] = [];
+    for (const { name, rawBody } of lenientBodies(minimalOrder(), 'createOrder')) {
+      const what = `a create with ${name}`;
+      const created = await api.send({ ...requestLine('createOrder'), rawBody, contentType: 'application/json' });
+      check(lenientBodyAnswered(what)(created));
+      const id = (created.json as { id?: unknown } | undefined)?.id;
+      if (isSuccess(created.status) && (typeof id === 'string' || typeof id === 'number')) {
+        check(readBackAfterLenientBody(what)(await api.get(String(id))));
+        await api.delete(String(id));
+      }
+      seen.push(`${what}: ${created.status}`);
+    }
+    const order = await createOrder(api, minimalOrder());
+    for (const { name, rawBody } of lenientBodies({ note: 'read leniently', price: 19.5 }, 'updateOrder')) {
+      const what = `an update with ${name}`;
+      const updated = await api.send({ ...orderRequest('updateOrder', order.id), rawBody, contentType: 'application/json' });
+      check(lenientBodyAnswered(what)(updated));
+      if (isSuccess(updated.status)) check(readBackAfterLenientBody(what)(await api.get(order.id)));
+      seen.push(`${what}: ${updated.status}`);
+    }
+    observe('ORD-OBS-033', seen.join('; '));
   });
 
   test('refuses a body that is not JSON on update', verifies('ORD-ERR-002'), async ({ api }) => {
@@ -164,11 +192,13 @@ test.describe('Invalid input (4.2, 4.4, 7)', () => {
     }
   });
 
-  test('answers a very large body with a 2xx or a 4xx, never a 5xx', verifies('ORD-ERR-005', 'ORD-OBS-028'), async ({ api }) => {
+  test('answers a very large body with a 2xx or a 4xx, never a 5xx', verifies('ORD-ERR-005', 'ORD-GEN-005', 'ORD-OBS-028'), async ({ api }) => {
     const exchange = await api.create(minimalOrder({ note: 'x'.repeat(2 * 1024 * 1024) }));
     check(oversizedBodyAnswered(exchange));
     // Sent with Expect: 100-continue (harness/http/transport.ts): an answer on the headers alone is read like any other.
-    observe('ORD-OBS-028', exchange.answeredBeforeBody ? `a 2 MiB body was answered ${exchange.status} on the headers alone, before it was sent` : `a 2 MiB body was read before the answer (${exchange.status})`);
+    const proxy = proxyPageSigns(exchange);
+    const byProxy = proxy.length ? `; the answer looks like the page of a proxy in front of the service (${proxy.join(', ')})` : '';
+    observe('ORD-OBS-028', `${exchange.answeredBeforeBody ? `a 2 MiB body was answered ${exchange.status} on the headers alone, before it was sent` : `a 2 MiB body was read before the answer (${exchange.status})`}${byProxy}`);
   });
 
   test('answers errors with the error envelope', verifies('ORD-ERR-001'), async ({ api }) => {

@@ -10,8 +10,10 @@ import { minimalOrder } from '../../contract/examples';
 import { verifies } from '../../harness/record/verifies';
 import { quoted } from '../../config/safe-text';
 
-// Each generated body breaks openapi.yaml in one way: a required field missing, one field of the
-// wrong type or shape at any depth, JSON cut short or otherwise malformed, or no body at all.
+// Each generated body breaks openapi.yaml in one way, whatever the parser: a required field missing, one field
+// of the wrong type or shape at any depth, JSON cut short or otherwise malformed, or no create body at all. JSON a
+// lenient parser reads (NaN, a key twice, a trailing comma, an empty update) is ORD-OBS-033's, sent on purpose in
+// tests/orders/invalid-input.spec.ts.
 test.describe('generated invalid input (4.2, 4.4, 7)', () => {
   test('answers any invalid create with a 4xx, never a 2xx or a 5xx', verifies('ORD-ERR-002', 'ORD-ERR-003', 'ORD-ERR-004'), async ({ api, settings }) => {
     await forAll(settings, {
@@ -46,10 +48,10 @@ test.describe('generated invalid input (4.2, 4.4, 7)', () => {
   });
 });
 
-/** A raw body the api does not track: an order it wrongly created is deleted at once. */
+/** An order wrongly created from an invalid raw body is deleted at once, through the api: its answer is judged as every answer is. */
 async function deleteIfCreated(api: OmsApi, exchange: Exchange): Promise<void> {
   const id = (exchange.json as { id?: unknown } | undefined)?.id;
   if (exchange.status >= 300 || (typeof id !== 'string' && typeof id !== 'number')) return;
-  const deleted = await api.client.send(orderRequest('deleteOrder', String(id)));
+  const deleted = await api.delete(String(id));
   if (deleted.status >= 300) console.warn(`oms-conformance: could not delete order ${quoted(String(id))} created from an invalid body (${deleted.status})`);
 }

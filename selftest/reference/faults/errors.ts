@@ -1,6 +1,6 @@
 import { ApiError, errorReply, type ApiReply, type ApiRequest, type ErrorDetail } from '../../../reference/http';
 import { answersWhen, internalError, labelled, textPast } from './anomalies';
-import { fault, is, withReplyBody, type FaultDefinition, type Json } from './kit';
+import { fault, is, isSuccess, jsonBodyOf, lenientJson, operationOf, withReplyBody, type FaultDefinition, type Json } from './kit';
 
 /** Error answers (section 7) and the JSON body rule (section 1). */
 export const ERROR_FAULTS: FaultDefinition[] = [
@@ -8,6 +8,7 @@ export const ERROR_FAULTS: FaultDefinition[] = [
     id: 'errors-malformed-json-500',
     level: 'SHOULD',
     catches: ['ORD-ERR-002'],
+    collateral: [{ requirement: 'ORD-ERR-009', reason: 'JSON only a lenient parser reads (NaN, a trailing comma, an empty update) is not JSON to this handler either, and crashes it' }],
     subtle: false,
     description: 'A body that is not JSON (or empty) crashes the handler: 500 instead of a 4xx.',
     hooks: () => ({
@@ -103,6 +104,7 @@ export const ERROR_FAULTS: FaultDefinition[] = [
     id: 'errors-crash-text-plain',
     level: 'SHOULD',
     catches: ['ORD-ERR-002', 'ORD-GEN-003'],
+    collateral: [{ requirement: 'ORD-ERR-009', reason: 'JSON only a lenient parser reads (NaN, a trailing comma, an empty update) is not JSON to this handler either, and crashes it' }],
     subtle: false,
     description: 'A body that is not JSON crashes the handler, answered as 500 with a text/plain stack line.',
     hooks: () => ({
@@ -155,7 +157,64 @@ export const ERROR_FAULTS: FaultDefinition[] = [
       rewriteReply: (_request, reply) => (reply.status === 413 ? internalError() : reply),
     }),
   }),
+  fault({
+    id: 'errors-oversized-413-html',
+    level: 'SHOULD',
+    catches: ['ORD-GEN-005', 'ORD-ERR-001'],
+    subtle: false,
+    description: "A body over 1 MiB gets 413 as Express's default error handler writes a body-parser error: an HTML page, no envelope.",
+    hooks: () => ({
+      rewriteReply: (_request, reply) =>
+        reply.status === 413
+          ? { status: 413, headers: { 'Content-Type': 'text/html; charset=utf-8' }, rawBody: '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Error</title>\n</head>\n<body>\n<pre>PayloadTooLargeError: request entity too large</pre>\n</body>\n</html>\n' }
+          : reply,
+    }),
+  }),
+  fault({
+    id: 'errors-nan-stored-read-500',
+    level: 'SHOULD',
+    catches: ['ORD-ERR-009', 'ORD-GEN-003'],
+    subtle: true,
+    description:
+      'A price of NaN is read (Python\'s json) and stored in a float column; the create or update answers as usual, but every later get of that order crashes writing NaN out (Starlette\'s JSONResponse refuses it): 500 "Internal Server Error" in text/plain.',
+    hooks: () => nanStored(() => ({ status: 500, headers: { 'Content-Type': 'text/plain; charset=utf-8' }, rawBody: 'Internal Server Error' })),
+  }),
+  fault({
+    id: 'errors-nan-stored-read-as-nan',
+    level: 'MUST',
+    catches: ['ORD-ERR-009', 'ORD-GEN-001'],
+    subtle: true,
+    description: 'A price of NaN is read (Python\'s json) and stored; the create or update answers as usual, but every later get of that order writes it out as NaN (json.dumps does by default), which is not JSON.',
+    hooks: () => nanStored((order) => ({ status: 200, rawBody: JSON.stringify({ ...order, price: NAN_MARK }).replace(JSON.stringify(NAN_MARK), 'NaN') })),
+  }),
 ];
+
+const NAN_MARK = '\u0000nan-stored';
+
+/**
+ * A create or update whose price is NaN (no later key replaces it) taken, price stored as 0 in its place; every later
+ * successful get of such an order answered by `read` (the stored order given), as if NaN were still stored.
+ */
+function nanStored(read: (order: Json) => ApiReply) {
+  const withNan = new Set<string>();
+  const sentNan = new WeakSet<ApiRequest>();
+  return {
+    rewriteRequest: (request: ApiRequest) => {
+      if (!is(request, 'create', 'update') || jsonBodyOf(request) !== undefined) return request;
+      const body = lenientJson(request.bodyText, { nonFinite: true }) as Json | undefined;
+      if (!body || typeof body !== 'object' || !Number.isNaN(body.price)) return request;
+      const taken = { ...request, bodyText: JSON.stringify({ ...body, price: 0 }) };
+      sentNan.add(taken);
+      return taken;
+    },
+    rewriteReply: (request: ApiRequest, reply: ApiReply) => {
+      const order = reply.body as Json | undefined;
+      if (!isSuccess(reply) || !order || typeof order.id !== 'string') return reply;
+      if (sentNan.has(request)) withNan.add(order.id);
+      return is(request, 'get') && withNan.has(operationOf(request).orderId ?? '') ? read(order) : reply;
+    },
+  };
+}
 
 /** A 4xx whose meta, where it has one, is changed: the envelope carried with a wrong shape. */
 function onErrorMeta(change: (meta: Json) => Json) {

@@ -261,3 +261,72 @@ export function callerOf(request: ApiRequest, accounts: AccountRegistry | undefi
   const token = bearerToken(request);
   return token ? accounts?.accountFor(token) : undefined;
 }
+
+/** Where the string that opens at `start` (a double quote) ends: the index after its closing quote. */
+function endOfString(text: string, start: number): number {
+  for (let index = start + 1; index < text.length; index++) {
+    if (text[index] === '\\') index++;
+    else if (text[index] === '"') return index + 1;
+  }
+  return text.length;
+}
+
+const NON_FINITE = /-?Infinity|NaN/y;
+const TRAILING_COMMA = /,\s*(?=[}\]])/y;
+const NON_FINITE_MARK = '\u0000oms-lenient-non-finite-';
+
+/**
+ * JSON text as a lenient parser reads it (ORD-OBS-033): NaN, Infinity and -Infinity as numbers where `nonFinite`
+ * (Python's json), a comma before a closing bracket ignored where `trailingComma`; of a key given twice the last
+ * value (as JSON.parse, Python and Go keep it). undefined where it does not read even so.
+ */
+export function lenientJson(text: string, { nonFinite = false, trailingComma = false } = {}): unknown {
+  const numbers: number[] = [];
+  let strict = '';
+  for (let index = 0; index < text.length; ) {
+    if (text[index] === '"') {
+      const end = endOfString(text, index);
+      strict += text.slice(index, end);
+      index = end;
+      continue;
+    }
+    NON_FINITE.lastIndex = TRAILING_COMMA.lastIndex = index;
+    const word = nonFinite ? NON_FINITE.exec(text) : null;
+    const comma = trailingComma ? TRAILING_COMMA.exec(text) : null;
+    if (word) {
+      strict += JSON.stringify(`${NON_FINITE_MARK}${numbers.push(Number(word[0])) - 1}`);
+      index += word[0].length;
+    } else if (comma) {
+      index += comma[0].length;
+    } else {
+      strict += text[index++];
+    }
+  }
+  try {
+    return JSON.parse(strict, (_key, value: unknown) => (typeof value === 'string' && value.startsWith(NON_FINITE_MARK) ? numbers[Number(value.slice(NON_FINITE_MARK.length))] : value));
+  } catch {
+    return undefined;
+  }
+}
+
+/** True when a JSON object of the text gives one key twice (RFC 8259 4: names SHOULD be unique; parsers differ on it). */
+export function duplicateKeyIn(text: string): boolean {
+  const open: Array<Set<string> | undefined> = [];
+  for (let index = 0; index < text.length; index++) {
+    const char = text[index];
+    if (char === '{') open.push(new Set());
+    else if (char === '[') open.push(undefined);
+    else if (char === '}' || char === ']') open.pop();
+    else if (char === '"') {
+      const end = endOfString(text, index);
+      const keys = open[open.length - 1];
+      if (keys && /^\s*:/.test(text.slice(end, end + 32))) {
+        const key = text.slice(index, end);
+        if (keys.has(key)) return true;
+        keys.add(key);
+      }
+      index = end - 1;
+    }
+  }
+  return false;
+}

@@ -7,6 +7,22 @@ import { allOrders, because, callerOf, fault, is, listFromLaggingIndex, mangleNo
 /** List and pagination (sections 4.1, 2.7 and 8). */
 export const LIST_FAULTS: FaultDefinition[] = [
   fault({
+    id: 'list-empty-page-without-data',
+    level: 'MUST',
+    catches: ['ORD-LIST-001'],
+    subtle: true,
+    description:
+      'A page with no orders on it (past the last, or of an account with none) answers {success, meta} without data: a response no test is about, which only the checks every response gets can catch.',
+    hooks: () => ({
+      rewriteReply: (request, reply) => {
+        const body = reply.body as Json | undefined;
+        if (!is(request, 'list') || reply.status !== 200 || !Array.isArray(body?.data) || body.data.length > 0) return reply;
+        const { data: _left, ...rest } = body;
+        return { ...reply, body: rest };
+      },
+    }),
+  }),
+  fault({
     id: 'list-index-drops-orders',
     level: 'MUST',
     catches: ['ORD-LIST-008'],

@@ -4,7 +4,7 @@ import { contract, type JsonSchema } from '../../../contract/openapi';
 import { ApiError, errorReply, type ApiReply, type ApiRequest } from '../../../reference/http';
 import type { StoredOrder } from '../../../reference/store';
 import type { HookContext } from '../../../reference/app';
-import { afterHardDelete, allOrders, callerOf, is, isSuccess, jsonBodyOf, mapStrings, onFullForm, onSummaries, operationOf, withJsonBody, withReplyBody, withStore, type Hooks, type Json } from '../faults/kit';
+import { afterHardDelete, allOrders, callerOf, duplicateKeyIn, is, isSuccess, jsonBodyOf, lenientJson, mapStrings, onFullForm, onSummaries, operationOf, withJsonBody, withReplyBody, withStore, type Hooks, type Json } from '../faults/kit';
 
 /**
  * The behaviours of the freedoms of issue 11 (what an independent, correct server does where the
@@ -471,6 +471,21 @@ export function answeredBeforeBody(): Hooks {
   };
 }
 
+/** nginx's own page for a body over client_max_body_size, byte for byte (src/http/ngx_http_special_response.c). */
+export const NGINX_413_PAGE =
+  '<html>\r\n<head><title>413 Request Entity Too Large</title></head>\r\n<body>\r\n<center><h1>413 Request Entity Too Large</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n';
+
+/**
+ * The service behind nginx (client_max_body_size 1m): a body declared larger gets nginx's own HTML 413 page, on the
+ * headers alone, then the connection closed, as nginx does; the service never sees the request.
+ */
+export function behindNginx(): Hooks {
+  return {
+    answerBeforeBody: (request) =>
+      Number(request.headers['content-length'] ?? 0) > LARGEST_BODY ? { status: 413, headers: { Server: 'nginx', 'Content-Type': 'text/html' }, rawBody: NGINX_413_PAGE } : undefined,
+  };
+}
+
 /** A media type that is JSON: application/json or application/*+json, in any letter case, with or without parameters. */
 const JSON_MEDIA_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
 
@@ -576,4 +591,40 @@ export function summariesWithoutEmptyObjects(): Hooks {
  */
 export function repeatedDeleteAccepted(): Hooks {
   return afterHardDelete('delete', () => ({ status: 200, body: { message: 'Order deleted' } }));
+}
+
+/** A number that is not finite (NaN, Infinity), anywhere in a value read from JSON text. */
+function holdsNonFinite(value: unknown): boolean {
+  if (typeof value === 'number') return !Number.isFinite(value);
+  return value !== null && typeof value === 'object' && Object.values(value).some(holdsNonFinite);
+}
+
+/**
+ * A create or update body read by a lenient parser (ORD-OBS-033): NaN and Infinity read as numbers (Python's json),
+ * or a trailing comma ignored; what it reads is validated as any body is, so a number left non-finite (no later key
+ * replaced it) is refused like a body that does not read (400), and a duplicate key keeps its last value.
+ */
+export function lenientBodies(options: { nonFinite?: boolean; trailingComma?: boolean }): Hooks {
+  return {
+    rewriteRequest: (request) => {
+      if (!is(request, 'create', 'update') || jsonBodyOf(request) !== undefined) return request;
+      const read = lenientJson(request.bodyText, options);
+      return read === undefined || holdsNonFinite(read) ? request : { ...request, bodyText: JSON.stringify(read) };
+    },
+  };
+}
+
+/** A create or update (of the caller) whose JSON gives a key twice is refused with 400 (a parser that detects it, as serde does for a struct). */
+export function refuseDuplicateKeys(): Hooks {
+  return {
+    intercept: (request, { accounts }) =>
+      is(request, 'create', 'update') && callerOf(request, accounts) && duplicateKeyIn(request.bodyText)
+        ? errorReply(new ApiError(400, 'invalid_json', 'The request body gives a key twice', [{ field: '(body)', error: 'duplicate key' }]))
+        : undefined,
+  };
+}
+
+/** An update with an empty body (Content-Type application/json, zero bytes) read as {}, as Express's JSON body parser reads it: an update of nothing. */
+export function emptyUpdateBodyAsObject(): Hooks {
+  return { rewriteRequest: (request) => (is(request, 'update') && request.bodyText.trim() === '' ? { ...request, bodyText: '{}' } : request) };
 }

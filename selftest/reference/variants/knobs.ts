@@ -11,6 +11,9 @@ import {
   coerceNumericStrings,
   deletedIdsReused,
   emptyObjectsDropped,
+  emptyUpdateBodyAsObject,
+  lenientBodies,
+  refuseDuplicateKeys,
   emptyServiceArrays,
   emptyUnsentFields,
   hourOnlyOffsetTimestamps,
@@ -87,6 +90,11 @@ function choice(name: string, entry: string, clean: string, others: Record<strin
 }
 
 export const KNOBS: readonly Knob[] = [
+  // First: the bodies they read leniently are JSON to every knob after them that rewrites a body.
+  choice('non-finite-numbers', 'ORD-OBS-033', 'refused', { taken: () => lenientBodies({ nonFinite: true }) }),
+  choice('trailing-comma', 'ORD-OBS-033', 'refused', { ignored: () => lenientBodies({ trailingComma: true }) }),
+  choice('duplicate-keys', 'ORD-OBS-033', 'last-wins', { refused: refuseDuplicateKeys }),
+  choice('empty-update-body', 'ORD-OBS-033', 'refused', { 'read-as-empty-object': emptyUpdateBodyAsObject }),
   toggle('create-status', 'ORD-OBS-001', '201', 'create-200'),
   toggle('error-status', 'ORD-OBS-002', '400', 'status-422'),
   toggle('delete-shape', 'ORD-OBS-003', 'message', 'delete-envelope'),
