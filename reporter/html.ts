@@ -170,7 +170,7 @@ function gapsSection(report: ConformanceReport): string {
 
 function cutsSection(report: ConformanceReport): string {
   if (!report.cuts.length) return '';
-  return `<section id="cuts"><h2>Cut short</h2><ul>${report.cuts.map((cut) => `<li data-cause="${escape(cut.cause)}">${escape(cutLine(cut))}</li>`).join('')}</ul></section>`;
+  return `<section id="cuts"><h2>Cut short</h2><ul>${report.cuts.map((cut) => `<li data-cause="${escape(cut.cause)}">${escape(visible(cutLine(cut)))}</li>`).join('')}</ul></section>`;
 }
 
 function generatedSection(report: ConformanceReport): string {

@@ -53,6 +53,7 @@ function request(body: string | undefined, path = '/orders'): Exchange['request'
 const expectedArguments = (spec: Exchange['request']) => intendedArguments(spec, { OMS_TOKEN: TOKEN });
 
 test(`every curl line is one printable line and one valid command in ${SHELLS.join(', ')}, for hostile bodies and paths alike`, () => {
+  if (!SHELLS.includes('zsh')) test.info().annotations.push({ type: 'not run in zsh', description: 'zsh is not installed (apt-get install zsh): lines are run in sh and bash only' });
   for (const text of HOSTILE) {
     for (const spec of [request(text), request(undefined, `/orders/${encodeURIComponent(text)}`)]) {
       const line = curlLine(spec);
