@@ -2,6 +2,11 @@
  * Server text made safe to show in a terminal or a one-line log: control characters, escape sequences
  * and invisible direction marks become visible escapes (\x1b, \n, \u202e), so a value from the server can
  * neither move the cursor, recolour the screen, nor start a line of the suite's own output.
+ *
+ * One form for every channel (terminal, junit.xml, report.md, index.html, GitHub annotations and summary):
+ * server text (a body, a header, an id, a message) is shown on one line after a label of the suite's, its
+ * line breaks written \n. A quote marker before each of its lines would serve a terminal, but a Markdown code
+ * span or an annotation cannot hold one; escaped line breaks hold in all of them.
  */
 const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u115f\u1160\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
@@ -17,6 +22,16 @@ export function visible(text: string): string {
  */
 export function visibleControls(text: string): string {
   return text.replace(INVISIBLE, (c) => NAMED[c] ?? escapeCode(c));
+}
+
+/**
+ * A command line the suite built (harness/http/shell.ts), as every channel prints it: by construction it holds
+ * no control or invisible character, so this changes nothing and the line runs as printed. Its backslashes
+ * are the shell's ('\'' in a quoted quote) and stay as they are: visible() would double them and break the
+ * command. Only a line from elsewhere (a hand-edited report.json) changes, to stay safe to look at.
+ */
+export function commandText(line: string): string {
+  return visibleControls(line);
 }
 
 /** Server text (an id, a value) as one quoted word of the suite's own one-line messages: visible, never a line of its own. */

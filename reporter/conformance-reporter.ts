@@ -18,7 +18,7 @@ import { skipOf, type Skip } from '../harness/record/skips';
 import { evidenceOf, evidenceOfError, type Evidence } from './evidence';
 import { summaryLines } from './terminal';
 import { seedLabel } from './display';
-import { visible, visibleControls } from '../config/safe-text';
+import { commandText, visible, visibleControls } from '../config/safe-text';
 import { shellWord } from '../harness/http/shell';
 import { loadExpectations, type Expectations } from './expectations';
 import { loadPrivateKey } from './integrity';
@@ -297,7 +297,7 @@ export default class ConformanceReporter implements Reporter {
     const notes: string[] = [];
     const { left, unanswered } = this.leftoverOrders(report.runId);
     if (left || unanswered) {
-      const baseUrl = report.target.baseUrl ? ` --base-url ${visible(shellWord(report.target.baseUrl))}` : '';
+      const baseUrl = report.target.baseUrl ? ` --base-url ${commandText(shellWord(report.target.baseUrl))}` : '';
       const what = [left && `${left} order(s) this run created are still there`, unanswered && `${unanswered} create(s) got no answer and may have made orders`].filter(Boolean).join('; ');
       notes.push(`${what}; delete them with: oms-conformance cleanup --run-id ${report.runId}${baseUrl}`);
     }

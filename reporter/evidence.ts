@@ -2,7 +2,9 @@ import { stripVTControlCharacters } from 'node:util';
 import type { FindingRecord } from '../harness/record/findings';
 import type { StoredRef } from '../checks/finding';
 import { redact } from '../config/redaction';
-import { clipText } from '../config/safe-text';
+import { clipText, commandText, visible, visibleLines } from '../config/safe-text';
+import { shellWord } from '../harness/http/shell';
+import type { Replay } from '../checks/finding';
 
 /**
  * One failure as the report keeps it: the finding record the test attached (expected, received, the
@@ -13,7 +15,7 @@ import { clipText } from '../config/safe-text';
 export interface Evidence extends FindingRecord {
   /** The test that produced it. */
   test: string;
-  /** Every part as plain text (the suite's line breaks kept); escaped by whoever shows it. */
+  /** Every part as plain text, in the form evidenceLines gives it (server text already on its label's line). */
   message: string;
 }
 
@@ -48,15 +50,57 @@ export function responseLine(record: FindingRecord): string | undefined {
   return `${response.status} (${response.contentType || 'no content type'})${location}${response.retries ? `, after ${response.retries} rate-limit retries` : ''}`;
 }
 
-function messageOf(record: FindingRecord): string {
-  const lines = [`Expected: ${record.expected}`, `Received: ${record.received}`];
+/** How much of a finding a shortened view (the terminal's) shows; the report files show it all. */
+export interface EvidenceLimits {
+  /** Lines of a multi-line part (received, counterexample). */
+  partLines: number;
+  /** Characters of a body. */
+  body: number;
+}
+
+/**
+ * A finding as labelled lines of plain text: the one form the terminal and junit.xml show and report.json keeps
+ * as `evidence`. Each line starts with a label of the suite's (or, for the suite's own multi-line parts, their
+ * indentation); every server string (a body, a path, a content type) sits after its label made visible, its
+ * line breaks written \n (config/safe-text.ts), so none starts a line of its own or passes for one of the
+ * suite's; a curl line stays as built, so it runs as printed.
+ */
+export function evidenceLines(record: FindingRecord, limits?: EvidenceLimits): string[] {
+  const lines = [...part('Expected', record.expected, limits), ...part('Received', record.received, limits)];
   const request = requestLine(record);
-  if (request) lines.push(`Request:  ${request}${record.request?.body === undefined ? '' : `\n  body: ${record.request.body}`}`);
-  if (record.response) lines.push(`Response: ${responseLine(record)}\n  body: ${record.response.body === '' ? '(empty)' : record.response.body}`);
-  if (record.curl) lines.push(`Reproduce: ${record.curl}`);
-  if (record.counterexample) lines.push('', record.counterexample);
-  if (record.store) lines.push(`Failure store: ${storeLabel(record.store)}`);
-  if (record.replay) lines.push(`Replay: OMS_SEED=${record.replay.seed} OMS_PATH='${record.replay.path}' npx playwright test ${record.replay.location}`);
+  if (request) lines.push(`${label('Request')}${visible(request)}`);
+  if (request && record.request?.body !== undefined) lines.push(`${label('  body')}${shownBody(record.request.body, limits)}`);
+  const response = responseLine(record);
+  if (response && record.response) lines.push(`${label('Response')}${visible(response)} ${shownBody(record.response.body, limits)}`);
+  if (record.curl) lines.push(`${label('Reproduce')}${commandText(record.curl)}`);
+  if (record.counterexample) lines.push(...part('Counterexample', record.counterexample, limits));
+  if (record.store) lines.push(`${label('Store')}${visible(storeLabel(record.store))}`);
+  if (record.replay) lines.push(`${label('Replay')}${commandText(replayCommand(record.replay))}`);
   if (record.repeats) lines.push(`(${record.repeats} more violation(s) of it in the same test)`);
-  return lines.join('\n');
+  return lines;
+}
+
+/** The command that replays a generated failure: its seed and shrunk path, and the test's file:line. */
+export function replayCommand(replay: Replay): string {
+  return `OMS_SEED=${replay.seed} OMS_PATH=${shellWord(replay.path)} npx playwright test ${replay.location}`;
+}
+
+function label(name: string): string {
+  return `${name}: `.padEnd(11);
+}
+
+function shownBody(body: string, limits: EvidenceLimits | undefined): string {
+  return body === '' ? '(empty)' : visible(limits ? clipText(body, limits.body) : body);
+}
+
+/** A labelled part of the suite's own text, its lines kept (each made visible, continuations indented), cut to a bounded number. */
+function part(name: string, text: string, limits: EvidenceLimits | undefined): string[] {
+  const all = visibleLines(text);
+  const shown = limits ? all.slice(0, limits.partLines) : all;
+  if (all.length > shown.length) shown.push(`… ${all.length - shown.length} more line(s) in the report`);
+  return shown.map((line, i) => (i === 0 ? `${label(name)}${line}` : `  ${line}`));
+}
+
+function messageOf(record: FindingRecord): string {
+  return evidenceLines(record).join('\n');
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
+import { visible } from '../config/safe-text';
 import { DISPLAY, displayOf, failures } from './display';
 import { renderMarkdown } from './markdown';
 import type { ConformanceReport } from './report';
@@ -24,9 +25,10 @@ export function githubAnnotations(report: ConformanceReport): string[] {
   return failures(report).map((r) => {
     const display = displayOf(r);
     const finding = r.findings[0];
-    const detail = finding?.expected ? ` Expected ${finding.expected}; received ${finding.received ?? ''}.` : '';
+    // Server text in the one form of every channel (config/safe-text.ts): GitHub shows %0A as a line break, and colours ANSI escapes.
+    const detail = finding?.expected ? ` Expected ${visible(finding.expected)}; received ${visible(finding.received ?? '')}.` : '';
     const title = `${r.id} (${r.level}, ${DISPLAY[display].label})`;
-    const message = `${r.statement}${detail}${r.knownFailure ? ` Known failure: ${r.knownFailure.reason}` : ''} Evidence and curl line: report.json / index.html.`;
+    const message = `${r.statement}${detail}${r.knownFailure ? ` Known failure: ${visible(r.knownFailure.reason)}` : ''} Evidence and curl line: report.json / index.html.`;
     return `::${display === 'failed' ? 'error' : 'warning'} title=${escapeProperty(title)}::${escapeData(message)}`;
   });
 }

@@ -1,6 +1,7 @@
 import { LEVELS } from '../requirements/catalogue';
 import { cutLine, DISPLAY, displayOf, failures, generatedLine, seedLabel, skipsByReason, targetLabel, type Display } from './display';
-import { requestLine, responseLine, storeLabel, type Evidence } from './evidence';
+import { commandText, visible, visibleLines } from '../config/safe-text';
+import { replayCommand, requestLine, responseLine, storeLabel, type Evidence } from './evidence';
 import { escapeMarkup as escape } from './markup';
 import { stateNeeded } from './reproduce';
 import { bySection, STATUSES, verdictLine, type ConformanceReport, type RequirementResult } from './report';
@@ -124,18 +125,20 @@ function failedIn(r: RequirementResult): string {
   return tests.length ? `${tests.length} of them${kept}` : 'them';
 }
 
+/** One finding: the suite's parts with their lines kept, server text (bodies) on one line made visible, the curl line as built (evidence.ts has the same form for plain text). */
 function finding(evidence: Evidence): string {
   const request = requestLine(evidence);
+  const lines = (text: string | undefined) => text && visibleLines(text).join('\n');
   const parts: Array<[string, string | undefined, string]> = [
-    ['Expected', evidence.expected, 'expected'],
-    ['Received', evidence.received, 'received'],
-    ['Request', request && (evidence.request?.body === undefined ? request : `${request}\n${evidence.request.body}`), 'request'],
-    ['Response', evidence.response && `${responseLine(evidence)}\n${evidence.response.body || '(empty)'}`, 'response'],
-    ['Reproduce', evidence.curl, 'curl'],
+    ['Expected', lines(evidence.expected), 'expected'],
+    ['Received', lines(evidence.received), 'received'],
+    ['Request', request && (evidence.request?.body === undefined ? visible(request) : `${visible(request)}\n${visible(evidence.request.body)}`), 'request'],
+    ['Response', evidence.response && `${visible(responseLine(evidence) ?? '')}\n${evidence.response.body === '' ? '(empty)' : visible(evidence.response.body)}`, 'response'],
+    ['Reproduce', evidence.curl && commandText(evidence.curl), 'curl'],
     ['Needs', evidence.curl && stateNeeded(evidence), 'state'],
-    ['Counterexample', evidence.counterexample, 'counterexample'],
-    ['Failure store', evidence.store && storeLabel(evidence.store), 'store'],
-    ['Replay', evidence.replay && `OMS_SEED=${evidence.replay.seed} OMS_PATH='${evidence.replay.path}' npx playwright test ${evidence.replay.location}`, 'replay'],
+    ['Counterexample', lines(evidence.counterexample), 'counterexample'],
+    ['Failure store', evidence.store && visible(storeLabel(evidence.store)), 'store'],
+    ['Replay', evidence.replay && commandText(replayCommand(evidence.replay)), 'replay'],
   ];
   const present = parts.filter(([, value]) => value !== undefined);
   const repeats = evidence.repeats ? `<p class="repeats">${evidence.repeats} more violation(s) of it in the same test.</p>` : '';
@@ -155,20 +158,20 @@ function observedSection(report: ConformanceReport): string {
   const observed = report.requirements.filter((r) => r.observed.length);
   if (!observed.length) return '';
   const rows = observed
-    .map((r) => `<tr data-id="${r.id}"><th>${r.id}</th><td>§${escape(r.section)}</td><td>${escape(r.statement)}</td><td>${r.observed.map((v) => `<code>${escape(v)}</code>`).join('<br>')}</td></tr>`)
+    .map((r) => `<tr data-id="${r.id}"><th>${r.id}</th><td>§${escape(r.section)}</td><td>${escape(r.statement)}</td><td>${r.observed.map((v) => `<code>${escape(visible(v))}</code>`).join('<br>')}</td></tr>`)
     .join('');
   return `<section id="observed"><h2>Observed behaviours</h2><p>Where the document leaves the behaviour open, what this server does: reported, never a failure.</p><table><thead><tr><th>Id</th><th>Section</th><th>Question</th><th>Seen</th></tr></thead><tbody>${rows}</tbody></table></section>`;
 }
 
 function gapsSection(report: ConformanceReport): string {
   if (report.complete) return '';
-  const items = report.gaps.map((gap) => `<li data-cause="${escape(gap.cause)}"><strong>${escape(gap.cause)}</strong>: ${escape(gap.what)}</li>`).join('');
+  const items = report.gaps.map((gap) => `<li data-cause="${escape(gap.cause)}"><strong>${escape(gap.cause)}</strong>: ${escape(visible(gap.what))}</li>`).join('');
   return `<section id="gaps"><h2>Not judged</h2><p>What this run did not judge, and why: it is not a certification.</p><ul>${items}</ul></section>`;
 }
 
 function cutsSection(report: ConformanceReport): string {
   if (!report.cuts.length) return '';
-  return `<section id="cuts"><h2>Cut short</h2><ul>${report.cuts.map((cut) => `<li data-cause="${escape(cut.cause)}">${escape(cutLine(cut))}</li>`).join('')}</ul></section>`;
+  return `<section id="cuts"><h2>Cut short</h2><ul>${report.cuts.map((cut) => `<li data-cause="${escape(cut.cause)}">${escape(visible(cutLine(cut)))}</li>`).join('')}</ul></section>`;
 }
 
 function generatedSection(report: ConformanceReport): string {
@@ -182,14 +185,14 @@ function generatedSection(report: ConformanceReport): string {
 function skippedSection(report: ConformanceReport): string {
   const skips = skipsByReason(report);
   if (!skips.length) return '';
-  return `<section id="skipped"><h2>Skipped</h2><ul>${skips.map(([reason, ids]) => `<li>${escape(reason)}: ${ids.join(', ')}</li>`).join('')}</ul></section>`;
+  return `<section id="skipped"><h2>Skipped</h2><ul>${skips.map(([reason, ids]) => `<li>${escape(visible(reason))}: ${ids.join(', ')}</li>`).join('')}</ul></section>`;
 }
 
 function allSection(report: ConformanceReport): string {
   const rows = report.requirements
     .map((r) => {
       const display = displayOf(r);
-      const notes = [...r.skipReasons, ...r.observed.map((v) => `observed: ${v}`)].join('; ');
+      const notes = visible([...r.skipReasons, ...r.observed.map((v) => `observed: ${v}`)].join('; '));
       return `<tr id="req-${r.id}"><th>${r.id}</th><td>${r.level}</td><td>§${escape(r.section)}</td><td>${escape(r.statement)}</td><td><span class="cell d-${display}">${escape(DISPLAY[display].label)}</span></td><td>${escape(r.checkedOn.join(' '))}</td><td>${escape(r.tests.length ? r.tests.join('; ') : notes)}</td></tr>`;
     })
     .join('');

@@ -1,3 +1,5 @@
+import { visible } from '../config/safe-text';
+import { evidenceLines } from './evidence';
 import { escapeMarkup as escape } from './markup';
 import { bySection, type ConformanceReport, type RequirementResult } from './report';
 
@@ -40,19 +42,24 @@ function testCase(r: RequirementResult): string {
   const out: string[] = [];
   if (outcome(r) === 'failure') {
     const message = r.findings[0]?.expected ? `expected ${r.findings[0].expected}` : r.statement;
-    body.push(`      <failure message="${escape(firstLine(message))}" type="${r.level}">${escape(r.evidence.join('\n\n'))}</failure>`);
+    body.push(`      <failure message="${escape(visible(firstLine(message)))}" type="${r.level}">${escape(evidenceText(r))}</failure>`);
   } else if (r.status === 'failed') {
     const why = r.knownFailure ? `known failure: ${r.knownFailure.reason}` : `${r.level} failed; this level does not gate the chosen profile`;
-    body.push(`      <skipped message="${escape(why)}"/>`);
-    out.push(...r.evidence);
+    body.push(`      <skipped message="${escape(visible(why))}"/>`);
+    if (r.findings.length) out.push(evidenceText(r));
   } else if (outcome(r) === 'skipped') {
     const why = (r.skips.length ? r.skips.map((skip) => `${skip.kind}: ${skip.reason}`) : r.skipReasons).join('; ') || (r.status === 'not-reached' ? 'no test checked it in this run' : r.status);
-    body.push(`      <skipped message="${escape(why)}"/>`);
+    body.push(`      <skipped message="${escape(visible(why))}"/>`);
   }
-  if (r.observed.length) out.push(`observed: ${r.observed.join('; ')}`);
+  if (r.observed.length) out.push(`observed: ${visible(r.observed.join('; '))}`);
   if (r.knownFailure?.outcome === 'now-passing') out.push(`known failure now passes: remove ${r.id} from the expectations file`);
   if (out.length) body.push(`      <system-out>${escape(out.join('\n\n'))}</system-out>`);
   return body.length ? [open, ...body, '    </testcase>'].join('\n') : `${open}</testcase>`;
+}
+
+/** The failures as plain text, rendered from their records in the form every plain-text channel shows (a server line never starts a line). */
+function evidenceText(r: RequirementResult): string {
+  return r.findings.map((finding) => evidenceLines(finding).join('\n')).join('\n\n');
 }
 
 function firstLine(text: string): string {

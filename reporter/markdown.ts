@@ -1,5 +1,5 @@
 import { LEVELS } from '../requirements/catalogue';
-import { visible } from '../config/safe-text';
+import { commandText, visible } from '../config/safe-text';
 import { cutLine, failures, generatedLine, seedLabel, skipsByReason, targetLabel } from './display';
 import { storeLabel } from './evidence';
 import { STATUSES, verdictLine, type ConformanceReport } from './report';
@@ -30,6 +30,7 @@ export function renderMarkdown(report: ConformanceReport): string {
       const stored = r.findings.find((f) => f.store?.replayed)?.store;
       const fromStore = stored ? ` ${oneLine(storeLabel(stored).replace(stored.file, codeSpan(stored.file)))}.` : '';
       lines.push(`- **${r.id}** (${r.level}, §${r.section}, ${tag}): ${r.statement}${detail}${fromStore}${r.knownFailure ? ` Known: ${codeSpan(r.knownFailure.reason)}` : ''}`);
+      if (finding?.curl) lines.push('', ...shellBlock(commandText(finding.curl)).map((line) => `  ${line}`));
     }
   }
   if (report.unattributedFailures.length) {
@@ -68,6 +69,15 @@ export function renderMarkdown(report: ConformanceReport): string {
 function oneLine(text: string, max = 160): string {
   const line = text.replace(/\s+/g, ' ').trim();
   return line.length > max ? `${line.slice(0, max)}…` : line;
+}
+
+/**
+ * A command as a fenced code block (GitHub gives it a copy button): its text as it is, since nothing in a
+ * code block is markup, and a fence longer than any run of backticks in it, so no line of it can close the block.
+ */
+function shellBlock(command: string): string[] {
+  const fence = '`'.repeat(Math.max(3, ...(command.match(/`+/g) ?? []).map((run) => run.length + 1)));
+  return [`${fence}sh`, command, fence];
 }
 
 /**

