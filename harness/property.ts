@@ -181,14 +181,20 @@ export async function forAll<T>(settings: Settings, generated: GeneratedTest<T>)
     return details.failed && details.counterexample !== null ? details : undefined;
   };
 
+  let stored = 0;
+  /** What the test ran, for the report: its runs, requests and the stored counterexamples it replayed first. */
+  const ran = (runs: { made: number; failed?: true }) =>
+    recordGeneratedRuns({ unit: generated.unit ?? 'generated runs', planned: numRuns, requests: runner.budget.requests, ...runs, ...(stored > 0 && { stored }) });
+
   // The counterexamples earlier runs found come first (Hypothesis' example database): a failure found once is never lost to a new draw.
   for (const entry of store?.entriesOf(testIdentity(info)) ?? []) {
+    stored++;
     const details = await replayStored(entry);
     runner.rethrowStop();
     if (!details) continue;
     const cause = details.errorInstance instanceof FailedRun ? details.errorInstance.cause : undefined;
     if (cause instanceof Violation) recordViolated([cause.finding.requirementId]);
-    recordGeneratedRuns({ unit: generated.unit ?? 'generated runs', made: 0, planned: numRuns, requests: runner.budget.requests, failed: true });
+    ran({ made: 0, failed: true });
     return runner.report(details, entry.seed, `replayed from the failure store (${entry.file}), as an earlier run found it`, entry.file);
   }
 
@@ -206,7 +212,7 @@ export async function forAll<T>(settings: Settings, generated: GeneratedTest<T>)
       ? undefined
       : ((await fc.check(property((input) => runner.predicate(input)), { seed, path: String(first.index), numRuns: first.index + 1, examples })) as fc.RunDetails<[T]>);
     runner.rethrowStop();
-    recordGeneratedRuns({ unit: generated.unit ?? 'generated runs', made: outcome.made, planned: numRuns, requests: runner.budget.requests, failed: true });
+    ran({ made: outcome.made, failed: true });
     if (details?.failed && details.counterexample !== null) return runner.report(details, seed);
     // Not shrunk (already known failed), or the failure did not come again on a second try: the first one, as it was.
     return runner.report(
@@ -215,7 +221,7 @@ export async function forAll<T>(settings: Settings, generated: GeneratedTest<T>)
       details ? 'it did not fail again when run a second time, to shrink it' : undefined,
     );
   }
-  recordGeneratedRuns({ unit: generated.unit ?? 'generated runs', made: outcome.made, planned: numRuns, requests: runner.budget.requests });
+  ran({ made: outcome.made });
   if (outcome.sparesRanOut && outcome.made < numRuns * profile.floor) {
     // Too many runs proved nothing: an unmet precondition, never a pass or a fail.
     skipTest({ kind: 'precondition', reason: `${outcome.skipped} of the generated runs proved nothing (seed ${seed}): ${generated.inconclusive ?? 'fc.pre failed'}` }, info);

@@ -1,6 +1,6 @@
 import { LEVELS } from '../requirements/catalogue';
 import { visible } from '../config/safe-text';
-import { cutLine, failures, generatedLine, seedLabel, skipsByReason, targetLabel } from './display';
+import { cutLine, failures, generatedLine, runsMade, seedLabel, skipsByReason, targetLabel } from './display';
 import { storeLabel } from './evidence';
 import { STATUSES, verdictLine, type ConformanceReport } from './report';
 
@@ -54,7 +54,7 @@ export function renderMarkdown(report: ConformanceReport): string {
   }
   if (report.generated.length) {
     lines.push('', '### Generated tests', '', `${generatedLine(report)}.`, '', '| Test | Runs made of planned | Requests |', '|---|---|---|');
-    for (const g of report.generated) lines.push(`| ${codeSpan(g.test)} | ${g.made} of ${g.planned} ${g.unit}${g.failed ? ' (stopped at a failure)' : ''} | ${g.requests} |`);
+    for (const g of report.generated) lines.push(`| ${codeSpan(g.test)} | ${runsMade(g)} | ${g.requests} |`);
   }
   const skips = skipsByReason(report);
   if (skips.length) {

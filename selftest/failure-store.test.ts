@@ -67,6 +67,7 @@ test('a failure found only by exploring comes back from the store in the next pl
   expect(replayed).toEqual({ file: expect.any(String), replayed: true });
   expect(readdirSync(store)).toContain(replayed?.file);
   expect(again.output).toContain(`Store:     from the failure store: ${replayed?.file}`);
+  expect(again.report?.generated.filter((g) => g.stored).map((g) => g.test), 'the generated tests that replayed stored counterexamples first').not.toEqual([]);
   expect(readFileSync(join(again.reportDir, 'report.md'), 'utf8')).toContain('from the failure store');
   expect(readFileSync(join(again.reportDir, 'index.html'), 'utf8')).toContain('from the failure store');
 });
