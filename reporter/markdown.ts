@@ -28,7 +28,8 @@ export function renderMarkdown(report: ConformanceReport): string {
       const finding = r.findings[0];
       const detail = finding?.expected ? ` Expected ${codeSpan(oneLine(finding.expected))}, received ${codeSpan(oneLine(finding.received ?? ''))}.` : '';
       const stored = r.findings.find((f) => f.store?.replayed)?.store;
-      const fromStore = stored ? ` ${oneLine(storeLabel(stored).replace(stored.file, codeSpan(stored.file)))}.` : '';
+      // The file name is the store's own (a slug and a hash), shown as code; the label is one line already.
+      const fromStore = stored ? ` ${storeLabel(stored).replace(stored.file, codeSpan(stored.file))}.` : '';
       lines.push(`- **${r.id}** (${r.level}, §${r.section}, ${tag}): ${r.statement}${detail}${fromStore}${r.knownFailure ? ` Known: ${codeSpan(r.knownFailure.reason)}` : ''}`);
     }
   }
