@@ -60,8 +60,11 @@ export class FailureStore {
       });
   }
 
-  /** Keeps a counterexample; one already kept (same test, same input) is left as it is. Returns the entry's file name. */
-  keep(failure: Omit<StoredFailure, 'format' | 'suiteVersion' | 'input'> & { input: unknown }): string {
+  /**
+   * Keeps a counterexample; one already kept (same test, same input) is left as it is. Returns the entry's file
+   * name, or undefined when it could not be written (said on stderr: the failure itself is still reported).
+   */
+  keep(failure: Omit<StoredFailure, 'format' | 'suiteVersion' | 'input'> & { input: unknown }): string | undefined {
     const exact = hasExactJson(failure.input);
     const entry: StoredFailure = {
       format: FORMAT,
@@ -76,16 +79,18 @@ export class FailureStore {
     const file = `${slug(failure.test)}-${createHash('sha256').update(`${failure.test}\0${identity}`).digest('hex').slice(0, 16)}.json`;
     const target = join(this.directory, file);
     if (existsSync(target)) return file;
-    mkdirSync(this.directory, { recursive: true });
     // Written whole, then renamed into place: a worker reading the store never sees half an entry.
     const temporary = join(this.directory, `.${file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
     try {
+      mkdirSync(this.directory, { recursive: true });
       writeFileSync(temporary, `${JSON.stringify(entry, null, 2)}\n`);
       renameSync(temporary, target);
-    } finally {
-      rmSync(temporary, { force: true });
+      return file;
+    } catch (error) {
+      if (existsSync(temporary)) rmSync(temporary, { force: true });
+      console.warn(`oms-conformance: could not keep a counterexample in the failure store ${this.directory} (OMS_FAILURE_STORE): ${(error as Error).message}`);
+      return undefined;
     }
-    return file;
   }
 }
 

@@ -13,7 +13,7 @@ import { defaultConcurrency } from '../config/network';
 import { skipTest } from './record/skips';
 import type { Settings } from '../config/settings';
 import { runSeed } from '../config/seed';
-import { FailureStore } from './failure-store';
+import { FailureStore, type StoredEntry } from './failure-store';
 
 /**
  * How generated tests run: how many cases an effort buys, which seed they use, and what a failure
@@ -169,20 +169,32 @@ export async function forAll<T>(settings: Settings, generated: GeneratedTest<T>)
     return runner.report(details, seed);
   }
 
+  /** A stored counterexample run again: its input as it is, or else fast-check's seed and path; undefined when it passes. */
+  const replayStored = async (entry: StoredEntry): Promise<fc.RunDetails<[T]> | undefined> => {
+    if (entry.input !== undefined) {
+      const result = await runner.once(entry.input as T);
+      return result instanceof FailedRun ? unshrunk(entry.input as T, entry.path, 1, result) : undefined;
+    }
+    const [path, commandsPath] = entry.path.split('@');
+    const input = generated.replayInput?.(commandsPath) ?? generated.input;
+    const details = (await fc.check(property((value) => runner.predicate(value), input), { seed: entry.seed, path, endOnFailure: true, numRuns, examples })) as fc.RunDetails<[T]>;
+    return details.failed && details.counterexample !== null ? details : undefined;
+  };
+
+  let stored = 0;
+  /** What the test ran, for the report: its runs, requests and the stored counterexamples it replayed first. */
+  const ran = (runs: { made: number; failed?: true }) =>
+    recordGeneratedRuns({ unit: generated.unit ?? 'generated runs', planned: numRuns, requests: runner.budget.requests, ...runs, ...(stored > 0 && { stored }) });
+
   // The counterexamples earlier runs found come first (Hypothesis' example database): a failure found once is never lost to a new draw.
   for (const entry of store?.entriesOf(testIdentity(info)) ?? []) {
-    const [path, commandsPath] = entry.path.split('@');
-    const details: fc.RunDetails<[T]> | undefined =
-      entry.input !== undefined
-        ? await runner.once(entry.input as T).then((result) =>
-            result instanceof FailedRun ? ({ failed: true, counterexample: [entry.input as T], counterexamplePath: entry.path, numShrinks: 0, numRuns: 1, errorInstance: result } as unknown as fc.RunDetails<[T]>) : undefined,
-          )
-        : ((await fc.check(property((input) => runner.predicate(input), generated.replayInput?.(commandsPath) ?? generated.input), { seed: entry.seed, path, endOnFailure: true, numRuns, examples })) as fc.RunDetails<[T]>);
+    stored++;
+    const details = await replayStored(entry);
     runner.rethrowStop();
-    if (!details?.failed || details.counterexample === null) continue;
+    if (!details) continue;
     const cause = details.errorInstance instanceof FailedRun ? details.errorInstance.cause : undefined;
     if (cause instanceof Violation) recordViolated([cause.finding.requirementId]);
-    recordGeneratedRuns({ unit: generated.unit ?? 'generated runs', made: 0, planned: numRuns, requests: runner.budget.requests, failed: true });
+    ran({ made: 0, failed: true });
     return runner.report(details, entry.seed, `replayed from the failure store (${entry.file}), as an earlier run found it`, entry.file);
   }
 
@@ -200,16 +212,16 @@ export async function forAll<T>(settings: Settings, generated: GeneratedTest<T>)
       ? undefined
       : ((await fc.check(property((input) => runner.predicate(input)), { seed, path: String(first.index), numRuns: first.index + 1, examples })) as fc.RunDetails<[T]>);
     runner.rethrowStop();
-    recordGeneratedRuns({ unit: generated.unit ?? 'generated runs', made: outcome.made, planned: numRuns, requests: runner.budget.requests, failed: true });
+    ran({ made: outcome.made, failed: true });
     if (details?.failed && details.counterexample !== null) return runner.report(details, seed);
     // Not shrunk (already known failed), or the failure did not come again on a second try: the first one, as it was.
     return runner.report(
-      { counterexample: [first.input], counterexamplePath: String(first.index), numShrinks: 0, numRuns: first.index + 1, errorInstance: first.failure } as unknown as fc.RunDetails<[T]>,
+      unshrunk(first.input, String(first.index), first.index + 1, first.failure),
       seed,
       details ? 'it did not fail again when run a second time, to shrink it' : undefined,
     );
   }
-  recordGeneratedRuns({ unit: generated.unit ?? 'generated runs', made: outcome.made, planned: numRuns, requests: runner.budget.requests });
+  ran({ made: outcome.made });
   if (outcome.sparesRanOut && outcome.made < numRuns * profile.floor) {
     // Too many runs proved nothing: an unmet precondition, never a pass or a fail.
     skipTest({ kind: 'precondition', reason: `${outcome.skipped} of the generated runs proved nothing (seed ${seed}): ${generated.inconclusive ?? 'fc.pre failed'}` }, info);
@@ -226,6 +238,11 @@ export async function forAll<T>(settings: Settings, generated: GeneratedTest<T>)
       belowFloor: outcome.made < numRuns * profile.floor,
     });
   }
+}
+
+/** A failed run reported as it was, not shrunk: in the shape of fast-check's details of a failure. */
+function unshrunk<T>(input: T, path: string, numRuns: number, failure: FailedRun): fc.RunDetails<[T]> {
+  return { failed: true, counterexample: [input], counterexamplePath: path, numShrinks: 0, numRuns, errorInstance: failure } as unknown as fc.RunDetails<[T]>;
 }
 
 /** A test as the failure store names it: its file and titles, which stay when lines move. */

@@ -1,4 +1,4 @@
-import type { ConformanceReport, CutEntry, RequirementResult } from './report';
+import type { ConformanceReport, CutEntry, GeneratedEntry, RequirementResult } from './report';
 import type { RunInfo } from '../config/run-info';
 
 /** How a requirement is shown: its status, with failures told apart by whether they gate and whether they are known. */
@@ -54,7 +54,12 @@ export function generatedLine(report: ConformanceReport): string {
   const short = report.generated.filter((g) => g.made < g.planned && !g.failed).length;
   const failed = report.generated.filter((g) => g.failed).length;
   const requests = report.generated.reduce((sum, g) => sum + g.requests, 0);
-  const notes = [...(failed ? [`${failed} stopped at a failure`] : []), ...(short ? [`${short} short of their plan: see "Cut short"`] : [])];
+  const stored = report.generated.reduce((sum, g) => sum + (g.stored ?? 0), 0);
+  const notes = [
+    ...(stored ? [`${stored} stored counterexample(s) of the failure store replayed first`] : []),
+    ...(failed ? [`${failed} stopped at a failure`] : []),
+    ...(short ? [`${short} short of their plan: see "Cut short"`] : []),
+  ];
   return `Generated tests: ${report.generated.length}, ${made} of ${planned} planned runs made${notes.length ? ` (${notes.join('; ')})` : ''}, ${requests} requests`;
 }
 
@@ -64,6 +69,12 @@ export function seedLabel(run: Pick<RunInfo, 'seed' | 'seedFrom'>): string {
   if (run.seedFrom === 'suite-version') return `${run.seed} (from the suite version: the same inputs every run)`;
   if (run.seedFrom === 'drawn') return `${run.seed} (drawn for this run, exploring: OMS_SEED=${run.seed} replays it)`;
   return `${run.seed} (OMS_SEED)`;
+}
+
+/** One generated test's runs: made of planned, whether they stopped at a failure, the stored counterexamples replayed first. */
+export function runsMade(g: GeneratedEntry): string {
+  const notes = [...(g.stored ? [`${g.stored} from the failure store first`] : []), ...(g.failed ? ['stopped at a failure'] : [])];
+  return `${g.made} of ${g.planned} ${g.unit}${notes.length ? ` (${notes.join('; ')})` : ''}`;
 }
 
 export function targetLabel(report: ConformanceReport): string {

@@ -1,5 +1,5 @@
 import { LEVELS } from '../requirements/catalogue';
-import { cutLine, DISPLAY, displayOf, failures, generatedLine, seedLabel, skipsByReason, targetLabel, type Display } from './display';
+import { cutLine, DISPLAY, displayOf, failures, generatedLine, runsMade, seedLabel, skipsByReason, targetLabel, type Display } from './display';
 import { commandText, visible, visibleLines } from '../config/safe-text';
 import { replayCommand, requestLine, responseLine, storeLabel, type Evidence } from './evidence';
 import { escapeMarkup as escape } from './markup';
@@ -177,7 +177,7 @@ function cutsSection(report: ConformanceReport): string {
 function generatedSection(report: ConformanceReport): string {
   if (!report.generated.length) return '';
   const rows = report.generated
-    .map((g) => `<tr${g.made < g.planned && !g.failed ? ' class="short"' : ''}><td>${escape(g.test)}</td><td>${g.made} of ${g.planned} ${escape(g.unit)}${g.failed ? ' (stopped at a failure)' : ''}</td><td>${g.requests}</td><td>${g.requirements.join(', ')}</td></tr>`)
+    .map((g) => `<tr${g.made < g.planned && !g.failed ? ' class="short"' : ''}><td>${escape(g.test)}</td><td>${escape(runsMade(g))}</td><td>${g.requests}</td><td>${g.requirements.join(', ')}</td></tr>`)
     .join('');
   return `<section id="generated"><h2>Generated tests</h2><p>${escape(generatedLine(report))}.</p><table><thead><tr><th>Test</th><th>Runs made of planned</th><th>Requests</th><th>Requirements</th></tr></thead><tbody>${rows}</tbody></table></section>`;
 }

@@ -1,6 +1,6 @@
 import { LEVELS } from '../requirements/catalogue';
 import { commandText, visible } from '../config/safe-text';
-import { cutLine, failures, generatedLine, seedLabel, skipsByReason, targetLabel } from './display';
+import { cutLine, failures, generatedLine, runsMade, seedLabel, skipsByReason, targetLabel } from './display';
 import { storeLabel } from './evidence';
 import { STATUSES, verdictLine, type ConformanceReport } from './report';
 
@@ -28,7 +28,8 @@ export function renderMarkdown(report: ConformanceReport): string {
       const finding = r.findings[0];
       const detail = finding?.expected ? ` Expected ${codeSpan(oneLine(finding.expected))}, received ${codeSpan(oneLine(finding.received ?? ''))}.` : '';
       const stored = r.findings.find((f) => f.store?.replayed)?.store;
-      const fromStore = stored ? ` ${oneLine(storeLabel(stored).replace(stored.file, codeSpan(stored.file)))}.` : '';
+      // The file name is the store's own (a slug and a hash), shown as code; the label is one line already.
+      const fromStore = stored ? ` ${storeLabel(stored).replace(stored.file, codeSpan(stored.file))}.` : '';
       lines.push(`- **${r.id}** (${r.level}, §${r.section}, ${tag}): ${r.statement}${detail}${fromStore}${r.knownFailure ? ` Known: ${codeSpan(r.knownFailure.reason)}` : ''}`);
       if (finding?.curl) lines.push('', ...shellBlock(commandText(finding.curl)).map((line) => `  ${line}`));
     }
@@ -55,7 +56,7 @@ export function renderMarkdown(report: ConformanceReport): string {
   }
   if (report.generated.length) {
     lines.push('', '### Generated tests', '', `${generatedLine(report)}.`, '', '| Test | Runs made of planned | Requests |', '|---|---|---|');
-    for (const g of report.generated) lines.push(`| ${codeSpan(g.test)} | ${g.made} of ${g.planned} ${g.unit}${g.failed ? ' (stopped at a failure)' : ''} | ${g.requests} |`);
+    for (const g of report.generated) lines.push(`| ${codeSpan(g.test)} | ${runsMade(g)} | ${g.requests} |`);
   }
   const skips = skipsByReason(report);
   if (skips.length) {

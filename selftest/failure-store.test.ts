@@ -67,6 +67,7 @@ test('a failure found only by exploring comes back from the store in the next pl
   expect(replayed).toEqual({ file: expect.any(String), replayed: true });
   expect(readdirSync(store)).toContain(replayed?.file);
   expect(again.output).toContain(`Store:     from the failure store: ${replayed?.file}`);
+  expect(again.report?.generated.filter((g) => g.stored).map((g) => g.test), 'the generated tests that replayed stored counterexamples first').not.toEqual([]);
   expect(readFileSync(join(again.reportDir, 'report.md'), 'utf8')).toContain('from the failure store');
   expect(readFileSync(join(again.reportDir, 'index.html'), 'utf8')).toContain('from the failure store');
 });
@@ -134,6 +135,7 @@ test.describe.serial('the store, run by run', () => {
     writeFileSync(join(directory, 'notes.txt'), 'a reader left this here');
     expect(store.entriesOf('file.spec.ts › a test').map((e) => [e.file, e.input])).toEqual([[file, { note: 'Zoë' }]]);
     expect(store.entriesOf('file.spec.ts › another test')).toEqual([]);
+    expect(new FailureStore(join(directory, 'notes.txt', 'below-a-file')).keep(failure), 'a store that cannot be written keeps nothing, and says so').toBeUndefined();
     expect(FailureStore.of(readSettings({ OMS_FAILURE_STORE: 'off' }))).toBeUndefined();
     expect(FailureStore.of(readSettings({}))?.directory).toMatch(/[\\/]\.oms-conformance[\\/]failures$/);
   });
@@ -143,7 +145,7 @@ test.describe.serial('the store, run by run', () => {
     expect([Number.NaN, Infinity, -0, undefined, [1, undefined], { a: undefined }, new Date(0), BigInt(1), () => 1].some(hasExactJson)).toBe(false);
     const directory = temporary('store');
     const file = new FailureStore(directory).keep({ test: 't', requirement: 'ORD-GET-002', input: { price: Number.NaN }, seed: 5, path: '2:0' });
-    const entry = JSON.parse(readFileSync(join(directory, file), 'utf8')) as StoredFailure;
+    const entry = JSON.parse(readFileSync(join(directory, String(file)), 'utf8')) as StoredFailure;
     expect(entry.input).toBeUndefined();
     expect([entry.seed, entry.path]).toEqual([5, '2:0']);
   });

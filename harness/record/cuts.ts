@@ -38,6 +38,8 @@ export interface GeneratedRuns {
   requests: number;
   /** The runs stopped at a failure: the rest of the plan was not needed for the verdict. */
   failed?: true;
+  /** Counterexamples of the failure store (harness/failure-store.ts) run before the generated runs. */
+  stored?: number;
 }
 
 /** Records on the current test what its generated runs made of what they planned. */

@@ -2,6 +2,8 @@ import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
 import type { WorkerOptions } from '../../harness/fixtures';
 import { newRunId } from '../../harness/http/ledger';
+import { fixRunSeed } from '../../config/seed';
+import { readSettings } from '../../config/settings';
 import { knobsText } from '../reference/variants/knobs';
 import { referenceTarget } from '../reference/target';
 import { SINGLES, singleName, singleRunId, THOROUGH } from './points';
@@ -16,6 +18,8 @@ process.env.OMS_PROFILE = 'strict';
 // No failure store: the projects test different servers side by side, and one's counterexamples replayed on another
 // would make a project's verdict depend on which ran first (and on earlier runs).
 process.env.OMS_FAILURE_STORE = 'off';
+// One seed for every point, fixed in the runner (a thorough run draws it once, not once per test).
+if (process.env.TEST_WORKER_INDEX === undefined) fixRunSeed(readSettings());
 
 /**
  * Each knob value alone (points.ts SINGLES) in one Playwright run: one project per value, the example-based tests
