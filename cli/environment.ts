@@ -23,6 +23,8 @@ export function environmentFrom(options: Map<string, string | true>, base: NodeJ
     else if (spec.path) env[variable] = resolve(value);
     else env[variable] = value;
   }
+  // Messages name each setting as it was given (config/settings.ts settingName): these by their option.
+  writeSettings({ givenAsOptions: Object.fromEntries(setBy) }, env);
   return env;
 }
 

@@ -209,6 +209,7 @@ export const SETTINGS = {
     variable: 'OMS_PATH',
     value: text('PATH'),
     default: undefined,
+    flag: { name: 'path', commands: ['run'], help: 'with --seed and --test, replay one shrunk counterexample exactly as a failure printed it' },
     meaning: 'With `OMS_SEED`, replays one shrunk counterexample exactly as a failure printed it.',
   }),
   expectationsFile: setting({
@@ -246,6 +247,13 @@ export const SETTINGS = {
     defaultNote: 'a new one per run',
     flag: { name: 'run-id', commands: ['run', 'cleanup'], help: 'run id; cleanup: the run whose orders to delete' },
     meaning: 'Names the run in its report and its ledger (`oms-conformance cleanup --run-id`): letters, digits, `.`, `_` and `-`.',
+  }),
+  givenAsOptions: setting({
+    variable: 'OMS_GIVEN_AS_OPTIONS',
+    value: json<Record<string, string>>(),
+    default: undefined,
+    internal: true,
+    meaning: 'Set by the command: which settings it took from its options, and from which (`{"token":"token-file"}`), so that messages name what the user gave (config/settings.ts `settingName`).',
   }),
   mergedRun: setting({
     variable: 'OMS_MERGED_RUN',
