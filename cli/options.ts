@@ -39,6 +39,12 @@ function settingOptions(): OptionSpec[] {
 const COMMAND_OPTIONS: OptionSpec[] = [
   { name: 'grep', value: 'REGEXP', help: 'run only the tests whose title or tags match (e.g. @ORD-LIST-003, @MUST); the report says it is partial', commands: ['run'] },
   { name: 'grep-invert', value: 'REGEXP', help: 'skip the tests whose title or tags match; the report says it is partial', commands: ['run'] },
+  {
+    name: 'test',
+    value: 'FILE:LINE',
+    help: "run only the suite's test at FILE:LINE (with --seed and --path: the one counterexample a failure's replay line names); the report says it is partial",
+    commands: ['run'],
+  },
   { name: 'shard', value: 'I/N', help: 'run shard I of N and write a blob report for `merge` (needs --seed, the same on every shard)', commands: ['run'] },
   { name: 'times', value: 'N', help: 'replay: run the failed requirements N times (default 1), to tell FIXED from FLAKY', commands: ['replay'] },
   { name: 'prune', value: 'REPORT.json', help: 'expectations: list the entries that pass in this report, or have expired', commands: ['expectations'] },

@@ -89,8 +89,13 @@ export function checkAccountA(settings: Settings): void {
 export function settingName(name: SettingName, env: NodeJS.ProcessEnv = process.env): string {
   const { variable, flag } = SETTINGS[name];
   const options = givenAsOptions(env);
-  const option = options?.[name] ?? (options && flag && !env[variable]?.trim() ? flag.name : undefined);
+  const option = optionGiven(name, env) ?? (options && flag && !env[variable]?.trim() ? flag.name : undefined);
   return option ? `--${option}` : variable;
+}
+
+/** The option a setting was given with on the command line (without its dashes), if it was. */
+export function optionGiven(name: SettingName, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  return givenAsOptions(env)?.[name];
 }
 
 /** The record the command leaves of the options it was given (OMS_GIVEN_AS_OPTIONS); none outside the command, or when unreadable. */

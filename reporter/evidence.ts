@@ -47,7 +47,7 @@ function messageOf(record: FindingRecord): string {
   if (record.response) lines.push(`Response: ${responseLine(record)}\n  body: ${record.response.body === '' ? '(empty)' : record.response.body}`);
   if (record.curl) lines.push(`Reproduce: ${record.curl}`);
   if (record.counterexample) lines.push('', record.counterexample);
-  if (record.replay) lines.push(`Replay: OMS_SEED=${record.replay.seed} OMS_PATH='${record.replay.path}' npx playwright test ${record.replay.location}`);
+  if (record.replay) lines.push(`Replay: ${record.replay.command}`);
   if (record.repeats) lines.push(`(${record.repeats} more violation(s) of it in the same test)`);
   return lines.join('\n');
 }

@@ -134,7 +134,7 @@ function finding(evidence: Evidence): string {
     ['Reproduce', evidence.curl, 'curl'],
     ['Needs', evidence.curl && stateNeeded(evidence), 'state'],
     ['Counterexample', evidence.counterexample, 'counterexample'],
-    ['Replay', evidence.replay && `OMS_SEED=${evidence.replay.seed} OMS_PATH='${evidence.replay.path}' npx playwright test ${evidence.replay.location}`, 'replay'],
+    ['Replay', evidence.replay?.command, 'replay'],
   ];
   const present = parts.filter(([, value]) => value !== undefined);
   const repeats = evidence.repeats ? `<p class="repeats">${evidence.repeats} more violation(s) of it in the same test.</p>` : '';

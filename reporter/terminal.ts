@@ -64,7 +64,7 @@ function evidenceLines(e: Evidence): string[] {
   }
   if (e.curl) lines.push(`    Reproduce: ${visible(e.curl)}`);
   if (e.counterexample) lines.push(...part('Counterexample', e.counterexample));
-  if (e.replay) lines.push(`    Replay:    OMS_SEED=${e.replay.seed} OMS_PATH='${visible(e.replay.path)}' npx playwright test ${visible(e.replay.location)}`);
+  if (e.replay) lines.push(`    Replay:    ${visible(e.replay.command)}`);
   return lines;
 }
 
