@@ -58,7 +58,10 @@ const COMMAND_OPTIONS: OptionSpec[] = [
     help: 'verify without --pub: check only that the other files match the hashes report.json records (report.json itself can then be edited unnoticed)',
     commands: ['verify'],
   },
-  { name: 'help', help: 'show this help', commands: ['run', 'merge', 'cleanup', 'verify', 'keygen', 'expectations', 'replay', 'diff', 'judge'] },
+  { name: 'port', value: 'N', help: 'proxy: the local port it listens on, 127.0.0.1 only (default: a free one, printed)', commands: ['proxy'] },
+  { name: 'requests', value: 'N', help: 'proxy: stop after N exchanges and write the report', commands: ['proxy'] },
+  { name: 'duration', value: 'SECONDS', help: 'proxy: stop after SECONDS and write the report', commands: ['proxy'] },
+  { name: 'help', help: 'show this help', commands: ['run', 'merge', 'cleanup', 'verify', 'keygen', 'expectations', 'replay', 'diff', 'judge', 'proxy'] },
   { name: 'version', help: 'print the suite version', commands: ['run'] },
 ];
 

@@ -3,7 +3,7 @@ import { TOKEN_AUTH_METHODS } from './token-auth';
 import { choice, credential, httpUrl, integer, integerIn, json, onOff, path, positiveInteger, runId, text, type ValueKind } from './values';
 
 /** The commands of oms-conformance (cli/options.ts): the ones that take each setting's option. */
-export type Command = 'run' | 'merge' | 'cleanup' | 'verify' | 'keygen' | 'expectations' | 'replay' | 'diff' | 'judge';
+export type Command = 'run' | 'merge' | 'cleanup' | 'verify' | 'keygen' | 'expectations' | 'replay' | 'diff' | 'judge' | 'proxy';
 
 /**
  * One setting of the suite: the one place its variable, option, default, check and meaning are written.
@@ -49,7 +49,7 @@ export const SETTINGS = {
     value: httpUrl,
     default: undefined,
     defaultNote: 'the embedded reference server',
-    flag: { name: 'base-url', commands: [...TARGET, 'judge'], help: 'server under test (judge: the base URL the recorded traffic went to)' },
+    flag: { name: 'base-url', commands: [...TARGET, 'judge', 'proxy'], help: 'server under test (judge: the base URL the recorded traffic went to; proxy: the server it forwards to)' },
     meaning: 'Base URL of the server under test, with any path prefix.',
   }),
   token: setting({
@@ -114,7 +114,7 @@ export const SETTINGS = {
     variable: 'OMS_PROFILE',
     value: choice(['core', 'strict']),
     default: 'core',
-    flag: { name: 'profile', commands: ['run', 'judge'], help: 'core: MUST requirements gate; strict: MUST and SHOULD' },
+    flag: { name: 'profile', commands: ['run', 'judge', 'proxy'], help: 'core: MUST requirements gate; strict: MUST and SHOULD' },
     meaning: '`core`: only MUST requirements fail the run. `strict`: SHOULD requirements fail it too.',
   }),
   effort: setting({
@@ -144,7 +144,7 @@ export const SETTINGS = {
     // Below a second no remote answer arrives; above ten minutes a silent server would hold the run for hours.
     value: integerIn('MS', 1_000, 600_000, 'milliseconds'),
     default: 15_000,
-    flag: { name: 'request-timeout', commands: TARGET, help: 'total deadline of one response, body included' },
+    flag: { name: 'request-timeout', commands: [...TARGET, 'proxy'], help: 'total deadline of one response, body included' },
     meaning:
       'Total deadline of one response: connect, headers and the whole body (one byte a second does not keep a request alive), 1000 to 600000. The preflight request has the same deadline. After 3 timeouts in a row the run stops, skips the rest with that reason, and is inconclusive.',
   }),
@@ -154,7 +154,7 @@ export const SETTINGS = {
     value: integerIn('N', 1024 * 1024, 1024 * 1024 * 1024, 'bytes'),
     default: 10 * 1024 * 1024,
     defaultNote: '10 MiB',
-    flag: { name: 'max-response-bytes', commands: TARGET, help: 'largest response body read, after decoding' },
+    flag: { name: 'max-response-bytes', commands: [...TARGET, 'proxy'], help: 'largest response body read, after decoding (proxy: judged; a longer one is still passed on whole)' },
     meaning: 'Largest response body read, after gzip/deflate/br decoding, 1 MiB to 1 GiB; a larger one ends its request with an error.',
   }),
   maxRps: setting({
@@ -202,7 +202,7 @@ export const SETTINGS = {
     variable: 'OMS_REPORT_DIR',
     value: path('DIR'),
     default: 'conformance-report',
-    flag: { name: 'out', commands: ['run', 'merge', 'replay'], help: 'report directory (replay: where the reports of its runs go, default replay-report)' },
+    flag: { name: 'out', commands: ['run', 'merge', 'replay', 'proxy'], help: 'report directory (replay: where the reports of its runs go, default replay-report; proxy: traffic.har and traffic-report.json, default proxy-report)' },
     meaning: 'Where the conformance report is written.',
   }),
   replayPath: setting({
