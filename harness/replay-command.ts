@@ -20,7 +20,12 @@ export interface ReplayTarget {
 export function replayCommand({ seed, path, location }: ReplayTarget): string {
   const target = optionGiven('baseUrl') ? readSetting('baseUrl') : undefined;
   if (INSTALLED_FROM_NPM) {
-    return ['npx oms-conformance', ...(target ? ['--base-url', shellWord(target)] : []), '--seed', String(seed), '--path', shellWord(path), '--test', location, '--out replay-report'].join(' ');
+    return [suiteCommand('').trimEnd(), ...(target ? ['--base-url', shellWord(target)] : []), '--seed', String(seed), '--path', shellWord(path), '--test', location, '--out replay-report'].join(' ');
   }
   return `${target ? `OMS_BASE_URL=${shellWord(target)} ` : ''}OMS_SEED=${seed} OMS_PATH=${shellWord(path)} npx playwright test ${location}`;
+}
+
+/** The suite's command with these arguments, as it runs here: `npx oms-conformance …` installed, the package script in a checkout. */
+export function suiteCommand(args: string): string {
+  return INSTALLED_FROM_NPM ? `npx oms-conformance ${args}` : `npm run -s oms-conformance -- ${args}`;
 }

@@ -3,7 +3,9 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
-import { behaviourTarget, PROJECT_ROOT, readReport, runCli, temporaryDirectory } from './support/cli';
+import { behavioursFromEnvironment } from './reference/behaviours';
+import { behaviourTarget, PROJECT_ROOT, readReport, runCli, startServer, temporaryDirectory } from './support/cli';
+import { clientCalls, startProxy } from './support/proxy';
 
 const exec = promisify(execFile);
 
@@ -59,6 +61,7 @@ test.describe('the packed package, installed in an empty folder', () => {
       const hints = [...run.stdout.matchAll(/^ +Replay: +(.+)$/gm)].map((match) => match[1]);
       expect(hints.length, run.stdout).toBeGreaterThan(0);
       const [hint] = hints;
+      expect(run.stdout).toContain("Run the failed requirements again: npx oms-conformance replay 'report/report.json'");
       expect(hint).toMatch(/^npx oms-conformance --base-url '[^']+' --seed 20261121 --path '[\d:@]+' --test tests\/\S+\.spec\.ts:\d+ --out replay-report$/);
       // Every output carries the same command: the report's replay field, its HTML and Markdown renderings.
       const failed = readReport(join(installed.app, 'report')).requirements.find((r) => r.id === 'ORD-LIST-006');
@@ -76,6 +79,19 @@ test.describe('the packed package, installed in an empty folder', () => {
       expect(replayed.requirements.find((r) => r.id === 'ORD-LIST-006')?.status, again.output).toBe('failed');
     } finally {
       await target.server.close();
+    }
+  });
+
+  test('the installed proxy finds a fault in the traffic of a client that is not the suite', async () => {
+    const server = await startServer(behavioursFromEnvironment({ OMS_FAULT: 'create-sorts-items-by-name' }));
+    try {
+      const proxy = startProxy(server, ['--requests', '3'], installed.bin);
+      expect(await clientCalls(await proxy.address)).toEqual([200, 201, 200]);
+      const run = await proxy.done;
+      expect(run.exitCode, run.stdout + run.stderr).toBe(1);
+      expect(run.stdout).toMatch(/^FAIL ORD-CREATE-004 /m);
+    } finally {
+      await server.close();
     }
   });
 });

@@ -136,7 +136,7 @@ test('the ledger records every order a run creates; cleanup deletes exactly thos
       env: { OMS_TOKEN: DEV_TOKEN_A },
     });
     expect(run.exitCode, run.stdout + run.stderr).not.toBe(2);
-    expect(run.stdout).toContain('delete them with: oms-conformance cleanup --run-id crashed-run');
+    expect(run.stdout).toContain('delete them with: npm run -s oms-conformance -- cleanup --run-id crashed-run');
 
     const ledger = readLedger(ledgerFile(join(work, '.oms-ledger'), 'crashed-run'));
     const entries = ledger.filter((entry) => entry.event === 'created');
