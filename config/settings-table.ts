@@ -250,10 +250,11 @@ export const SETTINGS = {
   }),
   givenAsOptions: setting({
     variable: 'OMS_GIVEN_AS_OPTIONS',
-    value: json<Record<string, string>>(),
+    value: json<Record<string, string[]>>(),
     default: undefined,
     internal: true,
-    meaning: 'Set by the command: which settings it took from its options, and from which (`{"token":"token-file"}`), so that messages name what the user gave (config/settings.ts `settingName`).',
+    meaning:
+      'Set by the command: which settings it took from its options, as given (`{"baseUrl":["--base-url","https://…"],"token":["--token-file","/abs/token.txt"]}`; a secret given on the command line as its option alone), so that messages name what the user gave and a replay line repeats it (config/settings.ts `settingName`, `optionWords`).',
   }),
   mergedRun: setting({
     variable: 'OMS_MERGED_RUN',

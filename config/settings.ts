@@ -89,17 +89,21 @@ export function checkAccountA(settings: Settings): void {
 export function settingName(name: SettingName, env: NodeJS.ProcessEnv = process.env): string {
   const { variable, flag } = SETTINGS[name];
   const options = givenAsOptions(env);
-  const option = optionGiven(name, env) ?? (options && flag && !env[variable]?.trim() ? flag.name : undefined);
-  return option ? `--${option}` : variable;
+  const option = options?.[name]?.[0] ?? (options && flag && !env[variable]?.trim() ? `--${flag.name}` : undefined);
+  return option ?? variable;
 }
 
-/** The option a setting was given with on the command line (without its dashes), if it was. */
-export function optionGiven(name: SettingName, env: NodeJS.ProcessEnv = process.env): string | undefined {
-  return givenAsOptions(env)?.[name];
+/**
+ * The words that give a setting again as the command was given it (`--base-url URL`, `--token-file PATH`), or
+ * undefined when it came from the environment, or as a secret on the command line (never recorded).
+ */
+export function optionWords(name: SettingName, env: NodeJS.ProcessEnv = process.env): string[] | undefined {
+  const words = givenAsOptions(env)?.[name];
+  return words && (words.length > 1 || !SETTINGS[name].value.placeholder) ? words : undefined;
 }
 
 /** The record the command leaves of the options it was given (OMS_GIVEN_AS_OPTIONS); none outside the command, or when unreadable. */
-function givenAsOptions(env: NodeJS.ProcessEnv): Record<string, string> | undefined {
+function givenAsOptions(env: NodeJS.ProcessEnv): Record<string, string[]> | undefined {
   const raw = env[SETTINGS.givenAsOptions.variable];
   if (!raw?.trim()) return undefined;
   try {

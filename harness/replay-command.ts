@@ -1,5 +1,6 @@
 import { INSTALLED_FROM_NPM } from '../config/package-root';
-import { optionGiven, readSetting } from '../config/settings';
+import { optionWords, readSetting } from '../config/settings';
+import type { SettingName } from '../config/settings-table';
 import { shellWord } from './http/shell';
 
 export interface ReplayTarget {
@@ -10,19 +11,23 @@ export interface ReplayTarget {
   location: string;
 }
 
+/** The settings that say which server and account a replay talks to: repeated when they were given as options. */
+const TARGET_SETTINGS: SettingName[] = ['baseUrl', 'token', 'clientId', 'clientSecret', 'tokenB', 'clientIdB', 'clientSecretB', 'tokenAuth'];
+
 /**
  * The command that replays one generated counterexample, for the place the run was started from: installed
- * from npm, `npx oms-conformance --seed … --path … --test …` (`npx playwright test` finds no test there: no
- * Playwright config, and node_modules skipped); in a checkout, Playwright itself. The base URL goes with it
- * when it was given as an option (a variable is still in the user's environment); the report goes to
- * replay-report, so the report of the run stays as it is.
+ * from npm, `npx oms-conformance … --seed … --path … --test …` (`npx playwright test` finds no test there: no
+ * Playwright config, and node_modules skipped), with the target's options as they were given (a variable is
+ * still in the user's environment; a secret typed on the command line is not repeated), the report to
+ * replay-report so the run's own stays as it is; in a checkout, Playwright itself.
  */
 export function replayCommand({ seed, path, location }: ReplayTarget): string {
-  const target = optionGiven('baseUrl') ? readSetting('baseUrl') : undefined;
   if (INSTALLED_FROM_NPM) {
-    return [suiteCommand('').trimEnd(), ...(target ? ['--base-url', shellWord(target)] : []), '--seed', String(seed), '--path', shellWord(path), '--test', location, '--out replay-report'].join(' ');
+    const target = TARGET_SETTINGS.flatMap((name) => optionWords(name) ?? []).map((word) => (word.startsWith('--') ? word : shellWord(word)));
+    return suiteCommand([...target, '--seed', String(seed), '--path', shellWord(path), '--test', location, '--out replay-report'].join(' '));
   }
-  return `${target ? `OMS_BASE_URL=${shellWord(target)} ` : ''}OMS_SEED=${seed} OMS_PATH=${shellWord(path)} npx playwright test ${location}`;
+  const baseUrl = optionWords('baseUrl') && readSetting('baseUrl');
+  return `${baseUrl ? `OMS_BASE_URL=${shellWord(baseUrl)} ` : ''}OMS_SEED=${seed} OMS_PATH=${shellWord(path)} npx playwright test ${location}`;
 }
 
 /** The suite's command with these arguments, as it runs here: `npx oms-conformance …` installed, the package script in a checkout. */

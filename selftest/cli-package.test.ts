@@ -56,20 +56,26 @@ test.describe('the packed package, installed in an empty folder', () => {
   test('the replay line a failure prints, run as printed in the vendor\'s folder, fails the same requirement again', async () => {
     const target = await behaviourTarget({ OMS_FAULT: 'list-mid-pages-slip' });
     try {
-      const run = await runCli([...target.args, '--seed', '20261121', '--grep', '@ORD-LIST-006', '--out', 'report'], { cwd: installed.app, bin: installed.bin, env: target.env });
+      // Account A's credentials as options, the secret in a file; account B's in the environment.
+      const { OMS_CLIENT_ID: clientId, OMS_CLIENT_SECRET: clientSecret, ...env } = target.env;
+      const secretFile = join(installed.work, 'client-secret.txt');
+      writeFileSync(secretFile, `${clientSecret}\n`);
+      const credentials = ['--client-id', clientId, '--client-secret-file', secretFile];
+      const run = await runCli([...target.args, ...credentials, '--seed', '20261121', '--grep', '@ORD-LIST-006', '--out', 'report'], { cwd: installed.app, bin: installed.bin, env });
       expect(run.exitCode, run.stdout + run.stderr).toBe(1);
       const hints = [...run.stdout.matchAll(/^ +Replay: +(.+)$/gm)].map((match) => match[1]);
       expect(hints.length, run.stdout).toBeGreaterThan(0);
       const [hint] = hints;
       expect(run.stdout).toContain("Run the failed requirements again: npx oms-conformance replay 'report/report.json'");
-      expect(hint).toMatch(/^npx oms-conformance --base-url '[^']+' --seed 20261121 --path '[\d:@]+' --test tests\/\S+\.spec\.ts:\d+ --out replay-report$/);
+      expect(hint).toMatch(/^npx oms-conformance --base-url '[^']+' --client-id '[^']+' --client-secret-file '[^']+' --seed 20261121 --path '[\d:@]+' --test tests\/\S+\.spec\.ts:\d+ --out replay-report$/);
+      expect(hint).not.toContain(clientSecret);
       // Every output carries the same command: the report's replay field, its HTML and Markdown renderings.
       const failed = readReport(join(installed.app, 'report')).requirements.find((r) => r.id === 'ORD-LIST-006');
       expect(failed?.status).toBe('failed');
       expect(failed?.findings.map((f) => (f as { replay?: { command: string } }).replay?.command)).toContain(hint);
 
       // As a vendor runs it: bash, in the folder, the credentials in the environment as they were.
-      const again = await exec('bash', ['-c', hint], { cwd: installed.app, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...target.env }, timeout: 300_000 }).then(
+      const again = await exec('bash', ['-c', hint], { cwd: installed.app, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, timeout: 300_000 }).then(
         () => ({ code: 0, output: '' }),
         (error: { code?: number; stdout?: string; stderr?: string }) => ({ code: error.code, output: `${error.stdout}${error.stderr}` }),
       );
