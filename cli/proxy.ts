@@ -121,12 +121,10 @@ function forward(incoming: IncomingMessage, outgoing: ServerResponse, { base, ma
     const waited = Date.now() - started;
     outgoing.writeHead(answer.statusCode ?? 502, withoutHopByHop(answer.headers as OutgoingHttpHeaders));
     const responseCopy = new BoundedCopy(maxBytes);
-    answer.on('data', (chunk: Buffer) => {
-      responseCopy.add(chunk);
-      outgoing.write(chunk);
-    });
+    // Streamed on as it comes, at the client's pace; the copy stops growing at the limit.
+    answer.on('data', (chunk: Buffer) => responseCopy.add(chunk));
+    answer.pipe(outgoing);
     answer.on('end', () => {
-      outgoing.end();
       void decoded(responseCopy, answer.headers['content-encoding']).then(({ text, cut }) => {
         const rawHeaders = flattenHeaders(incoming.headers);
         const requestBody = requestCopy.size ? requestCopy.text() : undefined;
