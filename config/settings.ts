@@ -93,6 +93,12 @@ export function settingName(name: SettingName, env: NodeJS.ProcessEnv = process.
   return option ?? variable;
 }
 
+/** A setting with its value, as the user gave it: `--base-url URL`, or `OMS_BASE_URL=URL`. */
+export function settingWithValue(name: SettingName, value: string, env: NodeJS.ProcessEnv = process.env): string {
+  const given = settingName(name, env);
+  return given.startsWith('--') ? `${given} ${value}` : `${given}=${value}`;
+}
+
 /**
  * The words that give a setting again as the command was given it (`--base-url URL`, `--token-file PATH`), or
  * undefined when it came from the environment, or as a secret on the command line (never recorded).

@@ -1,7 +1,7 @@
 import { requestLine } from '../../contract/operations';
 import { redact, registerSecret } from '../../config/redaction';
 import { HttpTransport } from './transport';
-import { settingName, type AccountName, type Settings } from '../../config/settings';
+import { settingName, settingWithValue, type AccountName, type Settings } from '../../config/settings';
 import { TOKEN_AUTH_METHODS, type TokenAuth } from '../../config/token-auth';
 
 /** The client credentials of one account, and the variable that stands for its token in any output. */
@@ -50,7 +50,7 @@ export async function fetchToken(baseUrl: string, credentials: ClientCredentials
     if (typeof outcome !== 'string') return outcome;
     refusals.push(`${method}: ${outcome}`);
   }
-  const tried = auth ? `with --token-auth ${auth}` : `as a form, as JSON and with HTTP Basic (${TOKEN_AUTH_METHODS.join(', ')})`;
+  const tried = auth ? `with ${settingWithValue('tokenAuth', auth)}` : `as a form, as JSON and with HTTP Basic (${TOKEN_AUTH_METHODS.join(', ')})`;
   throw new TokenError(
     `POST /token with ${credentials.variables.split(' and ')[0]} did not give an access_token ${tried}: ${refusals.join('; ')}. ` +
       `Check ${credentials.variables}${auth ? `, or ${settingName('tokenAuth')}` : ''}, or give the token itself instead.`,

@@ -1,6 +1,6 @@
 import type { FullConfig } from '@playwright/test';
 import { exitOnConfigurationError } from '../../config/exit-codes';
-import { checkAccountA, readSetting, readSettings, registerSettingsSecrets, settingName, writeSettings, type Settings } from '../../config/settings';
+import { checkAccountA, readSetting, readSettings, registerSettingsSecrets, settingName, settingWithValue, writeSettings, type Settings } from '../../config/settings';
 import { DEVELOPMENT_ACCOUNTS } from '../../reference/accounts';
 import { startReferenceServer, type RunningReference } from '../../reference/server';
 import { certificateAdvice, preflight, PreflightError } from './preflight';
@@ -39,7 +39,7 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
         throw new PreflightError(`${error.message}${certificateAdvice(error)}`);
       });
       // Workers and the report learn which way worked; workers start with this token and renew it themselves.
-      if (!settings.tokenAuth) console.error(`oms-conformance: POST /token accepted the client credentials with --token-auth ${issued.auth}`);
+      if (!settings.tokenAuth) console.error(`oms-conformance: POST /token accepted the client credentials with ${settingWithValue('tokenAuth', issued.auth)}`);
       handToWorkers(settings, { tokenAuth: issued.auth, ...(account === 'A' ? { token: issued.accessToken } : { tokenB: issued.accessToken }) });
     }
     const note = await preflight(baseUrl, settings.token as string, 'A', settings.requestTimeoutMs, settings.maxResponseBytes);

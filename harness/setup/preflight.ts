@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import { ConfigurationError } from '../../config/exit-codes';
-import { settingName, type AccountName } from '../../config/settings';
+import { settingName, settingWithValue, type AccountName } from '../../config/settings';
 import { requestLine } from '../../contract/operations';
 import { redact } from '../../config/redaction';
 import { quoted } from '../../config/safe-text';
@@ -10,10 +10,7 @@ import { HttpTransport, TransportError, type HttpResponse } from '../http/transp
 export class PreflightError extends ConfigurationError {}
 
 /** The base URL as the user gave it: `--base-url URL` or `OMS_BASE_URL=URL`. */
-function givenBaseUrl(baseUrl: string): string {
-  const name = settingName('baseUrl');
-  return name.startsWith('--') ? `${name} ${baseUrl}` : `${name}=${baseUrl}`;
-}
+const givenBaseUrl = (baseUrl: string): string => settingWithValue('baseUrl', baseUrl);
 
 /** Certificate errors Node reports for an issuer it does not trust: the fix is to give it the CA. */
 const UNTRUSTED_ISSUER = ['DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'UNABLE_TO_GET_ISSUER_CERT', 'CERT_UNTRUSTED'];
