@@ -1,4 +1,4 @@
-import type { ConformanceReport, CutEntry, RequirementResult } from './report';
+import { VERDICT_WORDS, type ConformanceReport, type CutEntry, type RequirementResult } from './report';
 
 /** How a requirement is shown: its status, with failures told apart by whether they gate and whether they are known. */
 export type Display = 'passed' | 'failed' | 'warned' | 'known' | 'observed' | 'skipped' | 'not-reached' | 'not-testable';
@@ -60,4 +60,20 @@ export function generatedLine(report: ConformanceReport): string {
 export function targetLabel(report: ConformanceReport): string {
   if (report.target.embedded) return `the embedded reference server${report.target.baseUrl ? ` (${report.target.baseUrl})` : ''}`;
   return report.target.baseUrl ?? 'unknown';
+}
+
+/** The verdict as one short line for index.html and report.md: the verdict, the gating count, complete or not; the reasons go below it (verdictReasons). */
+export function verdictHeadline(report: ConformanceReport): string {
+  const complete = report.complete ? 'complete' : 'incomplete, not a certification';
+  return `OMS conformance (${report.profile}): ${VERDICT_WORDS[report.verdict]} · ${report.score.passed} of ${report.score.gating} gating requirements passed · ${complete}`;
+}
+
+/** What the headline leaves out, each once: the known failures, what the run did not judge (and what would complete it), expired expectations. */
+export function verdictReasons(report: ConformanceReport): Array<{ cause: string; what: string }> {
+  const { knownFailures, expectationsFile, expired } = report.gate;
+  return [
+    ...(knownFailures.length ? [{ cause: 'known failures', what: `${knownFailures.join(', ')}, listed in ${expectationsFile}` }] : []),
+    ...(report.complete ? [] : report.gaps.map(({ cause, what }) => ({ cause, what }))),
+    ...(expired?.length ? [{ cause: 'expired expectations', what: `renew or remove in ${expectationsFile}: ${expired.map((e) => `${e.id} (until ${e.until})`).join(', ')}` }] : []),
+  ];
 }

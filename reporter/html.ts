@@ -1,9 +1,9 @@
 import { LEVELS } from '../requirements/catalogue';
-import { cutLine, DISPLAY, displayOf, failures, generatedLine, skipsByReason, targetLabel, type Display } from './display';
+import { cutLine, DISPLAY, displayOf, failures, generatedLine, skipsByReason, targetLabel, verdictHeadline, verdictReasons, type Display } from './display';
 import { requestLine, responseLine, type Evidence } from './evidence';
 import { escapeMarkup as escape } from './markup';
 import { stateNeeded } from './reproduce';
-import { bySection, STATUSES, verdictLine, type ConformanceReport, type RequirementResult } from './report';
+import { bySection, STATUSES, type ConformanceReport, type RequirementResult } from './report';
 
 /**
  * index.html: one self-contained page (inline style, no script, no network: the Content-Security-Policy
@@ -19,14 +19,14 @@ export function renderHtml(report: ConformanceReport): string {
 <meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escape(verdictLine(report))}</title>
+<title>${escape(verdictHeadline(report))}</title>
 <style>${STYLE}</style>
 </head>
 <body>
 <header class="verdict ${conformant ? 'ok' : report.verdict === 'inconclusive' || report.verdict === 'interrupted' ? 'inconclusive' : report.gate.passed ? 'known' : 'bad'}" data-testid="verdict" data-verdict="${report.verdict}">
-  <h1>${escape(verdictLine(report))}</h1>
-  <p>${report.score.passed} of ${report.score.gating} gating requirements passed (${report.score.percent}%) · ${escape(targetLabel(report))}</p>
-${failedNames(report)}</header>
+  <h1>${escape(verdictHeadline(report))}</h1>
+  <p>${escape(targetLabel(report))}</p>
+${failedNames(report)}${reasons(report)}</header>
 <main>
 ${failuresSection(report)}
 ${runSection(report)}
@@ -34,7 +34,6 @@ ${countsSection(report)}
 ${matrixSection(report)}
 ${fixedSection(report)}
 ${observedSection(report)}
-${gapsSection(report)}
 ${cutsSection(report)}
 ${generatedSection(report)}
 ${skippedSection(report)}
@@ -65,7 +64,7 @@ function runSection(report: ConformanceReport): string {
     ['Seed', report.seed === null ? 'random' : String(report.seed)],
     ['Read-only', report.readOnly ? 'yes: requirements that need writes were skipped' : 'no'],
     ['Selection', report.grep || report.shard ? [report.grep && `grep ${report.grep}`, report.shard && `shard ${report.shard}`].filter(Boolean).join(', ') : 'every test'],
-    ['Complete', report.complete ? 'yes: every gating requirement was checked' : `no: ${report.incompleteReasons.join('; ')}`],
+    ['Complete', report.complete ? 'yes: every gating requirement was checked' : 'no: why, under the verdict'],
     ['Run id', report.runId + (report.mergedShards ? ` (merged from ${report.mergedShards} shards)` : '')],
     ['Started', report.startedAt],
     ['Finished', report.finishedAt],
@@ -159,10 +158,10 @@ function observedSection(report: ConformanceReport): string {
   return `<section id="observed"><h2>Observed behaviours</h2><p>Where the document leaves the behaviour open, what this server does: reported, never a failure.</p><table><thead><tr><th>Id</th><th>Section</th><th>Question</th><th>Seen</th></tr></thead><tbody>${rows}</tbody></table></section>`;
 }
 
-function gapsSection(report: ConformanceReport): string {
-  if (report.complete) return '';
-  const items = report.gaps.map((gap) => `<li data-cause="${escape(gap.cause)}"><strong>${escape(gap.cause)}</strong>: ${escape(gap.what)}</li>`).join('');
-  return `<section id="gaps"><h2>Not judged</h2><p>What this run did not judge, and why: it is not a certification.</p><ul>${items}</ul></section>`;
+/** Under the headline, once each: the known failures, what the run did not judge and what would complete it, expired expectations. */
+function reasons(report: ConformanceReport): string {
+  const items = verdictReasons(report).map(({ cause, what }) => `<li data-cause="${escape(cause)}"><strong>${escape(cause)}</strong>: ${escape(what)}</li>`);
+  return items.length ? `  <ul class="reasons" data-testid="reasons">${items.join('')}</ul>\n` : '';
 }
 
 function cutsSection(report: ConformanceReport): string {
@@ -202,6 +201,7 @@ header.verdict{padding:18px 24px;color:#fff}
 header.verdict h1{margin:0 0 4px;font-size:22px}
 header.verdict p{margin:0}
 header.verdict .failed-names{margin-top:6px}header.verdict a{color:#fff}
+header.verdict ul.reasons{margin:6px 0 0;padding-left:20px}
 header.ok{background:#1a7f37}header.bad{background:#cf222e}header.known{background:#8250df}header.inconclusive{background:#57606a}
 section{background:#fff;border:1px solid #d0d7de;border-radius:6px;padding:4px 16px 12px;margin-top:16px}
 h2{font-size:17px}

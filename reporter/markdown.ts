@@ -1,20 +1,21 @@
 import { LEVELS } from '../requirements/catalogue';
 import { visible } from '../config/safe-text';
-import { cutLine, failures, generatedLine, skipsByReason, targetLabel } from './display';
-import { STATUSES, verdictLine, type ConformanceReport } from './report';
+import { cutLine, failures, generatedLine, skipsByReason, targetLabel, verdictHeadline, verdictReasons } from './display';
+import { STATUSES, type ConformanceReport } from './report';
 
 /** report.md: a summary short enough for a pull-request comment. */
 export function renderMarkdown(report: ConformanceReport): string {
   const icon = { conformant: '✅', inconclusive: '❔', interrupted: '⏹️', 'not-conformant': report.gate.passed ? '⚠️' : '❌' }[report.verdict];
+  const reasons = verdictReasons(report);
   const lines = [
-    `## ${icon} ${verdictLine(report)}`,
+    `## ${icon} ${verdictHeadline(report)}`,
     '',
+    ...reasons.map(({ cause, what }) => `- **${cause}**: ${codeSpan(what)}`),
+    ...(reasons.length ? [''] : []),
     `Suite ${report.suite.name} ${report.suite.version} · target ${codeSpan(targetLabel(report))} · profile **${report.profile}** · effort ${report.effort} · seed ${report.seed ?? 'random'}` +
       `${report.readOnly ? ' · **read-only**' : ''}${report.grep ? ` · grep ${codeSpan(report.grep)}` : ''}${report.shard ? ` · shard ${report.shard}` : ''} · run ${codeSpan(report.runId)}`,
     '',
-    `Score: ${report.score.passed} of ${report.score.gating} gating requirements passed (${report.score.percent}%).` +
-      (report.rateLimitRetries ? ` ${report.rateLimitRetries} rate-limited answer(s) (429/503) were waited out and retried.` : ''),
-    '',
+    ...(report.rateLimitRetries ? [`${report.rateLimitRetries} rate-limited answer(s) (429/503) were waited out and retried.`, ''] : []),
     `| Level | ${STATUSES.join(' | ')} |`,
     `|---|${STATUSES.map(() => '---:').join('|')}|`,
     ...LEVELS.map((level) => `| ${level} | ${STATUSES.map((s) => report.counts[level][s] || '·').join(' | ')} |`),
@@ -40,10 +41,6 @@ export function renderMarkdown(report: ConformanceReport): string {
   if (observed.length) {
     lines.push('', '### Observed behaviours', '');
     for (const r of observed) lines.push(`- **${r.id}** (§${r.section}) ${r.statement} — ${r.observed.map(codeSpan).join(', ')}`);
-  }
-  if (!report.complete) {
-    lines.push('', '### Not judged', '', 'What this run did not judge, and why: it is not a certification.', '');
-    for (const gap of report.gaps) lines.push(`- **${gap.cause}**: ${codeSpan(gap.what)}`);
   }
   if (report.cuts.length) {
     lines.push('', '### Cut short', '');
