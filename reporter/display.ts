@@ -77,3 +77,58 @@ export function verdictReasons(report: ConformanceReport): Array<{ cause: string
     ...(expired?.length ? [{ cause: 'expired expectations', what: `renew or remove in ${expectationsFile}: ${expired.map((e) => `${e.id} (until ${e.until})`).join(', ')}` }] : []),
   ];
 }
+
+/** Lines of a body or a message shown before the rest is folded away: about a screenful. */
+export const SCREENFUL_LINES = 40;
+
+/**
+ * A body as a reader reads it: JSON laid out two spaces a level (a body the report cut too), anything else as
+ * it came. Only whitespace next to the structure ({ } [ ] , :) changes: every number, string and key stays as
+ * the server wrote it (parsing and printing again would round 2^53+1 and merge duplicate keys), and text that
+ * is not JSON keeps its spaces.
+ */
+export function readableBody(body: string): string {
+  if (!/^\s*[[{]/.test(body)) return body;
+  const structure = '{}[],:';
+  let out = '';
+  let depth = 0;
+  let inString = false;
+  const newline = () => `\n${'  '.repeat(Math.max(0, depth))}`;
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i];
+    if (inString) {
+      out += c;
+      if (c === '\\' && i + 1 < body.length) out += body[++i];
+      else if (c === '"') inString = false;
+    } else if (c === '"') {
+      inString = true;
+      out += c;
+    } else if (c === '{' || c === '[') {
+      const close = c === '{' ? '}' : ']';
+      const after = body.slice(i + 1).search(/\S/);
+      if (after >= 0 && body[i + 1 + after] === close) {
+        out += `${c}${close}`;
+        i += 1 + after;
+      } else {
+        depth++;
+        out += `${c}${newline()}`;
+      }
+    } else if (c === '}' || c === ']') {
+      depth--;
+      out += `${newline()}${c}`;
+    } else if (c === ',') out += `,${newline()}`;
+    else if (c === ':') out += ': ';
+    else if (/\s/.test(c)) {
+      const next = body.slice(i + 1).trimStart()[0] ?? '';
+      if (!structure.includes(out.trimEnd().slice(-1)) && !structure.includes(next)) out += c;
+    } else out += c;
+  }
+  return out;
+}
+
+/** Text cut at a screenful: what is shown, and the rest to fold away ('' when it fits). */
+export function foldAtScreenful(text: string): { shown: string; rest: string; restLines: number } {
+  const lines = text.split('\n');
+  if (lines.length <= SCREENFUL_LINES) return { shown: text, rest: '', restLines: 0 };
+  return { shown: lines.slice(0, SCREENFUL_LINES).join('\n'), rest: lines.slice(SCREENFUL_LINES).join('\n'), restLines: lines.length - SCREENFUL_LINES };
+}

@@ -1,5 +1,5 @@
 import { LEVELS } from '../requirements/catalogue';
-import { cutLine, DISPLAY, displayOf, failures, generatedLine, skipsByReason, targetLabel, verdictHeadline, verdictReasons, type Display } from './display';
+import { cutLine, DISPLAY, displayOf, failures, foldAtScreenful, generatedLine, readableBody, skipsByReason, targetLabel, verdictHeadline, verdictReasons, type Display } from './display';
 import { requestLine, responseLine, type Evidence } from './evidence';
 import { escapeMarkup as escape } from './markup';
 import { stateNeeded } from './reproduce';
@@ -128,8 +128,8 @@ function finding(evidence: Evidence): string {
   const parts: Array<[string, string | undefined, string]> = [
     ['Expected', evidence.expected, 'expected'],
     ['Received', evidence.received, 'received'],
-    ['Request', request && (evidence.request?.body === undefined ? request : `${request}\n${evidence.request.body}`), 'request'],
-    ['Response', evidence.response && `${responseLine(evidence)}\n${evidence.response.body || '(empty)'}`, 'response'],
+    ['Request', request && (evidence.request?.body === undefined ? request : `${request}\n${readableBody(evidence.request.body)}`), 'request'],
+    ['Response', evidence.response && `${responseLine(evidence)}\n${evidence.response.body ? readableBody(evidence.response.body) : '(empty)'}`, 'response'],
     ['Reproduce', evidence.curl, 'curl'],
     ['Needs', evidence.curl && stateNeeded(evidence), 'state'],
     ['Counterexample', evidence.counterexample, 'counterexample'],
@@ -138,8 +138,15 @@ function finding(evidence: Evidence): string {
   const present = parts.filter(([, value]) => value !== undefined);
   const repeats = evidence.repeats ? `<p class="repeats">${evidence.repeats} more violation(s) of it in the same test.</p>` : '';
   return `<div class="finding"><h4>${escape(evidence.test)}</h4><dl>${present
-    .map(([label, value, name]) => `<dt>${label}</dt><dd><pre class="${name}">${escape(value as string)}</pre></dd>`)
+    .map(([label, value, name]) => `<dt>${label}</dt><dd>${folded(value as string, name)}</dd>`)
     .join('')}</dl>${repeats}</div>`;
+}
+
+/** A part in a pre, the lines past a screenful folded into a details the reader opens. */
+function folded(text: string, name: string): string {
+  const { shown, rest, restLines } = foldAtScreenful(text);
+  const more = rest ? `<details class="more"><summary>${restLines} more line(s)</summary><pre class="${name}">${escape(rest)}</pre></details>` : '';
+  return `<pre class="${name}">${escape(shown)}</pre>${more}`;
 }
 
 function fixedSection(report: ConformanceReport): string {
@@ -222,5 +229,6 @@ details.failure summary{cursor:pointer}
 pre{background:#f6f8fa;border:1px solid #eaeef2;border-radius:4px;padding:6px 8px;white-space:pre-wrap;word-break:break-all;margin:2px 0;font-size:12px}
 pre.curl{background:#0d1117;color:#e6edf3}
 pre.state{background:#fff8c5;border-color:#d4a72c}
+details.more summary{cursor:pointer;color:#57606a;font-size:12px}
 footer{padding:12px 24px;color:#57606a}
 `;

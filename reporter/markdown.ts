@@ -1,6 +1,7 @@
 import { LEVELS } from '../requirements/catalogue';
-import { visible } from '../config/safe-text';
-import { cutLine, failures, generatedLine, skipsByReason, targetLabel, verdictHeadline, verdictReasons } from './display';
+import { visible, visibleLines } from '../config/safe-text';
+import { cutLine, failures, foldAtScreenful, generatedLine, readableBody, skipsByReason, targetLabel, verdictHeadline, verdictReasons } from './display';
+import { responseLine, type Evidence } from './evidence';
 import { STATUSES, type ConformanceReport } from './report';
 
 /** report.md: a summary short enough for a pull-request comment. */
@@ -28,6 +29,7 @@ export function renderMarkdown(report: ConformanceReport): string {
       const finding = r.findings[0];
       const detail = finding?.expected ? ` Expected ${codeSpan(oneLine(finding.expected))}, received ${codeSpan(oneLine(finding.received ?? ''))}.` : '';
       lines.push(`- **${r.id}** (${r.level}, §${r.section}, ${tag}): ${r.statement}${detail}${r.knownFailure ? ` Known: ${codeSpan(r.knownFailure.reason)}` : ''}`);
+      if (finding) lines.push(...responseBody(finding));
     }
   }
   if (report.unattributedFailures.length) {
@@ -57,6 +59,25 @@ export function renderMarkdown(report: ConformanceReport): string {
   }
   lines.push('', 'Full evidence, with a curl line for every failure: `index.html` and `report.json` in the report directory.', '');
   return lines.join('\n');
+}
+
+/**
+ * A failure's response body under its requirement, as a list item's code block: laid out, the lines past a
+ * screenful folded into a details the reader opens. Server text stays inside the code blocks and code spans.
+ */
+function responseBody(evidence: Evidence): string[] {
+  if (!evidence.response?.body) return [];
+  const { shown, rest, restLines } = foldAtScreenful(visibleLines(readableBody(evidence.response.body)).join('\n'));
+  const lines = ['', `  Response ${codeSpan(responseLine(evidence) ?? '')}:`, '', ...codeBlock(shown)];
+  if (rest) lines.push('', `  <details><summary>${restLines} more line(s)</summary>`, '', ...codeBlock(rest), '', '  </details>');
+  return [...lines, ''];
+}
+
+/** A fenced code block inside a list item: the fence longer than any run of backticks in the text, so nothing in it ends the block. */
+function codeBlock(text: string): string[] {
+  const longest = Math.max(2, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(longest + 1);
+  return [`  ${fence}`, ...text.split('\n').map((line) => `  ${line}`), `  ${fence}`];
 }
 
 function oneLine(text: string, max = 160): string {

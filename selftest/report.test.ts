@@ -134,6 +134,9 @@ test.describe.serial('the conformance report of one run', () => {
     // One short headline, the reasons below it once.
     expect(markdown).toMatch(/^## ⚠️ OMS conformance \(core\): NOT CONFORMANT · \d+ of \d+ gating requirements passed · (complete|incomplete, not a certification)$/m);
     expect(markdown).toContain('- **known failures**: `ORD-GEN-002, listed in known.yaml`');
+    // A failure's response body under it, laid out, the lines past a screenful folded.
+    expect(markdown).toMatch(/\n {2}Response `\d{3} \(application\/json[^`]*`:\n\n {2}```\n {2}\{\n {4}"success": true,\n/);
+    expect(markdown).toMatch(/\n {2}<details><summary>\d+ more line\(s\)<\/summary>\n\n {2}```\n/);
     expect(markdown).toMatch(/^\| MUST \| \d+ \| 1 \|/m);
     expect(markdown).toContain('- **ORD-GEN-002** (MUST, §4.1, known failure)');
     expect(markdown).toContain('- **ORD-AUTH-006** (SHOULD, §5, warning, not gating)');
@@ -199,9 +202,16 @@ test.describe.serial('the conformance report of one run', () => {
     await expect(failure.locator('pre.curl').first()).toBeVisible();
     await expect(failure.locator('pre.curl').first()).toContainText(`'Authorization: Bearer '"\${OMS_TOKEN}"`);
     await expect(failure.locator('pre.state').first()).toContainText(/^an account holding \d+ orders, as during the run/);
-    await failure.locator('summary').click();
+    // A response body laid out as JSON, a line a field, the lines past a screenful folded until opened.
+    const response = failure.locator('pre.response').first();
+    await expect(response).toContainText(/^\d{3} \(application\/json[^)]*\)\n\{\n {2}"success": true,\n {2}"meta": \{\n/);
+    const more = failure.locator('details.more').first();
+    await expect(more.locator('pre')).toBeHidden();
+    await more.locator('summary').click();
+    await expect(more.locator('pre')).toBeVisible();
+    await failure.locator(':scope > summary').click();
     await expect(failure.locator('pre.curl').first()).toBeHidden();
-    await failure.locator('summary').click();
+    await failure.locator(':scope > summary').click();
     const colour = await page.locator('a[data-id="ORD-GEN-002"]').evaluate((cell) => getComputedStyle(cell).backgroundColor);
     expect(colour).toBe('rgb(130, 80, 223)');
     await failure.scrollIntoViewIfNeeded();
