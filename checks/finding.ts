@@ -32,4 +32,6 @@ export interface Replay {
   path: string;
   /** file:line of the test, relative to the project root. */
   location: string;
+  /** The command that replays it, for the place the run was started from (harness/replay-command.ts). */
+  command: string;
 }

@@ -37,7 +37,7 @@ export function judge({ options, positionals }: Parsed): number {
 }
 
 /** A browser's HAR carries real credentials: each is masked by value in everything judge prints or writes. */
-function maskCredentials(recorded: HarExchange[]): void {
+export function maskCredentials(recorded: Array<Pick<HarExchange, 'exchange'>>): void {
   for (const { exchange } of recorded) {
     for (const [name, value] of Object.entries(exchange.request.headers)) {
       const header = name.toLowerCase();

@@ -16,6 +16,10 @@ const COMMANDS: Record<Command, { usage: string; about: string }> = {
   replay: { usage: 'oms-conformance replay REPORT.json [--times N] [--out DIR] [options]', about: 'run again exactly the failed requirements of a report, with their seeds and paths; FIXED, STILL FAILING or FLAKY each' },
   diff: { usage: 'oms-conformance diff OLD/report.json NEW/report.json [--fail-on-observed] [--json FILE]', about: 'what changed between two reports: requirements whose status changed, observed behaviours that changed' },
   judge: { usage: 'oms-conformance judge TRAFFIC.har [--base-url URL] [--profile P] [--json FILE]', about: 'judge recorded traffic (a HAR) with the suite\'s checks, sending no request; what the traffic cannot show is "not judged"' },
+  proxy: {
+    usage: 'oms-conformance proxy --base-url URL [--port N] [--out DIR] [--requests N] [--duration SECONDS] [--profile P]',
+    about: "a local proxy in front of the server: your own client's requests go through it and are judged live with judge's checks; on exit the HAR and judge's report",
+  },
 };
 
 /**
@@ -32,6 +36,7 @@ const COMMAND_RUNNERS: Record<Command, (parsed: Parsed) => number | Promise<numb
   replay: (parsed) => (require('./replay') as typeof import('./replay')).replay(parsed),
   diff: (parsed) => (require('./diff') as typeof import('./diff')).diff(parsed),
   judge: (parsed) => (require('./judge') as typeof import('./judge')).judge(parsed),
+  proxy: (parsed) => (require('./proxy') as typeof import('./proxy')).proxy(parsed),
 };
 
 /** The `oms-conformance` command: parses the command line and returns the exit code. */
@@ -90,6 +95,7 @@ function help(command: Command): string {
       '  oms-conformance --shard 1/2 --seed 42 --out shard-1 && oms-conformance merge shard-1 shard-2 --out report',
       '  oms-conformance diff release-1/report.json release-2/report.json',
       '  oms-conformance judge traffic.har --base-url https://oms.example.com/api',
+      '  oms-conformance proxy --base-url https://staging.example.com/api --port 8080   (then point your client at http://127.0.0.1:8080)',
     );
   }
   return lines.join('\n');

@@ -39,6 +39,12 @@ function settingOptions(): OptionSpec[] {
 const COMMAND_OPTIONS: OptionSpec[] = [
   { name: 'grep', value: 'REGEXP', help: 'run only the tests whose title or tags match (e.g. @ORD-LIST-003, @MUST); the report says it is partial', commands: ['run'] },
   { name: 'grep-invert', value: 'REGEXP', help: 'skip the tests whose title or tags match; the report says it is partial', commands: ['run'] },
+  {
+    name: 'test',
+    value: 'FILE:LINE',
+    help: "run only the suite's test at FILE:LINE (with --seed and --path: the one counterexample a failure's replay line names); the report says it is partial",
+    commands: ['run'],
+  },
   { name: 'shard', value: 'I/N', help: 'run shard I of N and write a blob report for `merge` (exploring needs --seed, the same on every shard)', commands: ['run'] },
   { name: 'times', value: 'N', help: 'replay: run the failed requirements N times (default 1), to tell FIXED from FLAKY', commands: ['replay'] },
   { name: 'prune', value: 'REPORT.json', help: 'expectations: list the entries that pass in this report, or have expired', commands: ['expectations'] },
@@ -52,7 +58,10 @@ const COMMAND_OPTIONS: OptionSpec[] = [
     help: 'verify without --pub: check only that the other files match the hashes report.json records (report.json itself can then be edited unnoticed)',
     commands: ['verify'],
   },
-  { name: 'help', help: 'show this help', commands: ['run', 'merge', 'cleanup', 'verify', 'keygen', 'expectations', 'replay', 'diff', 'judge'] },
+  { name: 'port', value: 'N', help: 'proxy: the local port it listens on, 127.0.0.1 only (default: a free one, printed)', commands: ['proxy'] },
+  { name: 'requests', value: 'N', help: 'proxy: stop after N exchanges and write the report', commands: ['proxy'] },
+  { name: 'duration', value: 'SECONDS', help: 'proxy: stop after SECONDS and write the report', commands: ['proxy'] },
+  { name: 'help', help: 'show this help', commands: ['run', 'merge', 'cleanup', 'verify', 'keygen', 'expectations', 'replay', 'diff', 'judge', 'proxy'] },
   { name: 'version', help: 'print the suite version', commands: ['run'] },
 ];
 

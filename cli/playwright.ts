@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
-import { join, sep } from 'node:path';
+import { join } from 'node:path';
 import { EXIT_CODE } from '../config/exit-codes';
-import { PACKAGE_ROOT } from '../reporter/run-info';
+import { INSTALLED_FROM_NPM, PACKAGE_ROOT } from '../config/package-root';
 
 export const SUITE_CONFIG = join(PACKAGE_ROOT, 'playwright.config.ts');
 export const MERGE_CONFIG = join(PACKAGE_ROOT, 'cli', 'merge.config.ts');
@@ -12,7 +12,7 @@ export const MERGE_CONFIG = join(PACKAGE_ROOT, 'cli', 'merge.config.ts');
  * does not compile TypeScript: tsx does it instead, in the runner and (through execArgv) its workers.
  */
 export function runPlaywright(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
-  const tsx = PACKAGE_ROOT.split(sep).includes('node_modules') ? ['--require', require.resolve('tsx/cjs')] : [];
+  const tsx = INSTALLED_FROM_NPM ? ['--require', require.resolve('tsx/cjs')] : [];
   const child = spawn(process.execPath, [...tsx, require.resolve('@playwright/test/cli'), ...args], { env, stdio: 'inherit' });
   // Ctrl-C reaches the child too (the same process group): it stops its tests, cleans up and writes an
   // interrupted report. This process waits for that, and ends with the child's code, instead of dying first.

@@ -31,6 +31,9 @@ export async function run({ options, positionals }: Parsed): Promise<number> {
     }
     return [`--${name}`, pattern];
   });
+  const location = options.get('test');
+  // A test of the suite by its file and line, relative to the suite's root: Playwright matches it against the test files' paths.
+  if (typeof location === 'string' && !/^[\w./-]+\.ts:\d+$/.test(location)) throw new UsageError(`--test must be FILE:LINE of a test of the suite, as a replay line names it, got ${JSON.stringify(location)}`);
   const shard = options.get('shard');
   if (typeof shard === 'string') {
     const match = /^(\d+)\/(\d+)$/.exec(shard);
@@ -42,6 +45,7 @@ export async function run({ options, positionals }: Parsed): Promise<number> {
   writeSettings({ runId: settings.runId ?? newRunId(), reportDir: out }, env);
   const args = ['test', '--config', SUITE_CONFIG, '--output', join(out, 'test-results')];
   args.push(...filters);
+  if (typeof location === 'string') args.push(location);
   if (typeof shard === 'string') {
     // The shard's own conformance report stays next to the blob that `merge` combines.
     args.push('--shard', shard, '--reporter', `${env.CI ? 'dot' : 'list'},blob,${REPORTER}`);

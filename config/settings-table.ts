@@ -4,7 +4,7 @@ import { choice, credential, directoryOrOff, httpUrl, integer, integerIn, json, 
 import { SEED_SOURCES } from './run-info';
 
 /** The commands of oms-conformance (cli/options.ts): the ones that take each setting's option. */
-export type Command = 'run' | 'merge' | 'cleanup' | 'verify' | 'keygen' | 'expectations' | 'replay' | 'diff' | 'judge';
+export type Command = 'run' | 'merge' | 'cleanup' | 'verify' | 'keygen' | 'expectations' | 'replay' | 'diff' | 'judge' | 'proxy';
 
 /**
  * One setting of the suite: the one place its variable, option, default, check and meaning are written.
@@ -50,7 +50,7 @@ export const SETTINGS = {
     value: httpUrl,
     default: undefined,
     defaultNote: 'the embedded reference server',
-    flag: { name: 'base-url', commands: [...TARGET, 'judge'], help: 'server under test (judge: the base URL the recorded traffic went to)' },
+    flag: { name: 'base-url', commands: [...TARGET, 'judge', 'proxy'], help: 'server under test (judge: the base URL the recorded traffic went to; proxy: the server it forwards to)' },
     meaning: 'Base URL of the server under test, with any path prefix.',
   }),
   token: setting({
@@ -115,7 +115,7 @@ export const SETTINGS = {
     variable: 'OMS_PROFILE',
     value: choice(['core', 'strict']),
     default: 'core',
-    flag: { name: 'profile', commands: ['run', 'judge'], help: 'core: MUST requirements gate; strict: MUST and SHOULD' },
+    flag: { name: 'profile', commands: ['run', 'judge', 'proxy'], help: 'core: MUST requirements gate; strict: MUST and SHOULD' },
     meaning: '`core`: only MUST requirements fail the run. `strict`: SHOULD requirements fail it too.',
   }),
   effort: setting({
@@ -163,7 +163,7 @@ export const SETTINGS = {
     // Below a second no remote answer arrives; above ten minutes a silent server would hold the run for hours.
     value: integerIn('MS', 1_000, 600_000, 'milliseconds'),
     default: 15_000,
-    flag: { name: 'request-timeout', commands: TARGET, help: 'total deadline of one response, body included' },
+    flag: { name: 'request-timeout', commands: [...TARGET, 'proxy'], help: 'total deadline of one response, body included' },
     meaning:
       'Total deadline of one response: connect, headers and the whole body (one byte a second does not keep a request alive), 1000 to 600000. The preflight request has the same deadline. After 3 timeouts in a row the run stops, skips the rest with that reason, and is inconclusive.',
   }),
@@ -173,7 +173,7 @@ export const SETTINGS = {
     value: integerIn('N', 1024 * 1024, 1024 * 1024 * 1024, 'bytes'),
     default: 10 * 1024 * 1024,
     defaultNote: '10 MiB',
-    flag: { name: 'max-response-bytes', commands: TARGET, help: 'largest response body read, after decoding' },
+    flag: { name: 'max-response-bytes', commands: [...TARGET, 'proxy'], help: 'largest response body read, after decoding (proxy: judged; a longer one is still passed on whole)' },
     meaning: 'Largest response body read, after gzip/deflate/br decoding, 1 MiB to 1 GiB; a larger one ends its request with an error.',
   }),
   maxRps: setting({
@@ -228,13 +228,14 @@ export const SETTINGS = {
     variable: 'OMS_REPORT_DIR',
     value: path('DIR'),
     default: 'conformance-report',
-    flag: { name: 'out', commands: ['run', 'merge', 'replay'], help: 'report directory (replay: where the reports of its runs go, default replay-report)' },
+    flag: { name: 'out', commands: ['run', 'merge', 'replay', 'proxy'], help: 'report directory (replay: where the reports of its runs go, default replay-report; proxy: traffic.har and traffic-report.json, default proxy-report)' },
     meaning: 'Where the conformance report is written.',
   }),
   replayPath: setting({
     variable: 'OMS_PATH',
     value: text('PATH'),
     default: undefined,
+    flag: { name: 'path', commands: ['run'], help: 'with --seed and --test, replay one shrunk counterexample exactly as a failure printed it' },
     meaning: 'With `OMS_SEED`, replays one shrunk counterexample exactly as a failure printed it.',
   }),
   expectationsFile: setting({
@@ -272,6 +273,14 @@ export const SETTINGS = {
     defaultNote: 'a new one per run',
     flag: { name: 'run-id', commands: ['run', 'cleanup'], help: 'run id; cleanup: the run whose orders to delete' },
     meaning: 'Names the run in its report and its ledger (`oms-conformance cleanup --run-id`): letters, digits, `.`, `_` and `-`.',
+  }),
+  givenAsOptions: setting({
+    variable: 'OMS_GIVEN_AS_OPTIONS',
+    value: json<Record<string, string[]>>(),
+    default: undefined,
+    internal: true,
+    meaning:
+      'Set by the command: which settings it took from its options, as given (`{"baseUrl":["--base-url","https://…"],"token":["--token-file","/abs/token.txt"]}`; a secret given on the command line as its option alone), so that messages name what the user gave and a replay line repeats it (config/settings.ts `settingName`, `optionWords`).',
   }),
   mergedRun: setting({
     variable: 'OMS_MERGED_RUN',

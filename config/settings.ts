@@ -16,8 +16,9 @@ export class SettingError extends ConfigurationError {
   constructor(
     readonly setting: SettingName,
     readonly problem: string,
+    env: NodeJS.ProcessEnv = process.env,
   ) {
-    super(`${SETTINGS[setting].variable} ${problem}`);
+    super(`${settingName(setting, env)} ${problem}`);
   }
 }
 
@@ -29,7 +30,7 @@ export function readSetting<K extends SettingName>(name: K, env: NodeJS.ProcessE
   try {
     return spec.value.parse(spec.value.verbatim ? raw : raw.trim());
   } catch (error) {
-    if (error instanceof InvalidValue) throw new SettingError(name, error.message);
+    if (error instanceof InvalidValue) throw new SettingError(name, error.message, env);
     throw error;
   }
 }
@@ -40,7 +41,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   for (const name of SETTING_NAMES) {
     const partner = SETTINGS[name].goesWith as SettingName | undefined;
     if (partner && (settings[name] === undefined) !== (settings[partner] === undefined)) {
-      throw new SettingError(name, `and ${SETTINGS[partner].variable} go together: set both, or neither`);
+      throw new SettingError(name, `and ${settingName(partner, env)} go together: set both, or neither`, env);
     }
   }
   return settings;
@@ -77,6 +78,44 @@ export function registerSettingsSecrets(settings: Partial<Settings>): void {
 /** Against the user's own server, account A needs a token, or client credentials to obtain one. */
 export function checkAccountA(settings: Settings): void {
   if (!settings.baseUrl || settings.token || settings.clientId) return;
-  const { clientId, clientSecret } = SETTINGS;
-  throw new SettingError('token', `is not set: give the bearer token of account A (or ${clientId.variable} and ${clientSecret.variable} to obtain one from POST /token).`);
+  throw new SettingError('token', `is not set: give the bearer token of account A (or ${settingName('clientId')} and ${settingName('clientSecret')} to obtain one from POST /token).`);
+}
+
+/**
+ * A setting named as the user gave it: its option (`--token-file`) when the command took it from one, its
+ * variable (OMS_TOKEN) when the environment held it. On the command line a setting not given at all is named
+ * by its option. Every message that tells the user which setting to fix names it through this.
+ */
+export function settingName(name: SettingName, env: NodeJS.ProcessEnv = process.env): string {
+  const { variable, flag } = SETTINGS[name];
+  const options = givenAsOptions(env);
+  const option = options?.[name]?.[0] ?? (options && flag && !env[variable]?.trim() ? `--${flag.name}` : undefined);
+  return option ?? variable;
+}
+
+/** A setting with its value, as the user gave it: `--base-url URL`, or `OMS_BASE_URL=URL`. */
+export function settingWithValue(name: SettingName, value: string, env: NodeJS.ProcessEnv = process.env): string {
+  const given = settingName(name, env);
+  return given.startsWith('--') ? `${given} ${value}` : `${given}=${value}`;
+}
+
+/**
+ * The words that give a setting again as the command was given it (`--base-url URL`, `--token-file PATH`), or
+ * undefined when it came from the environment, or as a secret on the command line (never recorded).
+ */
+export function optionWords(name: SettingName, env: NodeJS.ProcessEnv = process.env): string[] | undefined {
+  const words = givenAsOptions(env)?.[name];
+  return words && (words.length > 1 || !SETTINGS[name].value.placeholder) ? words : undefined;
+}
+
+/** The record the command leaves of the options it was given (OMS_GIVEN_AS_OPTIONS); none outside the command, or when unreadable. */
+function givenAsOptions(env: NodeJS.ProcessEnv): Record<string, string[]> | undefined {
+  const raw = env[SETTINGS.givenAsOptions.variable];
+  if (!raw?.trim()) return undefined;
+  try {
+    // Read past readSetting: its error's message is named through here.
+    return SETTINGS.givenAsOptions.value.parse(raw) ?? undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -1,6 +1,6 @@
 import { _baseTest as base, type FullConfig } from '@playwright/test';
 import { OmsApi } from './requests/api';
-import { currentRunId, readSettings, registerSettingsSecrets, writeSettings, type AccountName, type Settings } from '../config/settings';
+import { currentRunId, readSettings, registerSettingsSecrets, settingName, writeSettings, type AccountName, type Settings } from '../config/settings';
 import { orderRequestLine } from '../contract/order-path';
 import { OmsClient } from './http/client';
 import { recordOf } from './record/findings';
@@ -12,7 +12,6 @@ import { poolOrders } from './requests/order-pool';
 import { CreatedOrders } from './requests/created-orders';
 import { serverWentSilent } from './http/silence';
 import { skipTest } from './record/skips';
-import { SETTINGS } from '../config/settings-table';
 import { quoted, visible } from '../config/safe-text';
 import { redact } from '../config/redaction';
 import { clientCredentials, fetchToken, TokenSource } from './http/token';
@@ -173,12 +172,12 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   apiB: [
     async ({ accounts }, use, testInfo) => {
       if (!accounts.B) {
-        const { tokenB, clientIdB, clientSecretB } = SETTINGS;
+        const secondAccount = `${settingName('tokenB')} (or ${settingName('clientIdB')} and ${settingName('clientSecretB')})`;
         skipTest(
           {
             kind: 'configuration',
-            reason: `${tokenB.variable} (or ${clientIdB.variable} and ${clientSecretB.variable}) is not set: isolation between accounts needs a second account`,
-            settings: [`${tokenB.variable} (or ${clientIdB.variable} and ${clientSecretB.variable})`],
+            reason: `${secondAccount} is not set: isolation between accounts needs a second account`,
+            settings: [secondAccount],
           },
           testInfo,
         );

@@ -14,6 +14,8 @@ import { skipTest } from './record/skips';
 import type { Settings } from '../config/settings';
 import { runSeed } from '../config/seed';
 import { FailureStore, type StoredEntry } from './failure-store';
+import { PACKAGE_ROOT } from '../config/package-root';
+import { replayCommand } from './replay-command';
 
 /**
  * How generated tests run: how many cases an effort buys, which seed they use, and what a failure
@@ -501,12 +503,13 @@ function replayOf(parts: ReportParts): FindingReplay {
   const info = test.info();
   // fast-check prints a model-based run's commands with the replayPath of those that ran.
   const commandsPath = isCommands(parts.input) ? /replayPath="([^"]+)"/.exec(String(parts.input))?.[1] : undefined;
-  return { seed: parts.seed, path: commandsPath ? `${parts.path}@${commandsPath}` : parts.path, location: `${relative(process.cwd(), info.file)}:${info.line}` };
+  const target = { seed: parts.seed, path: commandsPath ? `${parts.path}@${commandsPath}` : parts.path, location: `${relative(PACKAGE_ROOT, info.file)}:${info.line}` };
+  return { ...target, command: replayCommand(target) };
 }
 
 /** The counterexample as the requests it made, the generated input, and the replay line. */
 export function counterexampleReport(parts: ReportParts): string {
-  const { path, location: where } = replayOf(parts);
+  const { path, command } = replayOf(parts);
   const requests = parts.requests.map((exchange, index) => {
     // Which account sent it, where it was not account A: the redacted token names it ($OMS_TOKEN_B).
     const token = /\$OMS_[A-Z_]+/.exec(exchange.request.headers.Authorization ?? '')?.[0];
@@ -519,8 +522,8 @@ export function counterexampleReport(parts: ReportParts): string {
     ...(requests.length ? requests : ['  (no request completed)']),
     ...(parts.note ? [`  (${parts.note})`] : []),
     `Generated input: ${clip(describeInput(parts.input), 3000)}`,
-    `Seed ${parts.seed}, path ${path}. Replay this counterexample: OMS_SEED=${parts.seed} OMS_PATH='${path}' npx playwright test ${where}`,
-    `(OMS_SEED=${parts.seed} alone re-runs the whole generation and shrinking.)`,
+    `Seed ${parts.seed}, path ${path}. Replay this counterexample: ${command}`,
+    `(The seed alone re-runs the whole generation and shrinking.)`,
   ].join('\n');
 }
 

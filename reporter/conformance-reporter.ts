@@ -20,6 +20,7 @@ import { summaryLines } from './terminal';
 import { seedLabel } from './display';
 import { commandText, visible, visibleControls } from '../config/safe-text';
 import { shellWord } from '../harness/http/shell';
+import { suiteCommand } from '../harness/replay-command';
 import { loadExpectations, type Expectations } from './expectations';
 import { loadPrivateKey } from './integrity';
 import { buildReport, skipOfCut, type ConformanceReport, type CutEntry, type GeneratedEntry, type RequirementResult, type RequirementStatus } from './report';
@@ -299,10 +300,12 @@ export default class ConformanceReporter implements Reporter {
     if (left || unanswered) {
       const baseUrl = report.target.baseUrl ? ` --base-url ${commandText(shellWord(report.target.baseUrl))}` : '';
       const what = [left && `${left} order(s) this run created are still there`, unanswered && `${unanswered} create(s) got no answer and may have made orders`].filter(Boolean).join('; ');
-      notes.push(`${what}; delete them with: oms-conformance cleanup --run-id ${report.runId}${baseUrl}`);
+      notes.push(`${what}; delete them with: ${suiteCommand(`cleanup --run-id ${report.runId}${baseUrl}`)}`);
     }
     const shown = relative(process.cwd(), this.outputDir);
-    notes.push(`Report: ${shown.startsWith('..') ? this.outputDir : shown || '.'}/index.html (report.json, report.md, junit.xml, badge.svg): every failure in full`);
+    const directory = shown.startsWith('..') ? this.outputDir : shown || '.';
+    notes.push(`Report: ${directory}/index.html (report.json, report.md, junit.xml, badge.svg): every failure in full`);
+    if (report.requirements.some((r) => r.status === 'failed')) notes.push(`Run the failed requirements again: ${suiteCommand(`replay ${visible(shellWord(`${directory}/report.json`))}`)}`);
     console.log(summaryLines(report, notes).join('\n'));
   }
 

@@ -1,4 +1,5 @@
-import type { ConformanceReport, CutEntry, GeneratedEntry, RequirementResult } from './report';
+import { visible, visibleControls } from '../config/safe-text';
+import { VERDICT_WORDS, type ConformanceReport, type CutEntry, type GeneratedEntry, type RequirementResult } from './report';
 import type { RunInfo } from '../config/run-info';
 
 /** How a requirement is shown: its status, with failures told apart by whether they gate and whether they are known. */
@@ -80,4 +81,79 @@ export function runsMade(g: GeneratedEntry): string {
 export function targetLabel(report: ConformanceReport): string {
   if (report.target.embedded) return `the embedded reference server${report.target.baseUrl ? ` (${report.target.baseUrl})` : ''}`;
   return report.target.baseUrl ?? 'unknown';
+}
+
+/** The verdict as one short line for index.html and report.md: the verdict, the gating count, complete or not; the reasons go below it (verdictReasons). */
+export function verdictHeadline(report: ConformanceReport): string {
+  const complete = report.complete ? 'complete' : 'incomplete, not a certification';
+  return `OMS conformance (${report.profile}): ${VERDICT_WORDS[report.verdict]} · ${report.score.passed} of ${report.score.gating} gating requirements passed · ${complete}`;
+}
+
+/** What the headline leaves out, each once: the known failures, what the run did not judge (and what would complete it), expired expectations. */
+export function verdictReasons(report: ConformanceReport): Array<{ cause: string; what: string }> {
+  const { knownFailures, expectationsFile, expired } = report.gate;
+  return [
+    ...(knownFailures.length ? [{ cause: 'known failures', what: `${knownFailures.join(', ')}, listed in ${expectationsFile}` }] : []),
+    ...(report.complete ? [] : report.gaps.map(({ cause, what }) => ({ cause, what }))),
+    ...(expired?.length ? [{ cause: 'expired expectations', what: `renew or remove in ${expectationsFile}: ${expired.map((e) => `${e.id} (until ${e.until})`).join(', ')}` }] : []),
+  ];
+}
+
+/** Lines of a body or a message shown before the rest is folded away: about a screenful. */
+export const SCREENFUL_LINES = 40;
+
+/**
+ * A body as a reader reads it: JSON laid out two spaces a level (a body the report cut too), anything else as
+ * it came. Only whitespace next to the structure ({ } [ ] , :) changes: every number, string and key stays as
+ * the server wrote it (parsing and printing again would round 2^53+1 and merge duplicate keys), and text that
+ * is not JSON is one line, made visible (config/safe-text.ts). Server text never brings a line break of its own:
+ * controls are made visible first, so every line break is one this layout put before indentation or a bracket,
+ * and no line of a body can read as a line of the suite.
+ */
+export function readableBody(served: string): string {
+  if (!/^\s*[[{]/.test(served)) return visible(served);
+  // visibleControls, not visible: a JSON escape (\") keeps its one backslash, so strings are still told apart.
+  const body = visibleControls(served);
+  const structure = '{}[],:';
+  let out = '';
+  let depth = 0;
+  let inString = false;
+  const newline = () => `\n${'  '.repeat(Math.max(0, depth))}`;
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i];
+    if (inString) {
+      out += c;
+      if (c === '\\' && i + 1 < body.length) out += body[++i];
+      else if (c === '"') inString = false;
+    } else if (c === '"') {
+      inString = true;
+      out += c;
+    } else if (c === '{' || c === '[') {
+      const close = c === '{' ? '}' : ']';
+      const after = body.slice(i + 1).search(/\S/);
+      if (after >= 0 && body[i + 1 + after] === close) {
+        out += `${c}${close}`;
+        i += 1 + after;
+      } else {
+        depth++;
+        out += `${c}${newline()}`;
+      }
+    } else if (c === '}' || c === ']') {
+      depth--;
+      out += `${newline()}${c}`;
+    } else if (c === ',') out += `,${newline()}`;
+    else if (c === ':') out += ': ';
+    else if (/\s/.test(c)) {
+      const next = body.slice(i + 1).trimStart()[0] ?? '';
+      if (!structure.includes(out.trimEnd().slice(-1)) && !structure.includes(next)) out += c;
+    } else out += c;
+  }
+  return out;
+}
+
+/** Text cut at a screenful: what is shown, and the rest to fold away ('' when it fits). */
+export function foldAtScreenful(text: string): { shown: string; rest: string; restLines: number } {
+  const lines = text.split('\n');
+  if (lines.length <= SCREENFUL_LINES) return { shown: text, rest: '', restLines: 0 };
+  return { shown: lines.slice(0, SCREENFUL_LINES).join('\n'), rest: lines.slice(SCREENFUL_LINES).join('\n'), restLines: lines.length - SCREENFUL_LINES };
 }

@@ -3,8 +3,6 @@ import type { FindingRecord } from '../harness/record/findings';
 import type { StoredRef } from '../checks/finding';
 import { redact } from '../config/redaction';
 import { clipText, commandText, visible, visibleLines } from '../config/safe-text';
-import { shellWord } from '../harness/http/shell';
-import type { Replay } from '../checks/finding';
 
 /**
  * One failure as the report keeps it: the finding record the test attached (expected, received, the
@@ -75,14 +73,9 @@ export function evidenceLines(record: FindingRecord, limits?: EvidenceLimits): s
   if (record.curl) lines.push(`${label('Reproduce')}${commandText(record.curl)}`);
   if (record.counterexample) lines.push(...part('Counterexample', record.counterexample, limits));
   if (record.store) lines.push(`${label('Store')}${visible(storeLabel(record.store))}`);
-  if (record.replay) lines.push(`${label('Replay')}${commandText(replayCommand(record.replay))}`);
+  if (record.replay) lines.push(`${label('Replay')}${commandText(record.replay.command)}`);
   if (record.repeats) lines.push(`(${record.repeats} more violation(s) of it in the same test)`);
   return lines;
-}
-
-/** The command that replays a generated failure: its seed and shrunk path, and the test's file:line. */
-export function replayCommand(replay: Replay): string {
-  return `OMS_SEED=${replay.seed} OMS_PATH=${shellWord(replay.path)} npx playwright test ${replay.location}`;
 }
 
 function label(name: string): string {

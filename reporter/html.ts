@@ -1,10 +1,10 @@
 import { LEVELS } from '../requirements/catalogue';
-import { cutLine, DISPLAY, displayOf, failures, generatedLine, runsMade, seedLabel, skipsByReason, targetLabel, type Display } from './display';
+import { cutLine, DISPLAY, displayOf, failures, foldAtScreenful, generatedLine, readableBody, runsMade, seedLabel, skipsByReason, targetLabel, verdictHeadline, verdictReasons, type Display } from './display';
 import { commandText, visible, visibleLines } from '../config/safe-text';
-import { replayCommand, requestLine, responseLine, storeLabel, type Evidence } from './evidence';
+import { requestLine, responseLine, storeLabel, type Evidence } from './evidence';
 import { escapeMarkup as escape } from './markup';
 import { stateNeeded } from './reproduce';
-import { bySection, STATUSES, verdictLine, type ConformanceReport, type RequirementResult } from './report';
+import { bySection, STATUSES, type ConformanceReport, type RequirementResult } from './report';
 
 /**
  * index.html: one self-contained page (inline style, no script, no network: the Content-Security-Policy
@@ -20,14 +20,14 @@ export function renderHtml(report: ConformanceReport): string {
 <meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escape(verdictLine(report))}</title>
+<title>${escape(verdictHeadline(report))}</title>
 <style>${STYLE}</style>
 </head>
 <body>
 <header class="verdict ${conformant ? 'ok' : report.verdict === 'inconclusive' || report.verdict === 'interrupted' ? 'inconclusive' : report.gate.passed ? 'known' : 'bad'}" data-testid="verdict" data-verdict="${report.verdict}">
-  <h1>${escape(verdictLine(report))}</h1>
-  <p>${report.score.passed} of ${report.score.gating} gating requirements passed (${report.score.percent}%) · ${escape(targetLabel(report))}</p>
-${failedNames(report)}</header>
+  <h1>${escape(verdictHeadline(report))}</h1>
+  <p>${escape(targetLabel(report))}</p>
+${failedNames(report)}${reasons(report)}</header>
 <main>
 ${failuresSection(report)}
 ${runSection(report)}
@@ -35,7 +35,6 @@ ${countsSection(report)}
 ${matrixSection(report)}
 ${fixedSection(report)}
 ${observedSection(report)}
-${gapsSection(report)}
 ${cutsSection(report)}
 ${generatedSection(report)}
 ${skippedSection(report)}
@@ -66,7 +65,7 @@ function runSection(report: ConformanceReport): string {
     ['Seed', seedLabel(report)],
     ['Read-only', report.readOnly ? 'yes: requirements that need writes were skipped' : 'no'],
     ['Selection', report.grep || report.shard ? [report.grep && `grep ${report.grep}`, report.shard && `shard ${report.shard}`].filter(Boolean).join(', ') : 'every test'],
-    ['Complete', report.complete ? 'yes: every gating requirement was checked' : `no: ${report.incompleteReasons.join('; ')}`],
+    ['Complete', report.complete ? 'yes: every gating requirement was checked' : 'no: why, under the verdict'],
     ['Run id', report.runId + (report.mergedShards ? ` (merged from ${report.mergedShards} shards)` : '')],
     ['Started', report.startedAt],
     ['Finished', report.finishedAt],
@@ -132,19 +131,26 @@ function finding(evidence: Evidence): string {
   const parts: Array<[string, string | undefined, string]> = [
     ['Expected', lines(evidence.expected), 'expected'],
     ['Received', lines(evidence.received), 'received'],
-    ['Request', request && (evidence.request?.body === undefined ? visible(request) : `${visible(request)}\n${visible(evidence.request.body)}`), 'request'],
-    ['Response', evidence.response && `${visible(responseLine(evidence) ?? '')}\n${evidence.response.body === '' ? '(empty)' : visible(evidence.response.body)}`, 'response'],
+    ['Request', request && (evidence.request?.body === undefined ? visible(request) : `${visible(request)}\n${readableBody(evidence.request.body)}`), 'request'],
+    ['Response', evidence.response && `${visible(responseLine(evidence) ?? '')}\n${evidence.response.body === '' ? '(empty)' : readableBody(evidence.response.body)}`, 'response'],
     ['Reproduce', evidence.curl && commandText(evidence.curl), 'curl'],
     ['Needs', evidence.curl && stateNeeded(evidence), 'state'],
     ['Counterexample', lines(evidence.counterexample), 'counterexample'],
     ['Failure store', evidence.store && visible(storeLabel(evidence.store)), 'store'],
-    ['Replay', evidence.replay && commandText(replayCommand(evidence.replay)), 'replay'],
+    ['Replay', evidence.replay && commandText(evidence.replay.command), 'replay'],
   ];
   const present = parts.filter(([, value]) => value !== undefined);
   const repeats = evidence.repeats ? `<p class="repeats">${evidence.repeats} more violation(s) of it in the same test.</p>` : '';
   return `<div class="finding"><h4>${escape(evidence.test)}</h4><dl>${present
-    .map(([label, value, name]) => `<dt>${label}</dt><dd><pre class="${name}">${escape(value as string)}</pre></dd>`)
+    .map(([label, value, name]) => `<dt>${label}</dt><dd>${folded(value as string, name)}</dd>`)
     .join('')}</dl>${repeats}</div>`;
+}
+
+/** A part in a pre, the lines past a screenful folded into a details the reader opens. */
+function folded(text: string, name: string): string {
+  const { shown, rest, restLines } = foldAtScreenful(text);
+  const more = rest ? `<details class="more"><summary>${restLines} more line(s)</summary><pre class="${name}">${escape(rest)}</pre></details>` : '';
+  return `<pre class="${name}">${escape(shown)}</pre>${more}`;
 }
 
 function fixedSection(report: ConformanceReport): string {
@@ -163,10 +169,10 @@ function observedSection(report: ConformanceReport): string {
   return `<section id="observed"><h2>Observed behaviours</h2><p>Where the document leaves the behaviour open, what this server does: reported, never a failure.</p><table><thead><tr><th>Id</th><th>Section</th><th>Question</th><th>Seen</th></tr></thead><tbody>${rows}</tbody></table></section>`;
 }
 
-function gapsSection(report: ConformanceReport): string {
-  if (report.complete) return '';
-  const items = report.gaps.map((gap) => `<li data-cause="${escape(gap.cause)}"><strong>${escape(gap.cause)}</strong>: ${escape(visible(gap.what))}</li>`).join('');
-  return `<section id="gaps"><h2>Not judged</h2><p>What this run did not judge, and why: it is not a certification.</p><ul>${items}</ul></section>`;
+/** Under the headline, once each: the known failures, what the run did not judge and what would complete it, expired expectations. */
+function reasons(report: ConformanceReport): string {
+  const items = verdictReasons(report).map(({ cause, what }) => `<li data-cause="${escape(cause)}"><strong>${escape(cause)}</strong>: ${escape(what)}</li>`);
+  return items.length ? `  <ul class="reasons" data-testid="reasons">${items.join('')}</ul>\n` : '';
 }
 
 function cutsSection(report: ConformanceReport): string {
@@ -206,6 +212,7 @@ header.verdict{padding:18px 24px;color:#fff}
 header.verdict h1{margin:0 0 4px;font-size:22px}
 header.verdict p{margin:0}
 header.verdict .failed-names{margin-top:6px}header.verdict a{color:#fff}
+header.verdict ul.reasons{margin:6px 0 0;padding-left:20px}
 header.ok{background:#1a7f37}header.bad{background:#cf222e}header.known{background:#8250df}header.inconclusive{background:#57606a}
 section{background:#fff;border:1px solid #d0d7de;border-radius:6px;padding:4px 16px 12px;margin-top:16px}
 h2{font-size:17px}
@@ -226,5 +233,6 @@ details.failure summary{cursor:pointer}
 pre{background:#f6f8fa;border:1px solid #eaeef2;border-radius:4px;padding:6px 8px;white-space:pre-wrap;word-break:break-all;margin:2px 0;font-size:12px}
 pre.curl{background:#0d1117;color:#e6edf3}
 pre.state{background:#fff8c5;border-color:#d4a72c}
+details.more summary{cursor:pointer;color:#57606a;font-size:12px}
 footer{padding:12px 24px;color:#57606a}
 `;

@@ -1,21 +1,22 @@
 import { LEVELS } from '../requirements/catalogue';
 import { commandText, visible } from '../config/safe-text';
-import { cutLine, failures, generatedLine, runsMade, seedLabel, skipsByReason, targetLabel } from './display';
-import { storeLabel } from './evidence';
-import { STATUSES, verdictLine, type ConformanceReport } from './report';
+import { cutLine, failures, foldAtScreenful, generatedLine, readableBody, runsMade, seedLabel, skipsByReason, targetLabel, verdictHeadline, verdictReasons } from './display';
+import { responseLine, storeLabel, type Evidence } from './evidence';
+import { STATUSES, type ConformanceReport } from './report';
 
 /** report.md: a summary short enough for a pull-request comment. */
 export function renderMarkdown(report: ConformanceReport): string {
   const icon = { conformant: '✅', inconclusive: '❔', interrupted: '⏹️', 'not-conformant': report.gate.passed ? '⚠️' : '❌' }[report.verdict];
+  const reasons = verdictReasons(report);
   const lines = [
-    `## ${icon} ${verdictLine(report)}`,
+    `## ${icon} ${verdictHeadline(report)}`,
     '',
+    ...reasons.map(({ cause, what }) => `- **${cause}**: ${codeSpan(what)}`),
+    ...(reasons.length ? [''] : []),
     `Suite ${report.suite.name} ${report.suite.version} · target ${codeSpan(targetLabel(report))} · profile **${report.profile}** · effort ${report.effort} · seed ${seedLabel(report)}` +
       `${report.readOnly ? ' · **read-only**' : ''}${report.grep ? ` · grep ${codeSpan(report.grep)}` : ''}${report.shard ? ` · shard ${report.shard}` : ''} · run ${codeSpan(report.runId)}`,
     '',
-    `Score: ${report.score.passed} of ${report.score.gating} gating requirements passed (${report.score.percent}%).` +
-      (report.rateLimitRetries ? ` ${report.rateLimitRetries} rate-limited answer(s) (429/503) were waited out and retried.` : ''),
-    '',
+    ...(report.rateLimitRetries ? [`${report.rateLimitRetries} rate-limited answer(s) (429/503) were waited out and retried.`, ''] : []),
     `| Level | ${STATUSES.join(' | ')} |`,
     `|---|${STATUSES.map(() => '---:').join('|')}|`,
     ...LEVELS.map((level) => `| ${level} | ${STATUSES.map((s) => report.counts[level][s] || '·').join(' | ')} |`),
@@ -31,7 +32,8 @@ export function renderMarkdown(report: ConformanceReport): string {
       // The file name is the store's own (a slug and a hash), shown as code; the label is one line already.
       const fromStore = stored ? ` ${storeLabel(stored).replace(stored.file, codeSpan(stored.file))}.` : '';
       lines.push(`- **${r.id}** (${r.level}, §${r.section}, ${tag}): ${r.statement}${detail}${fromStore}${r.knownFailure ? ` Known: ${codeSpan(r.knownFailure.reason)}` : ''}`);
-      if (finding?.curl) lines.push('', ...shellBlock(commandText(finding.curl)).map((line) => `  ${line}`));
+      if (finding?.curl) lines.push('', ...codeBlock(commandText(finding.curl), 'sh'));
+      if (finding) lines.push(...responseBody(finding));
     }
   }
   if (report.unattributedFailures.length) {
@@ -45,10 +47,6 @@ export function renderMarkdown(report: ConformanceReport): string {
   if (observed.length) {
     lines.push('', '### Observed behaviours', '');
     for (const r of observed) lines.push(`- **${r.id}** (§${r.section}) ${r.statement} — ${r.observed.map(codeSpan).join(', ')}`);
-  }
-  if (!report.complete) {
-    lines.push('', '### Not judged', '', 'What this run did not judge, and why: it is not a certification.', '');
-    for (const gap of report.gaps) lines.push(`- **${gap.cause}**: ${codeSpan(gap.what)}`);
   }
   if (report.cuts.length) {
     lines.push('', '### Cut short', '');
@@ -67,18 +65,28 @@ export function renderMarkdown(report: ConformanceReport): string {
   return lines.join('\n');
 }
 
+/**
+ * A failure's response body under its requirement, as a list item's code block: laid out, the lines past a
+ * screenful folded into a details the reader opens. Server text stays inside the code blocks and code spans.
+ */
+function responseBody(evidence: Evidence): string[] {
+  if (!evidence.response?.body) return [];
+  const { shown, rest, restLines } = foldAtScreenful(readableBody(evidence.response.body));
+  const lines = ['', `  Response ${codeSpan(responseLine(evidence) ?? '')}:`, '', ...codeBlock(shown)];
+  if (rest) lines.push('', `  <details><summary>${restLines} more line(s)</summary>`, '', ...codeBlock(rest), '', '  </details>');
+  return [...lines, ''];
+}
+
+/** A fenced code block inside a list item: the fence longer than any run of backticks in the text, so nothing in it ends the block. */
+function codeBlock(text: string, language = ''): string[] {
+  const longest = Math.max(2, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(longest + 1);
+  return [`  ${fence}${language}`, ...text.split('\n').map((line) => `  ${line}`), `  ${fence}`];
+}
+
 function oneLine(text: string, max = 160): string {
   const line = text.replace(/\s+/g, ' ').trim();
   return line.length > max ? `${line.slice(0, max)}…` : line;
-}
-
-/**
- * A command as a fenced code block (GitHub gives it a copy button): its text as it is, since nothing in a
- * code block is markup, and a fence longer than any run of backticks in it, so no line of it can close the block.
- */
-function shellBlock(command: string): string[] {
-  const fence = '`'.repeat(Math.max(3, ...(command.match(/`+/g) ?? []).map((run) => run.length + 1)));
-  return [`${fence}sh`, command, fence];
 }
 
 /**

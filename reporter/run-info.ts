@@ -7,8 +7,9 @@ import { CATALOGUE_PATH } from '../requirements/catalogue';
 import type { Settings } from '../config/settings';
 import type { RunInfo } from '../config/run-info';
 import { runSeed, suitePackage } from '../config/seed';
+import { PACKAGE_ROOT } from '../config/package-root';
 
-export const PACKAGE_ROOT = join(__dirname, '..');
+export { PACKAGE_ROOT };
 
 /** Which suite produced a report: its version and the exact contract and catalogue it tested against. */
 export interface SuiteIdentity {

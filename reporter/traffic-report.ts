@@ -1,4 +1,4 @@
-import { JUDGED_FROM_TRAFFIC, judgeExchange, type RecordedExchange } from '../checks/traffic';
+import { JUDGED_FROM_TRAFFIC, judgeExchange, type RecordedExchange, type TrafficJudgement } from '../checks/traffic';
 import type { Finding } from '../checks/finding';
 import { redact } from '../config/redaction';
 import { visible, visibleLines } from '../config/safe-text';
@@ -148,11 +148,7 @@ export function trafficLines(report: TrafficReport): string[] {
   const head = (r: TrafficRequirement, word: string) => `${word} ${r.id} (${r.level}, §${r.section}) ${r.statement}`;
   for (const r of report.requirements.filter((x) => x.status === 'failed')) {
     lines.push(`${head(r, r.gating ? 'FAIL' : 'WARN')} — ${r.occurrences} of ${r.judgedOn} exchange(s)`);
-    for (const e of r.evidence) {
-      lines.push(`    entry ${e.entry}: ${visible(e.request)} → ${e.status}${e.startedAt ? ` (${visible(e.startedAt)})` : ''}`);
-      lines.push(...visibleLines(`Expected: ${e.expected}`).map((line) => `      ${line}`));
-      lines.push(...visibleLines(`Received: ${e.received}`).map((line) => `      ${line}`));
-    }
+    for (const e of r.evidence) lines.push(...evidenceLines(e));
     if (r.occurrences > r.evidence.length) lines.push(`    + ${r.occurrences - r.evidence.length} more exchange(s)`);
   }
   const passed = report.requirements.filter((r) => r.status === 'passed');
@@ -175,4 +171,27 @@ export function trafficLines(report: TrafficReport): string[] {
       `${report.gatingJudged} of ${report.gating} gating requirements judged from this traffic, the rest not judged: not a certification.`,
   );
   return lines;
+}
+
+/** One exchange as evidence: where it is in the traffic, the request and status, what was expected and received. */
+function evidenceLines(e: TrafficEvidence): string[] {
+  return [
+    `    entry ${e.entry}: ${visible(e.request)} → ${e.status}${e.startedAt ? ` (${visible(e.startedAt)})` : ''}`,
+    ...visibleLines(`Expected: ${e.expected}`).map((line) => `      ${line}`),
+    ...visibleLines(`Received: ${e.received}`).map((line) => `      ${line}`),
+  ];
+}
+
+/**
+ * The violations one exchange showed, as `oms-conformance proxy` prints them the moment it is judged (the
+ * lines of trafficLines' failures); empty when it showed none.
+ */
+export function exchangeViolationLines(entry: RecordedExchange & { index: number }, judgements: readonly TrafficJudgement[], profile: 'core' | 'strict'): string[] {
+  const gating = gatingLevels(profile);
+  const requirements = catalogue();
+  return judgements.flatMap(({ requirementId, finding }) => {
+    const r = requirements.get(requirementId);
+    if (!finding || !r) return [];
+    return [`${gating.includes(r.level) ? 'FAIL' : 'WARN'} ${r.id} (${r.level}, §${r.section}) ${r.statement}`, ...evidenceLines(evidenceOf(entry, finding))];
+  });
 }

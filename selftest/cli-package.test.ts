@@ -3,36 +3,103 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
-import { PROJECT_ROOT, readReport, runCli, temporaryDirectory } from './support/cli';
+import { behavioursFromEnvironment } from './reference/behaviours';
+import { behaviourTarget, PROJECT_ROOT, readReport, runCli, startServer, temporaryDirectory } from './support/cli';
+import { clientCalls, startProxy } from './support/proxy';
 
 const exec = promisify(execFile);
 
-test('npm pack ships what the command needs, and the installed package runs the suite from node_modules', async () => {
-  const work = temporaryDirectory('oms-pack-');
-  await exec('npm', ['pack', '--silent', '--pack-destination', work], { cwd: PROJECT_ROOT });
-  const [tarball] = readdirSync(work).filter((name) => name.endsWith('.tgz'));
-  const { stdout: listing } = await exec('tar', ['-tzf', join(work, tarball)]);
-  const files = listing.split('\n').map((line) => line.replace(/^package\//, ''));
-  for (const needed of ['cli/oms-conformance.js', 'cli/merge.config.ts', 'reporter/report.schema.json', 'reporter/README.md', 'playwright.config.ts', 'openapi.yaml', 'requirements/catalogue.yaml', 'harness/http/ledger.ts', 'config/settings-table.ts', 'docs/certify.md']) {
-    expect(files, needed).toContain(needed);
-  }
-  expect(files.some((file) => file.startsWith('tests/') && file.endsWith('.spec.ts'))).toBe(true);
-  expect(files.filter((file) => file.startsWith('selftest/') || file.startsWith('.ci/') || file.startsWith('node_modules/'))).toEqual([]);
+/** The packed tarball installed into an empty vendor's folder, once for the tests that use it (an install takes a while). */
+interface Installed {
+  work: string;
+  tarball: string;
+  app: string;
+  bin: string;
+}
 
-  const app = join(work, 'app');
-  await exec('mkdir', ['-p', app]);
-  writeFileSync(join(app, 'package.json'), '{ "name": "vendor-ci", "private": true }\n');
-  try {
-    await exec('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--silent', join(work, tarball)], { cwd: app, timeout: 120_000 });
-  } catch (error) {
-    const text = String((error as { stderr?: string }).stderr ?? error);
-    test.skip(/ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ETIMEDOUT/.test(text), `npm install needs the registry or its cache: ${text.split('\n')[0]}`);
-    throw error;
-  }
-  const bin = join(app, 'node_modules', '.bin', 'oms-conformance');
-  const run = await runCli(['--grep', '@ORD-CREATE-002', '--out', 'report'], { cwd: app, bin });
-  expect(run.exitCode, run.stdout + run.stderr).toBe(0);
-  expect(readReport(join(app, 'report')).verdict).toBe('conformant');
+test.describe('the packed package, installed in an empty folder', () => {
+  test.describe.configure({ mode: 'serial' });
+  let installed: Installed;
+
+  test.beforeAll(async () => {
+    test.setTimeout(300_000);
+    const work = temporaryDirectory('oms-pack-');
+    await exec('npm', ['pack', '--silent', '--pack-destination', work], { cwd: PROJECT_ROOT });
+    const [tarball] = readdirSync(work).filter((name) => name.endsWith('.tgz'));
+    const app = join(work, 'app');
+    await exec('mkdir', ['-p', app]);
+    writeFileSync(join(app, 'package.json'), '{ "name": "vendor-ci", "private": true }\n');
+    try {
+      await exec('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--silent', join(work, tarball)], { cwd: app, timeout: 240_000 });
+    } catch (error) {
+      const text = String((error as { stderr?: string }).stderr ?? error);
+      test.skip(/ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ETIMEDOUT/.test(text), `npm install needs the registry or its cache: ${text.split('\n')[0]}`);
+      throw error;
+    }
+    installed = { work, tarball, app, bin: join(app, 'node_modules', '.bin', 'oms-conformance') };
+  });
+
+  test('npm pack ships what the command needs, and the installed package runs the suite from node_modules', async () => {
+    const { stdout: listing } = await exec('tar', ['-tzf', join(installed.work, installed.tarball)]);
+    const files = listing.split('\n').map((line) => line.replace(/^package\//, ''));
+    for (const needed of ['cli/oms-conformance.js', 'cli/merge.config.ts', 'reporter/report.schema.json', 'reporter/README.md', 'playwright.config.ts', 'openapi.yaml', 'requirements/catalogue.yaml', 'harness/http/ledger.ts', 'config/settings-table.ts', 'docs/certify.md']) {
+      expect(files, needed).toContain(needed);
+    }
+    expect(files.some((file) => file.startsWith('tests/') && file.endsWith('.spec.ts'))).toBe(true);
+    expect(files.filter((file) => file.startsWith('selftest/') || file.startsWith('.ci/') || file.startsWith('node_modules/'))).toEqual([]);
+
+    const run = await runCli(['--grep', '@ORD-CREATE-002', '--out', 'report'], { cwd: installed.app, bin: installed.bin });
+    expect(run.exitCode, run.stdout + run.stderr).toBe(0);
+    expect(readReport(join(installed.app, 'report')).verdict).toBe('conformant');
+  });
+
+  test('the replay line a failure prints, run as printed in the vendor\'s folder, fails the same requirement again', async () => {
+    const target = await behaviourTarget({ OMS_FAULT: 'list-mid-pages-slip' });
+    try {
+      // Account A's credentials as options, the secret in a file; account B's in the environment.
+      const { OMS_CLIENT_ID: clientId, OMS_CLIENT_SECRET: clientSecret, ...env } = target.env;
+      const secretFile = join(installed.work, 'client-secret.txt');
+      writeFileSync(secretFile, `${clientSecret}\n`);
+      const credentials = ['--client-id', clientId, '--client-secret-file', secretFile];
+      const run = await runCli([...target.args, ...credentials, '--seed', '20261121', '--grep', '@ORD-LIST-006', '--out', 'report'], { cwd: installed.app, bin: installed.bin, env });
+      expect(run.exitCode, run.stdout + run.stderr).toBe(1);
+      const hints = [...run.stdout.matchAll(/^ +Replay: +(.+)$/gm)].map((match) => match[1]);
+      expect(hints.length, run.stdout).toBeGreaterThan(0);
+      const [hint] = hints;
+      expect(run.stdout).toContain("Run the failed requirements again: npx oms-conformance replay 'report/report.json'");
+      expect(hint).toMatch(/^npx oms-conformance --base-url '[^']+' --client-id '[^']+' --client-secret-file '[^']+' --seed 20261121 --path '[\d:@]+' --test tests\/\S+\.spec\.ts:\d+ --out replay-report$/);
+      expect(hint).not.toContain(clientSecret);
+      // Every output carries the same command: the report's replay field, its HTML and Markdown renderings.
+      const failed = readReport(join(installed.app, 'report')).requirements.find((r) => r.id === 'ORD-LIST-006');
+      expect(failed?.status).toBe('failed');
+      expect(failed?.findings.map((f) => (f as { replay?: { command: string } }).replay?.command)).toContain(hint);
+
+      // As a vendor runs it: bash, in the folder, the credentials in the environment as they were.
+      const again = await exec('bash', ['-c', hint], { cwd: installed.app, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, timeout: 300_000 }).then(
+        () => ({ code: 0, output: '' }),
+        (error: { code?: number; stdout?: string; stderr?: string }) => ({ code: error.code, output: `${error.stdout}${error.stderr}` }),
+      );
+      expect(again.code, again.output).toBe(1);
+      expect(again.output).not.toContain('No tests found');
+      const replayed = readReport(join(installed.app, 'replay-report'));
+      expect(replayed.requirements.find((r) => r.id === 'ORD-LIST-006')?.status, again.output).toBe('failed');
+    } finally {
+      await target.server.close();
+    }
+  });
+
+  test('the installed proxy finds a fault in the traffic of a client that is not the suite', async () => {
+    const server = await startServer(behavioursFromEnvironment({ OMS_FAULT: 'create-sorts-items-by-name' }));
+    try {
+      const proxy = startProxy(server, ['--requests', '3'], installed.bin);
+      expect(await clientCalls(await proxy.address)).toEqual([200, 201, 200]);
+      const run = await proxy.done;
+      expect(run.exitCode, run.stdout + run.stderr).toBe(1);
+      expect(run.stdout).toMatch(/^FAIL ORD-CREATE-004 /m);
+    } finally {
+      await server.close();
+    }
+  });
 });
 
 test('npm pack ships the product apart from its proof: no fault, variant, knob or hostile module, and no code that reads their variables', async () => {

@@ -42,7 +42,7 @@ test.describe('the oms-conformance command line', () => {
     [['--token', 'a', '--token-file', 'b'], 'give --token or --token-file, not both'],
     [['--token-file', '/nonexistent/token'], '--token-file /nonexistent/token: cannot read it (ENOENT)'],
     [['--expect', '/nonexistent/known.yaml'], 'cannot read the expectations file /nonexistent/known.yaml: ENOENT'],
-    [['--client-id', 'only-the-id'], '--client-id (OMS_CLIENT_ID) and OMS_CLIENT_SECRET go together'],
+    [['--client-id', 'only-the-id'], '--client-id (OMS_CLIENT_ID) and --client-secret go together'],
     [['--profile', 'core', 'report.json'], 'unexpected argument "report.json"'],
     [['frobnicate'], 'unknown command "frobnicate"'],
     [['merge'], 'merge needs the --out directories of the shards'],
@@ -62,8 +62,23 @@ test.describe('the oms-conformance command line', () => {
     const work = temporaryDirectory();
     const run = await runCli(['--base-url', 'http://127.0.0.1:9', '--out', 'report'], { cwd: work, env: { OMS_TOKEN: 'some-token' } });
     expect(run.exitCode, run.stdout + run.stderr).toBe(2);
-    expect(run.stderr).toContain('OMS_BASE_URL=http://127.0.0.1:9 cannot be reached');
+    expect(run.stderr).toContain('--base-url http://127.0.0.1:9 cannot be reached');
     expect(existsSync(join(work, 'report', 'report.json'))).toBe(false);
+  });
+
+  test('a message names a setting as it was given: --token as --token, OMS_TOKEN as OMS_TOKEN', async () => {
+    const server = await startServer([]);
+    try {
+      const asOption = await runCli(['--base-url', server.url, '--token', 'wrong-token-1', '--out', 'report']);
+      expect(asOption.exitCode, asOption.stdout + asOption.stderr).toBe(2);
+      expect(asOption.stderr).toContain('Give a valid access token with --token (or --token-file) of account A, or --client-id and --client-secret.');
+      expect(asOption.stderr).not.toContain('OMS_TOKEN');
+      const asVariable = await runCli(['--base-url', server.url, '--out', 'report'], { env: { OMS_TOKEN: 'wrong-token-1' } });
+      expect(asVariable.exitCode, asVariable.stdout + asVariable.stderr).toBe(2);
+      expect(asVariable.stderr).toContain('Give a valid access token with OMS_TOKEN of account A');
+    } finally {
+      await server.close();
+    }
   });
 
   test('--read-only sends only GET requests and reports what needs writes as skipped, with the reason', async () => {
@@ -80,7 +95,7 @@ test.describe('the oms-conformance command line', () => {
       expect(report.readOnly).toBe(true);
       for (const id of ['ORD-CREATE-001', 'ORD-CREATE-002', 'ORD-GET-001']) {
         const r = report.requirements.find((x) => x.id === id)!;
-        expect([r.id, r.status, r.skipReasons.join(' | ')]).toEqual([id, 'skipped', expect.stringMatching(/^read-only mode \(OMS_READ_ONLY\): this check needs to /)]);
+        expect([r.id, r.status, r.skipReasons.join(' | ')]).toEqual([id, 'skipped', expect.stringMatching(/^read-only mode \(--read-only\): this check needs to /)]);
       }
       expect(log.requests.length).toBeGreaterThan(0);
       expect(log.requests.filter((request) => !request.startsWith('GET '))).toEqual([]);
@@ -121,7 +136,7 @@ test('the ledger records every order a run creates; cleanup deletes exactly thos
       env: { OMS_TOKEN: DEV_TOKEN_A },
     });
     expect(run.exitCode, run.stdout + run.stderr).not.toBe(2);
-    expect(run.stdout).toContain('delete them with: oms-conformance cleanup --run-id crashed-run');
+    expect(run.stdout).toContain('delete them with: npm run -s oms-conformance -- cleanup --run-id crashed-run');
 
     const ledger = readLedger(ledgerFile(join(work, '.oms-ledger'), 'crashed-run'));
     const entries = ledger.filter((entry) => entry.event === 'created');

@@ -54,7 +54,7 @@ test.describe.serial('budgets of generated tests', () => {
     const finding = JSON.parse(String(attached[attached.length - 1]?.body)) as Finding;
     expect(finding.counterexample).toContain('Counterexample (shrunk');
     expect(finding.counterexample).toContain(`shrinking stopped at its budget of ${EFFORT.quick.shrink.maxRequests} requests`);
-    expect(finding.replay).toEqual({ seed: 20261123, path: expect.stringMatching(/^\d+(:\d+)*$/), location: expect.stringMatching(/^selftest\/generated-budget\.test\.ts:\d+$/) });
+    expect(finding.replay).toEqual({ seed: 20261123, path: expect.stringMatching(/^\d+(:\d+)*$/), location: expect.stringMatching(/^selftest\/generated-budget\.test\.ts:\d+$/), command: expect.stringMatching(/^OMS_SEED=20261123 OMS_PATH='[\d:]+' npx playwright test selftest\/generated-budget\.test\.ts:\d+$/) });
   });
 
   test('a requirement another test of the run already failed is reported with its first counterexample, unshrunk', async () => {

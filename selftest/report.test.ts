@@ -131,7 +131,12 @@ test.describe.serial('the conformance report of one run', () => {
 
   test('report.md summarises for a pull request: verdict, counts by level, failures, fixed, observed', () => {
     const markdown = readFileSync(join(out, 'report.md'), 'utf8');
-    expect(markdown).toContain('## ⚠️ OMS conformance (core): NOT CONFORMANT (1 known failure(s) from known.yaml)');
+    // One short headline, the reasons below it once.
+    expect(markdown).toMatch(/^## ⚠️ OMS conformance \(core\): NOT CONFORMANT · \d+ of \d+ gating requirements passed · (complete|incomplete, not a certification)$/m);
+    expect(markdown).toContain('- **known failures**: `ORD-GEN-002, listed in known.yaml`');
+    // A failure's response body under it, laid out, the lines past a screenful folded.
+    expect(markdown).toMatch(/\n {2}Response `\d{3} \(application\/json[^`]*`:\n\n {2}```\n {2}\{\n {4}"success": true,\n/);
+    expect(markdown).toMatch(/\n {2}<details><summary>\d+ more line\(s\)<\/summary>\n\n {2}```\n/);
     expect(markdown).toMatch(/^\| MUST \| \d+ \| 1 \|/m);
     expect(markdown).toContain('- **ORD-GEN-002** (MUST, §4.1, known failure)');
     expect(markdown).toContain('- **ORD-AUTH-006** (SHOULD, §5, warning, not gating)');
@@ -180,7 +185,8 @@ test.describe.serial('the conformance report of one run', () => {
     const network: string[] = [];
     await page.route('**/*', (route) => (route.request().url().startsWith('file:') ? route.continue() : (network.push(route.request().url()), route.abort())));
     await page.goto(`file://${join(out, 'index.html')}`);
-    await expect(page.getByTestId('verdict')).toContainText('NOT CONFORMANT');
+    await expect(page.getByTestId('verdict').locator('h1')).toHaveText(/^OMS conformance \(core\): NOT CONFORMANT · \d+ of \d+ gating requirements passed · (complete|incomplete, not a certification)$/);
+    await expect(page.getByTestId('reasons')).toContainText('known failures: ORD-GEN-002, listed in known.yaml');
     await expect(page.locator('table.matrix a.cell')).toHaveCount(catalogue().size);
     await expect(page.locator('table.matrix tr[data-section="4.1"] a[data-id="ORD-GEN-002"]')).toHaveClass(/d-known/);
     await expect(page.locator('a[data-id="ORD-AUTH-006"]')).toHaveClass(/d-warned/);
@@ -196,9 +202,16 @@ test.describe.serial('the conformance report of one run', () => {
     await expect(failure.locator('pre.curl').first()).toBeVisible();
     await expect(failure.locator('pre.curl').first()).toContainText(`'Authorization: Bearer '"\${OMS_TOKEN}"`);
     await expect(failure.locator('pre.state').first()).toContainText(/^an account holding \d+ orders, as during the run/);
-    await failure.locator('summary').click();
+    // A response body laid out as JSON, a line a field, the lines past a screenful folded until opened.
+    const response = failure.locator('pre.response').first();
+    await expect(response).toContainText(/^\d{3} \(application\/json[^)]*\)\n\{\n {2}"success": true,\n {2}"meta": \{\n/);
+    const more = failure.locator('details.more').first();
+    await expect(more.locator('pre')).toBeHidden();
+    await more.locator('summary').click();
+    await expect(more.locator('pre')).toBeVisible();
+    await failure.locator(':scope > summary').click();
     await expect(failure.locator('pre.curl').first()).toBeHidden();
-    await failure.locator('summary').click();
+    await failure.locator(':scope > summary').click();
     const colour = await page.locator('a[data-id="ORD-GEN-002"]').evaluate((cell) => getComputedStyle(cell).backgroundColor);
     expect(colour).toBe('rgb(130, 80, 223)');
     await failure.scrollIntoViewIfNeeded();

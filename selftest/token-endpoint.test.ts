@@ -41,8 +41,8 @@ test.describe('POST /token as real token endpoints take it', () => {
     const server = await startServer([tokenEndpointTaking('form')]);
     try {
       const error = await fetchToken(server.url, credentialsA, 'json', 5_000).then(() => undefined, (e: Error) => e);
-      expect(error?.message).toContain('with --token-auth json: json: status 400');
-      expect(error?.message).toContain('Check OMS_CLIENT_ID and OMS_CLIENT_SECRET, or --token-auth (OMS_TOKEN_AUTH)');
+      expect(error?.message).toContain('with OMS_TOKEN_AUTH=json: json: status 400');
+      expect(error?.message).toContain('Check OMS_CLIENT_ID and OMS_CLIENT_SECRET, or OMS_TOKEN_AUTH');
       expect(error?.message).not.toContain(A.client.secret);
     } finally {
       await server.close();

@@ -3,7 +3,7 @@ import { redact, registerSecret } from '../../config/redaction';
 import { HttpTransport } from './transport';
 import { redactedExchange } from './exchange';
 import type { Exchange } from '../../contract/exchange';
-import type { AccountName, Settings } from '../../config/settings';
+import { settingName, settingWithValue, type AccountName, type Settings } from '../../config/settings';
 import { TOKEN_AUTH_METHODS, type TokenAuth } from '../../config/token-auth';
 
 /** The client credentials of one account, and the variable that stands for its token in any output. */
@@ -31,7 +31,8 @@ export function clientCredentials(settings: Settings, account: AccountName): Cli
   const [clientId, clientSecret] = account === 'A' ? [settings.clientId, settings.clientSecret] : [settings.clientIdB, settings.clientSecretB];
   if (!clientId || !clientSecret) return undefined;
   const suffix = account === 'A' ? '' : '_B';
-  return { clientId, clientSecret, placeholder: `$OMS_TOKEN${suffix}`, variables: `OMS_CLIENT_ID${suffix} and OMS_CLIENT_SECRET${suffix}` };
+  const names = account === 'A' ? (['clientId', 'clientSecret'] as const) : (['clientIdB', 'clientSecretB'] as const);
+  return { clientId, clientSecret, placeholder: `$OMS_TOKEN${suffix}`, variables: names.map((name) => settingName(name)).join(' and ') };
 }
 
 /** A token answer is a few hundred bytes; anything past this is not one. */
@@ -51,10 +52,10 @@ export async function fetchToken(baseUrl: string, credentials: ClientCredentials
     if (typeof outcome !== 'string') return outcome;
     refusals.push(`${method}: ${outcome}`);
   }
-  const tried = auth ? `with --token-auth ${auth}` : `as a form, as JSON and with HTTP Basic (${TOKEN_AUTH_METHODS.join(', ')})`;
+  const tried = auth ? `with ${settingWithValue('tokenAuth', auth)}` : `as a form, as JSON and with HTTP Basic (${TOKEN_AUTH_METHODS.join(', ')})`;
   throw new TokenError(
     `POST /token with ${credentials.variables.split(' and ')[0]} did not give an access_token ${tried}: ${refusals.join('; ')}. ` +
-      `Check ${credentials.variables}${auth ? ', or --token-auth (OMS_TOKEN_AUTH)' : ''}, or give the token itself instead.`,
+      `Check ${credentials.variables}${auth ? `, or ${settingName('tokenAuth')}` : ''}, or give the token itself instead.`,
   );
 }
 
@@ -88,7 +89,7 @@ async function requestToken(baseUrl: string, credentials: ClientCredentials, aut
     const location = JSON.stringify(redact(response.headers.location ?? '(no Location header)'));
     throw new TokenError(
       `POST /token answered ${response.status}, a redirect to ${location}; the suite does not follow it, so the client credentials go nowhere else. ` +
-        'Set OMS_BASE_URL to the address that answers POST /token itself.',
+        `Give ${settingName('baseUrl')} the address that answers POST /token itself.`,
     );
   }
   let answer: { access_token?: unknown; expires_in?: unknown } = {};

@@ -230,7 +230,7 @@ function readBody(incoming: IncomingMessage, maxBytes: number): Promise<Buffer> 
   });
 }
 
-function decoderFor(encoding: string) {
+export function decoderFor(encoding: string) {
   // Flush modes as Playwright used them: a truncated stream yields what it has instead of an error.
   if (encoding === 'gzip' || encoding === 'x-gzip') return createGunzip({ flush: constants.Z_SYNC_FLUSH, finishFlush: constants.Z_SYNC_FLUSH });
   if (encoding === 'deflate') return createInflate({ flush: constants.Z_SYNC_FLUSH, finishFlush: constants.Z_SYNC_FLUSH });
@@ -238,7 +238,7 @@ function decoderFor(encoding: string) {
   return undefined;
 }
 
-function flattenHeaders(headers: IncomingHttpHeaders): Record<string, string> {
+export function flattenHeaders(headers: IncomingHttpHeaders): Record<string, string> {
   const flat: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;

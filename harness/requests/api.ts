@@ -8,8 +8,7 @@ import { idIsOnePathSegment } from '../../checks/orders';
 import { InconclusiveError, RateLimitedError, type OmsClient, type RequestSpec } from '../http/client';
 import type { Exchange } from '../../contract/exchange';
 import { skipTest } from '../record/skips';
-import { SETTINGS } from '../../config/settings-table';
-import type { AccountName } from '../../config/settings';
+import { settingName, type AccountName } from '../../config/settings';
 import { check, ensure } from '../record/findings';
 import type { CreatedOrders } from './created-orders';
 import { orderRequestLine } from '../../contract/order-path';
@@ -223,7 +222,7 @@ export class OmsApi {
   }
 
   private refuseInReadOnly(what: string): void {
-    if (this.readOnly) skipTest({ kind: 'configuration', reason: `read-only mode (OMS_READ_ONLY): this check needs to ${what}`, settings: [`unset ${SETTINGS.readOnly.variable}`] });
+    if (this.readOnly) skipTest({ kind: 'configuration', reason: `read-only mode (${settingName('readOnly')}): this check needs to ${what}`, settings: [readOnlyOff()] });
   }
 }
 
@@ -282,4 +281,10 @@ export type { OperationId };
 /** The order id of a path /orders/{id} (decoded), or "" for /orders. */
 function orderIdOf(path: string): string {
   return decodeURIComponent(path.split('/')[2] ?? '');
+}
+
+/** What turns read-only mode off, in the user's terms: drop --read-only, or unset OMS_READ_ONLY. */
+export function readOnlyOff(): string {
+  const name = settingName('readOnly');
+  return `${name.startsWith('--') ? 'drop' : 'unset'} ${name}`;
 }

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { OmsApi } from './api';
+import { readOnlyOff, type OmsApi } from './api';
 import { skipTest } from '../record/skips';
-import { SETTINGS } from '../../config/settings-table';
+import { settingName } from '../../config/settings';
 import { isPastLastPage, listAccepted, listAnswerInRange, readPage, summaryCarriesFullForm, type Listed, type ListPage, type ListSearch } from '../../checks/listing';
 import { getAccepted, requiredOnlyCreateAccepted } from '../../checks/orders';
 import { isSuccess } from '../../checks/status';
@@ -88,7 +88,7 @@ export async function ensureOrders(api: OmsApi, count: number): Promise<void> {
     // Bounded by what this worker already created: a meta.total that stays low (a fault) costs `count` orders, not more.
     const missing = Math.min(count - (total ?? 0), count - api.ownOrderCount());
     if (missing <= 0) break;
-    if (api.readOnly) skipTest({ kind: 'configuration', reason: `read-only mode (OMS_READ_ONLY): this check needs an account holding at least ${count} orders, and it holds ${total ?? 0}`, settings: [`unset ${SETTINGS.readOnly.variable}`] });
+    if (api.readOnly) skipTest({ kind: 'configuration', reason: `read-only mode (${settingName('readOnly')}): this check needs an account holding at least ${count} orders, and it holds ${total ?? 0}`, settings: [readOnlyOff()] });
     for (let start = 0; start < missing; start += 10) {
       const batch = Array.from({ length: Math.min(10, missing - start) }, () => api.create(minimalOrder()));
       for (const exchange of await together(batch)) ensure(requiredOnlyCreateAccepted(exchange));

@@ -1,7 +1,6 @@
 import type { FullConfig } from '@playwright/test';
 import { exitOnConfigurationError } from '../../config/exit-codes';
-import { checkAccountA, readSetting, readSettings, registerSettingsSecrets, writeSettings, type Settings } from '../../config/settings';
-import { SETTINGS } from '../../config/settings-table';
+import { checkAccountA, readSetting, readSettings, registerSettingsSecrets, settingName, settingWithValue, writeSettings, type Settings } from '../../config/settings';
 import { DEVELOPMENT_ACCOUNTS } from '../../reference/accounts';
 import { startReferenceServer, type RunningReference } from '../../reference/server';
 import { certificateAdvice, preflight, PreflightError } from './preflight';
@@ -30,7 +29,7 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
         ...(!settings.tokenB && !settings.clientIdB && { clientIdB: b.client.id, clientSecretB: b.client.secret }),
       });
       // Notes go to stderr: stdout is a machine reporter's (--reporter=json) when a user picks one.
-      console.error(`oms-conformance: no ${SETTINGS.baseUrl.variable} given, testing the embedded reference server at ${server.url}`);
+      console.error(`oms-conformance: no ${settingName('baseUrl')} given, testing the embedded reference server at ${server.url}`);
     }
     const baseUrl = settings.baseUrl as string;
     for (const account of ['A', 'B'] as const) {
@@ -40,7 +39,7 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
         throw new PreflightError(`${error.message}${certificateAdvice(error)}`);
       });
       // Workers and the report learn which way worked; workers start with this token and renew it themselves.
-      if (!settings.tokenAuth) console.error(`oms-conformance: POST /token accepted the client credentials with --token-auth ${issued.auth}`);
+      if (!settings.tokenAuth) console.error(`oms-conformance: POST /token accepted the client credentials with ${settingWithValue('tokenAuth', issued.auth)}`);
       handToWorkers(settings, { tokenAuth: issued.auth, ...(account === 'A' ? { token: issued.accessToken } : { tokenB: issued.accessToken }) });
     }
     const note = await preflight(baseUrl, settings.token as string, 'A', settings.requestTimeoutMs, settings.maxResponseBytes);

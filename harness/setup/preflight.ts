@@ -1,7 +1,6 @@
 import { connect } from 'node:net';
 import { ConfigurationError } from '../../config/exit-codes';
-import { SETTINGS } from '../../config/settings-table';
-import type { AccountName } from '../../config/settings';
+import { settingName, settingWithValue, type AccountName } from '../../config/settings';
 import { requestLine } from '../../contract/operations';
 import { redact } from '../../config/redaction';
 import { quoted } from '../../config/safe-text';
@@ -10,7 +9,8 @@ import { HttpTransport, TransportError, type HttpResponse } from '../http/transp
 /** A reason the suite cannot start; one line that names what to fix (exit code 2, like a wrong setting), server text made visible where it is printed (configurationMessage). */
 export class PreflightError extends ConfigurationError {}
 
-const BASE_URL = SETTINGS.baseUrl.variable;
+/** The base URL as the user gave it: `--base-url URL` or `OMS_BASE_URL=URL`. */
+const givenBaseUrl = (baseUrl: string): string => settingWithValue('baseUrl', baseUrl);
 
 /** Certificate errors Node reports for an issuer it does not trust: the fix is to give it the CA. */
 const UNTRUSTED_ISSUER = ['DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'UNABLE_TO_GET_ISSUER_CERT', 'CERT_UNTRUSTED'];
@@ -28,7 +28,7 @@ export function certificateAdvice(error: unknown): string {
     );
   }
   if (code === 'CERT_HAS_EXPIRED' || code === 'CERT_NOT_YET_VALID') return ` The server's TLS certificate is outside its validity dates (${code}): renew it, or check this machine's clock.`;
-  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') return ` The server's TLS certificate does not name this host (${code}): use in ${BASE_URL} the host name the certificate was issued for.`;
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') return ` The server's TLS certificate does not name this host (${code}): use in ${settingName('baseUrl')} the host name the certificate was issued for.`;
   return '';
 }
 
@@ -56,16 +56,16 @@ export async function preflight(baseUrl: string, token: string, account: Account
   const text = response.body.toString('utf8');
   const header = (name: string): string | undefined => response.headers[name];
   if (response.status === 401 || response.status === 403) {
-    const token = SETTINGS[account === 'A' ? 'token' : 'tokenB'].variable;
-    const { clientId, clientSecret } = SETTINGS;
+    const token = settingName(account === 'A' ? 'token' : 'tokenB');
+    const fileToo = token.startsWith('--') && !token.endsWith('-file') ? ` (or ${token}-file)` : '';
     throw new PreflightError(
-      `${token} was rejected by ${baseUrl} (GET /orders answered ${response.status}). Set ${token} to a valid access token` +
-        (account === 'A' ? ` of account A, or set ${clientId.variable} and ${clientSecret.variable}.` : ' of account B, or unset it.'),
+      `The token of ${token} was rejected by ${baseUrl} (GET /orders answered ${response.status}). Give a valid access token with ${token}${fileToo}` +
+        (account === 'A' ? ` of account A, or ${settingName('clientId')} and ${settingName('clientSecret')}.` : ' of account B, or leave it out.'),
     );
   }
   if (response.status >= 300 && response.status < 400) {
     throw new PreflightError(
-      `${BASE_URL}=${baseUrl}: GET /orders redirects (${response.status} to "${redact(header('location') ?? '?')}"). Set ${BASE_URL} to the final address.`,
+      `${givenBaseUrl(baseUrl)}: GET /orders redirects (${response.status} to "${redact(header('location') ?? '?')}"). Give ${settingName('baseUrl')} the final address.`,
     );
   }
   let json = true;
@@ -80,22 +80,22 @@ export async function preflight(baseUrl: string, token: string, account: Account
   const contentType = header('content-type') ?? '';
   if (!json && (/html|xml/i.test(contentType) || text.trimStart().startsWith('<'))) {
     throw new PreflightError(
-      `${BASE_URL}=${baseUrl} does not look like the Order Management Service: GET /orders answered ${response.status} ` +
+      `${givenBaseUrl(baseUrl)} does not look like the Order Management Service: GET /orders answered ${response.status} ` +
         `with "${redact(contentType || 'no content type')}", a page of markup, not JSON ("${redact(text).slice(0, 80)}"). ` +
-        `Check ${BASE_URL}, including any path prefix such as /api/v1.`,
+        `Check ${settingName('baseUrl')}, including any path prefix such as /api/v1.`,
     );
   }
   if (response.status >= 400 && response.status !== 429) {
     // A JSON 404 is most often an API gateway or framework answering for a path it does not have: the prefix is missing.
-    const prefix = response.status === 404 ? ` There is no /orders at ${baseUrl}: check ${BASE_URL}, including any path prefix such as /api/v1.` : '';
+    const prefix = response.status === 404 ? ` There is no /orders at ${baseUrl}: check ${settingName('baseUrl')}, including any path prefix such as /api/v1.` : '';
     throw new PreflightError(
-      `${BASE_URL}=${baseUrl}: GET /orders?limit=1 answered ${response.status} (${redact(text).slice(0, 200)}). The suite cannot start until a plain list succeeds.${prefix}`,
+      `${givenBaseUrl(baseUrl)}: GET /orders?limit=1 answered ${response.status} (${redact(text).slice(0, 200)}). The suite cannot start until a plain list succeeds.${prefix}`,
     );
   }
   if (json && response.status < 300 && !looksLikeTheList(body)) {
     throw new PreflightError(
-      `${BASE_URL}=${baseUrl} does not look like the Order Management Service: GET /orders?limit=1 answered ${response.status} with JSON ` +
-        `that has none of the list's fields (${LIST_ENVELOPE.join(', ')}): ${redact(text).slice(0, 80)}. Check ${BASE_URL}, including any path prefix such as /api/v1.`,
+      `${givenBaseUrl(baseUrl)} does not look like the Order Management Service: GET /orders?limit=1 answered ${response.status} with JSON ` +
+        `that has none of the list's fields (${LIST_ENVELOPE.join(', ')}): ${redact(text).slice(0, 80)}. Check ${settingName('baseUrl')}, including any path prefix such as /api/v1.`,
     );
   }
   if (!json) {
@@ -125,16 +125,16 @@ const CONNECT_PROBE_MS = 5_000;
  * not answer within the timeout is slow (raise the timeout), not unreachable (check the URL and the server).
  */
 async function unanswered(baseUrl: string, url: string, error: unknown, timeoutMs: number): Promise<PreflightError> {
-  const timeout = SETTINGS.requestTimeoutMs.variable;
+  const timeout = settingName('requestTimeoutMs');
   if (error instanceof TransportError && error.failure === 'timeout' && (await accepts(url, Math.min(timeoutMs, CONNECT_PROBE_MS)))) {
     return new PreflightError(
-      `${BASE_URL}=${baseUrl} accepts connections but did not answer GET /orders?limit=1 within ${timeoutMs} ms (${timeout}). ` +
-        `If the server is only slow, raise ${timeout} (--request-timeout); every request of the run gets that deadline.`,
+      `${givenBaseUrl(baseUrl)} accepts connections but did not answer GET /orders?limit=1 within ${timeoutMs} ms (${timeout}). ` +
+        `If the server is only slow, raise ${timeout}; every request of the run gets that deadline.`,
     );
   }
   const reason = error instanceof TransportError && error.failure === 'timeout' ? `no answer within ${timeoutMs} ms, and no connection opens` : redact((error as Error).message);
-  const advice = certificateAdvice(error) || ` Check ${BASE_URL} and that the server is running.`;
-  return new PreflightError(`${BASE_URL}=${baseUrl} cannot be reached (${reason}).${advice}`);
+  const advice = certificateAdvice(error) || ` Check ${settingName('baseUrl')} and that the server is running.`;
+  return new PreflightError(`${givenBaseUrl(baseUrl)} cannot be reached (${reason}).${advice}`);
 }
 
 /** Whether a TCP connection to the URL's host and port opens within the time. */
