@@ -217,8 +217,12 @@ function setAt(target: Record<string, unknown>, path: Array<string | number>, va
   at[path[path.length - 1]] = value;
 }
 
-/** An edge value goes with others into one body only where no correct server refuses it: refusing one refuses all. */
-function mustBeTaken(value: EdgeValue): boolean {
+/**
+ * Values most servers take go several to a body (one refused refuses the body, which is then sent again one
+ * value at a time, so each is still judged alone); a wrong or coercible type and a literal beyond a double,
+ * which many refuse, go alone from the start.
+ */
+function goesWithOthers(value: EdgeValue): boolean {
   return value.kind === 'plain' || (value.kind === 'refusable' && Number.isFinite(value.denotes as number));
 }
 
@@ -232,10 +236,10 @@ export function createEdgeBodies(base: () => Record<string, unknown>): EdgeBody[
   const bodies: EdgeBody[] = [];
   const baseItem = () => structuredClone((base().items as unknown[])[0]) as Record<string, unknown>;
   const byItems = (field: string, values: readonly EdgeValue[]) => {
-    const bundled = values.filter(mustBeTaken);
+    const bundled = values.filter(goesWithOthers);
     const order = { ...base(), items: bundled.map(() => ({ ...baseItem(), quantity: 1, price: 1 })) };
     bodies.push(edgeBody(`${field} edges, one per item`, order, bundled.map((value, index) => ({ name: `items[${index}].${field} = ${value.label}`, path: ['items', index, field], value }))));
-    for (const value of values.filter((candidate) => !mustBeTaken(candidate))) {
+    for (const value of values.filter((candidate) => !goesWithOthers(candidate))) {
       bodies.push(edgeBody(`items[0].${field} = ${value.label}`, { ...base(), items: [{ ...baseItem(), quantity: 1 }] }, [{ name: `items[0].${field} = ${value.label}`, path: ['items', 0, field], value }]));
     }
   };
@@ -243,6 +247,7 @@ export function createEdgeBodies(base: () => Record<string, unknown>): EdgeBody[
   byItems('price', NUMBER_EDGES);
   byItems('name', TEXT_EDGES);
   for (const value of NUMBER_EDGES) bodies.push(edgeBody(`price = ${value.label}`, base(), [{ name: `price = ${value.label}`, path: ['price'], value }]));
+  // An empty or blank note is the update's to send (update note = ""); the other text edges go in the order's own note too.
   for (const value of TEXT_EDGES.filter((text) => text.denotes !== '' && !/^\s+$/.test(text.denotes as string))) {
     bodies.push(edgeBody(`note = ${value.label}`, base(), [{ name: `note = ${value.label}`, path: ['note'], value }]));
   }
