@@ -6,6 +6,7 @@ import {
   distinctIds,
   getAccepted,
   getAnswersOrderAsked,
+  idAssigned,
   refusalProvesNothing,
   storedAsSent,
   updateAccepted,
@@ -122,10 +123,10 @@ test.describe(`coverage phase: ${QUERIES.length + ORDERS.length} deterministic c
 
   test(
     `applies each of ${UPDATE_EDGES.length} updates of one field to its empty value or to null (price 0, note "", [], {}), or refuses it leaving the order as it was; never null for a field every order holds`,
-    verifies('ORD-CREATE-007', 'ORD-GET-001', 'ORD-UPDATE-001', 'ORD-UPDATE-002', 'ORD-UPDATE-003', 'ORD-ERR-008'),
+    verifies('ORD-CREATE-003', 'ORD-CREATE-007', 'ORD-GET-001', 'ORD-UPDATE-001', 'ORD-UPDATE-002', 'ORD-UPDATE-003', 'ORD-ERR-008'),
     async ({ api }) => {
       const created = await together(UPDATE_EDGES.map(() => api.create(fullOrder())));
-      created.forEach((exchange) => ensure(createAccepted(exchange)));
+      created.forEach((exchange) => ensure([createAccepted(exchange), idAssigned(exchange)].filter((judgement) => judgement !== undefined)));
       const ids = created.map((exchange) => String((exchange.json as Json).id));
       ensure(distinctIds(ids, created));
       // The orders as stored, just before the updates: what a refused one must leave as it was.

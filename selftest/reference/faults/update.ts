@@ -170,6 +170,7 @@ export const UPDATE_FAULTS: FaultDefinition[] = [
     collateral: [
       { requirement: 'ORD-ISO-002', reason: "account B's update of account A's order is, in B's account, an update of an unknown id, which this fault stores as B's order and answers 201" },
       { requirement: 'ORD-DELETE-005', reason: 'after a hard delete the id is unknown, so an update of the deleted order stores it again and answers 201' },
+      { requirement: 'ORD-FORM-001', reason: 'the order an update of an unknown id makes holds only what the update sent: no customer, items, currency or price, fields every order holds' },
     ],
     subtle: false,
     description: 'An update of an unknown id stores its body as a new order with that id (an upsert) and answers 201.',
