@@ -217,8 +217,12 @@ function setAt(target: Record<string, unknown>, path: Array<string | number>, va
   at[path[path.length - 1]] = value;
 }
 
-/** An edge value goes with others into one body only where no correct server refuses it: refusing one refuses all. */
-function mustBeTaken(value: EdgeValue): boolean {
+/**
+ * Values most servers take go several to a body (one refused refuses the body, which is then sent again one
+ * value at a time, so each is still judged alone); a wrong or coercible type and a literal beyond a double,
+ * which many refuse, go alone from the start.
+ */
+function goesWithOthers(value: EdgeValue): boolean {
   return value.kind === 'plain' || (value.kind === 'refusable' && Number.isFinite(value.denotes as number));
 }
 
@@ -232,10 +236,10 @@ export function createEdgeBodies(base: () => Record<string, unknown>): EdgeBody[
   const bodies: EdgeBody[] = [];
   const baseItem = () => structuredClone((base().items as unknown[])[0]) as Record<string, unknown>;
   const byItems = (field: string, values: readonly EdgeValue[]) => {
-    const bundled = values.filter(mustBeTaken);
+    const bundled = values.filter(goesWithOthers);
     const order = { ...base(), items: bundled.map(() => ({ ...baseItem(), quantity: 1, price: 1 })) };
     bodies.push(edgeBody(`${field} edges, one per item`, order, bundled.map((value, index) => ({ name: `items[${index}].${field} = ${value.label}`, path: ['items', index, field], value }))));
-    for (const value of values.filter((candidate) => !mustBeTaken(candidate))) {
+    for (const value of values.filter((candidate) => !goesWithOthers(candidate))) {
       bodies.push(edgeBody(`items[0].${field} = ${value.label}`, { ...base(), items: [{ ...baseItem(), quantity: 1 }] }, [{ name: `items[0].${field} = ${value.label}`, path: ['items', 0, field], value }]));
     }
   };
@@ -243,26 +247,42 @@ export function createEdgeBodies(base: () => Record<string, unknown>): EdgeBody[
   byItems('price', NUMBER_EDGES);
   byItems('name', TEXT_EDGES);
   for (const value of NUMBER_EDGES) bodies.push(edgeBody(`price = ${value.label}`, base(), [{ name: `price = ${value.label}`, path: ['price'], value }]));
+  // An empty or blank note is the update's to send (update note = ""); the other text edges go in the order's own note too.
   for (const value of TEXT_EDGES.filter((text) => text.denotes !== '' && !/^\s+$/.test(text.denotes as string))) {
     bodies.push(edgeBody(`note = ${value.label}`, base(), [{ name: `note = ${value.label}`, path: ['note'], value }]));
   }
-  for (const { field, empty } of containerFields()) {
-    const required = (requiredFields('OrderCreate') as string[]).includes(field);
+  for (const { path, empty, required } of containerFields(base())) {
+    const field = path.map((key) => (typeof key === 'number' ? `[${key}]` : `.${key}`)).join('').slice(1);
     for (const value of [edge(JSON.stringify(empty), empty), edge('null', null, required ? 'wrong-type' : 'refusable')]) {
-      bodies.push(edgeBody(`${field} = ${value.label}`, base(), [{ name: `${field} = ${value.label}`, path: [field], value }]));
+      bodies.push(edgeBody(`${field} = ${value.label}`, base(), [{ name: `${field} = ${value.label}`, path, value }]));
     }
   }
   return bodies;
 }
 
-/** The array and object fields of a create (openapi.yaml OrderCreate), each with its empty value ([] or {}). */
-function containerFields(): Array<{ field: string; empty: unknown[] | Record<string, never> }> {
+/**
+ * The array and object fields of a create (openapi.yaml OrderCreate), each with its empty value ([] or {}):
+ * the body's own, and the objects inside those that `body` carries (customer.address, items[0].dimensions …).
+ * `required`: the create requires the field (customer, items): null is no value for it.
+ */
+function containerFields(body: Record<string, unknown>): Array<{ path: Array<string | number>; empty: unknown[] | Record<string, never>; required: boolean }> {
+  const required = requiredFields('OrderCreate') as string[];
+  const inside = (schema: JsonSchema | undefined, path: Array<string | number>, depth: number): Array<{ path: Array<string | number>; empty: unknown[] | Record<string, never>; required: boolean }> => {
+    const resolved = schema && contract().resolve(schema);
+    if (!resolved || depth > 1) return [];
+    if (resolved.type === 'array') {
+      const element = path.reduce<unknown>((at, key) => (at as Record<string | number, unknown> | undefined)?.[key], body);
+      const nested = Array.isArray(element) && element.length > 0 ? inside(resolved.items as JsonSchema, [...path, 0], depth).filter(({ path: at }) => at.length > path.length + 1) : [];
+      return [{ path, empty: [], required: path.length === 1 && required.includes(String(path[0])) }, ...nested];
+    }
+    if (resolved.type !== 'object') return [];
+    const here = path.length > 0 && path[path.length - 1] !== 0 ? [{ path, empty: {}, required: path.length === 1 && required.includes(String(path[0])) }] : [];
+    const present = path.reduce<unknown>((at, key) => (at as Record<string | number, unknown> | undefined)?.[key], body) !== undefined;
+    const children = present ? Object.entries((resolved.properties ?? {}) as Record<string, JsonSchema>).flatMap(([name, inner]) => inside(inner, [...path, name], depth + 1)) : [];
+    return [...here, ...children];
+  };
   const schema = properties('OrderCreate');
-  return clientFields('OrderCreate').flatMap((field) => {
-    const resolved = contract().resolve(schema[field]);
-    if (resolved.type === 'array') return [{ field, empty: [] }];
-    return resolved.type === 'object' ? [{ field, empty: {} }] : [];
-  });
+  return clientFields('OrderCreate').flatMap((field) => inside(schema[field], [field], 0));
 }
 
 /** An update of one field (components.schemas.OrderUpdate) to its empty value ("", 0, [], {}) or to null. */

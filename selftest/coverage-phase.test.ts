@@ -32,7 +32,7 @@ test('the edge catalogue sends every value of issue 28 as its JSON text, one nam
     expect(texts, literal).toContain(literal);
   }
   for (const text of ['\\u0000', '\\u001f', '\\ud800', 'x'.repeat(10_000), 'שלום', 'a\u0301']) expect(texts, text).toContain(text);
-  for (const field of ['customer', 'items', 'payment', 'billing', 'sales_channel']) {
+  for (const field of ['customer', 'items', 'payment', 'billing', 'sales_channel', 'customer.address', 'customer.email', 'items[0].dimensions']) {
     expect(bodies.some((body) => body.name === `${field} = null`), field).toBe(true);
   }
   for (const body of bodies) {

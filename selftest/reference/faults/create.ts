@@ -10,7 +10,10 @@ export const CREATE_FAULTS: FaultDefinition[] = [
     id: 'create-merges-repeated-items',
     level: 'MUST',
     catches: ['ORD-CREATE-004'],
-    collateral: because('an item named as an earlier one is merged into it before it is read, so a mistyped field of it is not refused', ['ORD-ERR-004']),
+    collateral: [
+      ...because('an item named as an earlier one is merged into it before it is read, so a mistyped field of it is not refused', ['ORD-ERR-004']),
+      ...because('the order is stored with the items merged, so a get of it shows them merged too', ['ORD-GET-002']),
+    ],
     subtle: true,
     description: 'Items with the same name are stored as one, their quantities summed (a table keyed on order and item name): shows only with two items of one name.',
     hooks: () => ({ rewriteRequest: (request) => (is(request, 'create') ? withJsonBody(request, mergesItemsBy('name')) : request) }),
@@ -42,6 +45,7 @@ export const CREATE_FAULTS: FaultDefinition[] = [
     id: 'create-sorts-items-by-name',
     level: 'MUST',
     catches: ['ORD-CREATE-004'],
+    collateral: because('the order is stored with its items sorted, so a get of it shows them sorted too', ['ORD-GET-002']),
     subtle: true,
     description: 'Items are stored sorted by name (as a database index would return them): shows only with two or more items sent out of name order.',
     hooks: () => ({

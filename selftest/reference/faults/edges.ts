@@ -9,19 +9,18 @@ function mapQuantities(body: Json, change: (quantity: number) => number): Json {
   return { ...body, items: body.items.map((item: Json) => (item && typeof item === 'object' && typeof item.quantity === 'number' ? { ...item, quantity: change(item.quantity) } : item)) };
 }
 
-/** A JSON value holds a string with NUL in it, at any depth. */
-function holdsNul(value: unknown): boolean {
-  if (typeof value === 'string') return value.includes('\u0000');
-  if (Array.isArray(value)) return value.some(holdsNul);
-  return !!value && typeof value === 'object' && Object.values(value).some(holdsNul);
+/** A JSON value holds a scalar `found` picks, at any depth. */
+function holds(value: unknown, found: (scalar: unknown) => boolean): boolean {
+  if (Array.isArray(value)) return value.some((inner) => holds(inner, found));
+  if (value && typeof value === 'object') return Object.values(value).some((inner) => holds(inner, found));
+  return found(value);
 }
 
-/** A JSON value holds a number no double holds (a literal such as 1e400, read as Infinity), at any depth. */
-function holdsInfinity(value: unknown): boolean {
-  if (typeof value === 'number') return !Number.isFinite(value);
-  if (Array.isArray(value)) return value.some(holdsInfinity);
-  return !!value && typeof value === 'object' && Object.values(value).some(holdsInfinity);
-}
+/** A string with NUL in it, at any depth. */
+const holdsNul = (value: unknown) => holds(value, (scalar) => typeof scalar === 'string' && scalar.includes('\u0000'));
+
+/** A number no double holds (a literal such as 1e400, read as Infinity), at any depth. */
+const holdsInfinity = (value: unknown) => holds(value, (scalar) => typeof scalar === 'number' && !Number.isFinite(scalar));
 
 /** What the round trips of a stored value make fail besides the create's: the same value read back by get, update and list. */
 const READ_BACK = because('the value stored wrongly is read back the same way by get, by an update that resends it and by the list', ['ORD-GET-002', 'ORD-UPDATE-002', 'ORD-UPDATE-003', 'ORD-LIST-008']);

@@ -1,6 +1,6 @@
 import { ApiError, errorReply, type ApiReply, type ApiRequest, type ErrorDetail } from '../../../reference/http';
 import { answersWhen, internalError, labelled, textPast } from './anomalies';
-import { fault, is, isSuccess, jsonBodyOf, lenientJson, operationOf, withReplyBody, type FaultDefinition, type Json } from './kit';
+import { because, fault, is, isSuccess, jsonBodyOf, lenientJson, operationOf, withReplyBody, type FaultDefinition, type Json } from './kit';
 
 /** Error answers (section 7) and the JSON body rule (section 1). */
 export const ERROR_FAULTS: FaultDefinition[] = [
@@ -19,6 +19,10 @@ export const ERROR_FAULTS: FaultDefinition[] = [
     id: 'errors-wrong-type-500',
     level: 'SHOULD',
     catches: ['ORD-ERR-004'],
+    collateral: because(
+      'values a server may refuse that this one refuses as of the wrong type (null for an object, a literal beyond a double: the edge catalogue) are answered 500 too',
+      ['ORD-ERR-008'],
+    ),
     subtle: false,
     description: 'A field of the wrong type crashes the handler: 500 instead of a 4xx.',
     hooks: () => ({

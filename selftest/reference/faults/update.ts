@@ -4,7 +4,7 @@ import { newOrder } from '../../../reference/routes/orders';
 import { reassignsKeptIds } from './assigned';
 import type { StoredOrder } from '../../../reference/store';
 import { answersWhen, emptyObjectBody, internalError } from './anomalies';
-import { bearerToken, fault, is, isSuccess, jsonBodyOf, mangleNonAscii, mapStrings, onFullForm, operationOf, withJsonBody, withReplyBody, withStore, type FaultDefinition, type Json } from './kit';
+import { bearerToken, because, fault, is, isSuccess, jsonBodyOf, mangleNonAscii, mapStrings, onFullForm, operationOf, withJsonBody, withReplyBody, withStore, type FaultDefinition, type Json } from './kit';
 
 /** Update (section 4.4). */
 export const UPDATE_FAULTS: FaultDefinition[] = [
@@ -98,6 +98,7 @@ export const UPDATE_FAULTS: FaultDefinition[] = [
     id: 'update-mangles-non-ascii',
     level: 'MUST',
     catches: ['ORD-UPDATE-002'],
+    collateral: because('the text is stored mangled, so the get after the update shows it mangled too', ['ORD-UPDATE-003']),
     subtle: true,
     description: 'Text sent in an update is stored as ASCII: every non-ASCII character becomes "?" (create is right).',
     hooks: () => ({
@@ -169,6 +170,7 @@ export const UPDATE_FAULTS: FaultDefinition[] = [
     collateral: [
       { requirement: 'ORD-ISO-002', reason: "account B's update of account A's order is, in B's account, an update of an unknown id, which this fault stores as B's order and answers 201" },
       { requirement: 'ORD-DELETE-005', reason: 'after a hard delete the id is unknown, so an update of the deleted order stores it again and answers 201' },
+      { requirement: 'ORD-FORM-001', reason: 'the order an update of an unknown id makes holds only what the update sent: no customer, items, currency or price, fields every order holds' },
     ],
     subtle: false,
     description: 'An update of an unknown id stores its body as a new order with that id (an upsert) and answers 201.',
@@ -209,7 +211,8 @@ export const UPDATE_FAULTS: FaultDefinition[] = [
   fault({
     id: 'update-answers-items-null',
     level: 'MUST',
-    catches: ['ORD-UPDATE-008'],
+    // items is a field every order holds (the create requires it): null is no value the full form may show for it.
+    catches: ['ORD-UPDATE-008', 'ORD-FORM-001'],
     subtle: true,
     description: 'An update that does not send items answers items: null (it builds its answer from the row it wrote, and a nil list is written as null), though the stored order keeps them.',
     hooks: () => ({
