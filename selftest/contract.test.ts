@@ -107,6 +107,8 @@ test('holds responses to the type of client-sent fields, and requests to their f
   const address = { street: '', city: '', country_code: '' };
   expect(contract().component('Address').problems(address)).toEqual([]);
   expect(contract().component('Address', 'request').problems(address).map((p) => p.pointer)).toEqual(['/country_code']);
-  expect(contract().response('getOrder', 200)!.problems({ id: 'x', user_id: '7c9e6679-7425-40de-944b-e07fc1f90ae7', status: 'created', created_at: '2026-11-20T09:30:00Z', updated_at: '2026-11-20T09:30:00Z', deleted_at: null, placed_at: '', sales_channel: { updated_at: '' } })).toEqual([]);
-  expect(contract().response('getOrder', 200)!.problems({ id: 'x', user_id: '7c9e6679-7425-40de-944b-e07fc1f90ae7', status: 'created', created_at: '', updated_at: '2026-11-20T09:30:00Z', deleted_at: null }).map((p) => p.pointer)).toEqual(['/created_at']);
+  expect(contract().response('getOrder', 200)!.problems({ id: 'x', user_id: '7c9e6679-7425-40de-944b-e07fc1f90ae7', status: 'created', created_at: '2026-11-20T09:30:00Z', updated_at: '2026-11-20T09:30:00Z', deleted_at: null, customer: {}, items: [], currency: 'EUR', price: 1, placed_at: '', sales_channel: { updated_at: '' } })).toEqual([]);
+  expect(contract().response('getOrder', 200)!.problems({ id: 'x', user_id: '7c9e6679-7425-40de-944b-e07fc1f90ae7', status: 'created', created_at: '', updated_at: '2026-11-20T09:30:00Z', deleted_at: null, customer: {}, items: [], currency: 'EUR', price: 1 }).map((p) => p.pointer)).toEqual(['/created_at']);
+  // The fields a create requires are never null or absent in the full form (ORD-FORM-001): no update may clear them.
+  expect(contract().response('getOrder', 200)!.problems({ id: 'x', user_id: '7c9e6679-7425-40de-944b-e07fc1f90ae7', status: 'created', created_at: '2026-11-20T09:30:00Z', updated_at: '2026-11-20T09:30:00Z', deleted_at: null, customer: null, items: [], currency: 'EUR' }).map((p) => p.pointer).sort()).toEqual(['/customer', '/price']);
 });

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { test } from '@playwright/test';
-import type { OmsApi } from './api';
+import { readOnlyOff, type OmsApi } from './api';
+import { skipTest } from '../record/skips';
+import { settingName } from '../../config/settings';
 import type { Check } from '../../checks/check';
 import { listAccepted } from '../../checks/listing';
 import { deleteAccepted, deletedOnGet, showsDeleted } from '../../checks/deletion';
@@ -60,7 +61,7 @@ export async function ordersToRead(api: OmsApi, count: number, sent: () => Json 
   ensure(listAccepted(exchange));
   const data = (exchange.json as { data?: unknown } | undefined)?.data;
   const ids = (Array.isArray(data) ? data : []).map((order) => (order as Json | null)?.id).filter((id) => typeof id === 'string' || typeof id === 'number');
-  if (ids.length < count) test.info().skip(true, `read-only mode (OMS_READ_ONLY): this check needs to read ${count} order(s) the account already holds, and its list shows ${ids.length}`);
+  if (ids.length < count) skipTest({ kind: 'configuration', reason: `read-only mode (${settingName('readOnly')}): this check needs to read ${count} order(s) the account already holds, and its list shows ${ids.length}`, settings: [readOnlyOff()] });
   return ids.slice(0, count).map((id) => ({ id: String(id), exchange }));
 }
 
