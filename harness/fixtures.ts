@@ -42,6 +42,12 @@ export interface WorkerOptions {
    * setup started). An object, not a function: Playwright takes a function given in `use` for a fixture of its own.
    */
   target: { start(): Promise<WorkerTarget> } | undefined;
+  /**
+   * Whether this worker makes example orders ahead across a network (harness/requests/order-pool.ts): not in
+   * the phase whose tests run alone (config/phases.ts), where a create still in flight after its test would
+   * change the next test's view.
+   */
+  ordersAhead: boolean;
 }
 
 interface WorkerFixtures extends WorkerOptions {
@@ -69,6 +75,7 @@ interface TestFixtures {
  */
 export const test = base.extend<TestFixtures, WorkerFixtures>({
   target: [undefined, { scope: 'worker', option: true }],
+  ordersAhead: [true, { scope: 'worker', option: true }],
 
   settings: [
     async ({ target }, use) => {
@@ -84,7 +91,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   ],
 
   accounts: [
-    async ({ settings }, use, workerInfo) => {
+    async ({ settings, ordersAhead }, use, workerInfo) => {
       // One gate for both accounts: the worker's requests in flight, its share of OMS_MAX_RPS, and 429 pauses.
       const gate = new RequestGate({
         maxInFlight: settings.concurrency ?? defaultConcurrency(settings.roundTripMs),
@@ -112,7 +119,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         B: settings.tokenB || settings.clientIdB ? open('B', settings.tokenB) : undefined,
       };
       // Across a network, example orders are made ahead of the tests that need one; nothing is written in read-only mode.
-      const depth = settings.readOnly ? 0 : ordersMadeAhead(settings.roundTripMs);
+      const depth = settings.readOnly || !ordersAhead ? 0 : ordersMadeAhead(settings.roundTripMs);
       for (const api of [accounts.A, accounts.B]) if (api) poolOrders(api, depth);
       await use(accounts);
       await deleteLeftovers(accounts, created, gate.maxInFlight);

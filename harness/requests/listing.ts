@@ -9,7 +9,7 @@ import type { Exchange } from '../../contract/exchange';
 import { ensure, judged } from '../record/findings';
 import type { Judgement, Judgements } from '../../checks/check';
 import { minimalOrder } from '../../contract/examples';
-import { whileReading } from './quiet';
+import { mustRunAlone } from '../record/verifies';
 import { bounds, isValidQuery, type ListQuery } from '../../contract/query';
 import { together } from './together';
 
@@ -36,28 +36,27 @@ export async function readStableView(
   queries: Array<Record<string, string | number>>,
   { attempts = 6, stop = ensure }: { attempts?: number; stop?: (judgement: Judgement | undefined) => void } = {},
 ): Promise<ListPage[] | undefined> {
-  return whileReading(async () => {
-    let previous: ListPage[] | undefined;
-    let changed = false;
-    let waited = 0;
-    for (let attempt = 0, wait = SETTLE_FIRST_WAIT_MS; attempt < attempts; attempt++) {
-      // Only after the view changed between two reads: a view that holds still is read twice back to back.
-      if (changed && waited + wait <= api.listSettleMs) {
-        await sleep(wait);
-        waited += wait;
-        wait = Math.min(2 * wait, SETTLE_LAST_WAIT_MS);
-      }
-      // Every page of the view at once: one round trip for the view, so less time for anyone to change it between pages.
-      const pages = (await together(queries.map((query) => api.list(query)))).map((exchange, index) => readPage(queries[index], exchange));
-      // A page past the last may answer a 4xx (ORD-LIST-009: not shown); any other list request must succeed.
-      const total = pages.find((page) => page.total !== undefined)?.total;
-      for (const page of pages) if (!isPastLastPage(page, total)) stop(listAccepted(page.exchange));
-      if (previous && sameView(previous, pages)) return pages;
-      changed = previous !== undefined;
-      previous = pages;
+  mustRunAlone('a list view read twice for a stable account');
+  let previous: ListPage[] | undefined;
+  let changed = false;
+  let waited = 0;
+  for (let attempt = 0, wait = SETTLE_FIRST_WAIT_MS; attempt < attempts; attempt++) {
+    // Only after the view changed between two reads: a view that holds still is read twice back to back.
+    if (changed && waited + wait <= api.listSettleMs) {
+      await sleep(wait);
+      waited += wait;
+      wait = Math.min(2 * wait, SETTLE_LAST_WAIT_MS);
     }
-    return undefined;
-  });
+    // Every page of the view at once: one round trip for the view, so less time for anyone to change it between pages.
+    const pages = (await together(queries.map((query) => api.list(query)))).map((exchange, index) => readPage(queries[index], exchange));
+    // A page past the last may answer a 4xx (ORD-LIST-009: not shown); any other list request must succeed.
+    const total = pages.find((page) => page.total !== undefined)?.total;
+    for (const page of pages) if (!isPastLastPage(page, total)) stop(listAccepted(page.exchange));
+    if (previous && sameView(previous, pages)) return pages;
+    changed = previous !== undefined;
+    previous = pages;
+  }
+  return undefined;
 }
 
 /** A stable view, or the test skipped with the reason (never failed) when the account never held still. */
