@@ -11,13 +11,15 @@
  * run whole, whatever --grep, shard or file filter the run was given, and its failures would skip `alone`.
  */
 export const ALONE_TAG = '@alone';
+/** The project of the tests that run alone. */
+export const ALONE_PHASE = 'alone';
 
 const ALONE = new RegExp(`${ALONE_TAG}(?![\\w-])`);
 
 export const PHASE_PROJECTS = [
   { name: 'together', grepInvert: ALONE },
   { name: 'phase-break', testMatch: [] },
-  { name: 'alone', grep: ALONE, dependencies: ['phase-break'], workers: 1, use: { ordersAhead: false } },
+  { name: ALONE_PHASE, grep: ALONE, dependencies: ['phase-break'], workers: 1, use: { ordersAhead: false } },
 ];
 
 /** A project of the run's phases: the run's structure, no part of a test's name (reporter/conformance-reporter.ts). */

@@ -4,7 +4,7 @@ import { currentRunId, readSettings, registerSettingsSecrets, writeSettings, typ
 import { orderRequestLine } from '../contract/order-path';
 import { OmsClient } from './http/client';
 import { recordOf } from './record/findings';
-import { REQUESTS_ANNOTATION } from './record/verifies';
+import { CHAIN_ANNOTATION, REQUESTS_ANNOTATION } from './record/verifies';
 import { recordViolated } from './record/run-knowledge';
 import { RequestGate } from './http/gate';
 import { defaultConcurrency, ordersMadeAhead } from '../config/network';
@@ -24,6 +24,8 @@ const HEAVY_TEST_REQUESTS = 100;
 interface Accounts {
   A: OmsApi;
   B?: OmsApi;
+  /** The worker's one gate, both accounts' requests through it. */
+  gate: RequestGate;
 }
 
 /**
@@ -57,7 +59,7 @@ interface WorkerFixtures extends WorkerOptions {
 }
 
 interface TestFixtures {
-  /** Counts the requests each test sends, as an annotation (REQUESTS_ANNOTATION) for the progress line and the report. */
+  /** Counts the requests each test sends, as an annotation (REQUESTS_ANNOTATION) for the progress line and the report, and its longest chain of dependent ones (CHAIN_ANNOTATION) for the benchmark. */
   requestCount: void;
   /** Keeps the worker after a test that failed only by findings (see below). */
   keepWorkerAfterFindings: void;
@@ -115,6 +117,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         return new OmsApi(name, client, created, { readOnly: settings.readOnly, listSettleMs: settings.listSettleMs });
       };
       const accounts: Accounts = {
+        gate,
         A: open('A', settings.token),
         B: settings.tokenB || settings.clientIdB ? open('B', settings.tokenB) : undefined,
       };
@@ -157,9 +160,10 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     async ({ accounts }, use, testInfo) => {
       const sent = () => accounts.A.client.requestsSent + (accounts.B?.client.requestsSent ?? 0);
       const before = sent();
+      accounts.gate.startChain();
       await use();
       const requests = sent() - before;
-      testInfo.annotations.push({ type: REQUESTS_ANNOTATION, description: String(requests) });
+      testInfo.annotations.push({ type: REQUESTS_ANNOTATION, description: String(requests) }, { type: CHAIN_ANNOTATION, description: String(accounts.gate.longestChain) });
       // A test of many requests (generated runs) leaves much behind: collected now, the worker's memory stays near its floor.
       if (requests >= HEAVY_TEST_REQUESTS) collectGarbage();
     },

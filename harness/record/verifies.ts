@@ -45,3 +45,6 @@ export const OBSERVATION_ANNOTATION = 'observed';
 
 /** Annotation type of the number of requests a test sent (its description), retries included. */
 export const REQUESTS_ANNOTATION = 'oms-requests';
+
+/** Annotation type of the longest chain of dependent requests in a test (its description): its floor is that many round trips. */
+export const CHAIN_ANNOTATION = 'oms-chain';

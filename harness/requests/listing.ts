@@ -12,6 +12,7 @@ import { minimalOrder } from '../../contract/examples';
 import { mustRunAlone } from '../record/verifies';
 import { bounds, isValidQuery, type ListQuery } from '../../contract/query';
 import { together } from './together';
+import { sentAsOne } from '../http/gate';
 
 /** Lists and stops the test unless the answer is a 2xx. */
 export async function listPage(api: OmsApi, query: Record<string, string | number>): Promise<ListPage> {
@@ -24,36 +25,43 @@ export async function listPage(api: OmsApi, query: Record<string, string | numbe
 const SETTLE_FIRST_WAIT_MS = 100;
 const SETTLE_LAST_WAIT_MS = 1_000;
 
+/** After a view changed, it is read again at once this many times, then after a short wait that grows: a client writing every 200 ms leaves gaps that two reads fit in. */
+const REREADS_AT_ONCE = 3;
+const REREAD_FIRST_WAIT_MS = 25;
+const REREAD_LAST_WAIT_MS = 100;
+
 /**
  * The same list requests, answered twice in a row with identical results: a view of the account that
- * no other client changed while it was taken. A shared account may be written to at any time, so a
- * changed view is read again, after a wait that grows each time within OMS_LIST_SETTLE_MS (a list that
- * lags behind writes goes on changing a while after the writes stopped); undefined when every attempt
- * changed. `stop` ends the test (or the generated run) on a list request that did not succeed.
+ * no other client changed while it was taken (no write of this run can: the test runs alone,
+ * config/phases.ts). Every page of a view is in flight at once (sentAsOne). A shared account may be written
+ * to at any time, so a changed view is read again, at once a few times, then after a short wait that grows
+ * (a client writing now and then leaves gaps that two reads fit in; a list that lags behind writes goes on
+ * changing a while after the writes stopped), `attempts` times and for as long as OMS_LIST_SETTLE_MS lasts;
+ * undefined when every read changed. `stop` ends the test (or the generated run) on a list request that did
+ * not succeed.
  */
 export async function readStableView(
   api: OmsApi,
   queries: Array<Record<string, string | number>>,
-  { attempts = 6, stop = ensure }: { attempts?: number; stop?: (judgement: Judgement | undefined) => void } = {},
+  { attempts = 10, stop = ensure }: { attempts?: number; stop?: (judgement: Judgement | undefined) => void } = {},
 ): Promise<ListPage[] | undefined> {
   mustRunAlone('a list view read twice for a stable account');
+  const until = Date.now() + api.listSettleMs;
   let previous: ListPage[] | undefined;
-  let changed = false;
-  let waited = 0;
-  for (let attempt = 0, wait = SETTLE_FIRST_WAIT_MS; attempt < attempts; attempt++) {
-    // Only after the view changed between two reads: a view that holds still is read twice back to back.
-    if (changed && waited + wait <= api.listSettleMs) {
+  let changes = 0;
+  for (let attempt = 0, wait = REREAD_FIRST_WAIT_MS; attempt < attempts || Date.now() < until; attempt++) {
+    // Only after the view changed a few times: a view that holds still is read twice back to back.
+    if (changes > REREADS_AT_ONCE) {
       await sleep(wait);
-      waited += wait;
-      wait = Math.min(2 * wait, SETTLE_LAST_WAIT_MS);
+      wait = Math.min(2 * wait, REREAD_LAST_WAIT_MS);
     }
-    // Every page of the view at once: one round trip for the view, so less time for anyone to change it between pages.
-    const pages = (await together(queries.map((query) => api.list(query)))).map((exchange, index) => readPage(queries[index], exchange));
+    const exchanges = await sentAsOne(() => together(queries.map((query) => api.list(query))));
+    const pages = exchanges.map((exchange, index) => readPage(queries[index], exchange));
     // A page past the last may answer a 4xx (ORD-LIST-009: not shown); any other list request must succeed.
     const total = pages.find((page) => page.total !== undefined)?.total;
     for (const page of pages) if (!isPastLastPage(page, total)) stop(listAccepted(page.exchange));
     if (previous && sameView(previous, pages)) return pages;
-    changed = previous !== undefined;
+    if (previous) changes++;
     previous = pages;
   }
   return undefined;

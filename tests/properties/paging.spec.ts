@@ -26,7 +26,7 @@ test.describe('generated paging (4.1, 8)', () => {
         requestsNote: READ_TWICE,
         run: async ({ limit, pages }, trail) => {
           const walked = Array.from({ length: pages }, (_, index) => ({ page: index + 1, limit }));
-          const view = await readStableView(trail.api(api), pages > 1 ? [...walked, { limit: limit * pages }] : walked, { attempts: 4, stop: stopOn });
+          const view = await readStableView(trail.api(api), pages > 1 ? [...walked, { limit: limit * pages }] : walked, { attempts: 6, stop: stopOn });
           if (!view) fc.pre(false);
           return inTurn(
             () => pagesFull(view.slice(0, pages), limit),
@@ -48,7 +48,7 @@ test.describe('generated paging (4.1, 8)', () => {
         for (let attempt = 0; attempt < 3; attempt++) {
           const total = readPage({ limit }, await own.list({ limit })).total ?? 0;
           const last = Math.max(1, Math.ceil(total / limit));
-          const view = await readStableView(own, [{ limit }, { page: last, limit }, { page: last + 1, limit }], { attempts: 4, stop: stopOn });
+          const view = await readStableView(own, [{ limit }, { page: last, limit }, { page: last + 1, limit }], { attempts: 6, stop: stopOn });
           // Another client changed the account between the count and the view: count again.
           if (!view || view[0].total !== total) continue;
           const [, lastPage, beyond] = view;
