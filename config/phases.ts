@@ -19,7 +19,7 @@ const ALONE = new RegExp(`${ALONE_TAG}(?![\\w-])`);
 export const PHASE_PROJECTS = [
   { name: 'together', grepInvert: ALONE },
   { name: 'phase-break', testMatch: [] },
-  { name: ALONE_PHASE, grep: ALONE, dependencies: ['phase-break'], workers: 1, use: { ordersAhead: false } },
+  { name: ALONE_PHASE, grep: ALONE, dependencies: ['phase-break'], workers: 1, use: { runsAlone: true } },
 ];
 
 /** A project of the run's phases: the run's structure, no part of a test's name (reporter/conformance-reporter.ts). */

@@ -45,11 +45,11 @@ export interface WorkerOptions {
    */
   target: { start(): Promise<WorkerTarget> } | undefined;
   /**
-   * Whether this worker makes example orders ahead across a network (harness/requests/order-pool.ts): not in
-   * the phase whose tests run alone (config/phases.ts), where a create still in flight after its test would
-   * change the next test's view.
+   * This worker runs the phase of tests that run alone (config/phases.ts), no other worker of the run beside
+   * it: it makes no example orders ahead (a create still in flight after its test would change the next test's
+   * view), and it has the run's whole share of requests in flight and of OMS_MAX_RPS.
    */
-  ordersAhead: boolean;
+  runsAlone: boolean;
 }
 
 interface WorkerFixtures extends WorkerOptions {
@@ -77,14 +77,16 @@ interface TestFixtures {
  */
 export const test = base.extend<TestFixtures, WorkerFixtures>({
   target: [undefined, { scope: 'worker', option: true }],
-  ordersAhead: [true, { scope: 'worker', option: true }],
+  runsAlone: [false, { scope: 'worker', option: true }],
 
   settings: [
-    async ({ target }, use) => {
+    async ({ target, runsAlone }, use, workerInfo) => {
       const started = await target?.start();
       // In the variables a user would set: the whole worker reads its settings there (a worker serves one project).
       if (started) writeSettings(started.settings);
       const settings = readSettings();
+      // Requests in flight, resolved once for the gate and the generated runs: a worker alone in the run has every worker's share.
+      settings.concurrency = (settings.concurrency ?? defaultConcurrency(settings.roundTripMs)) * (runsAlone ? Math.max(1, workerInfo.config.workers) : 1);
       registerSettingsSecrets(settings);
       await use(settings);
       await started?.close();
@@ -93,11 +95,11 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   ],
 
   accounts: [
-    async ({ settings, ordersAhead }, use, workerInfo) => {
+    async ({ settings, runsAlone }, use, workerInfo) => {
       // One gate for both accounts: the worker's requests in flight, its share of OMS_MAX_RPS, and 429 pauses.
       const gate = new RequestGate({
-        maxInFlight: settings.concurrency ?? defaultConcurrency(settings.roundTripMs),
-        requestsPerSecond: settings.maxRps ? settings.maxRps / Math.max(1, workerInfo.config.workers) : undefined,
+        maxInFlight: settings.concurrency as number,
+        requestsPerSecond: settings.maxRps ? settings.maxRps / (runsAlone ? 1 : Math.max(1, workerInfo.config.workers)) : undefined,
       });
       const created = new CreatedOrders();
       const baseUrl = settings.baseUrl as string;
@@ -122,7 +124,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         B: settings.tokenB || settings.clientIdB ? open('B', settings.tokenB) : undefined,
       };
       // Across a network, example orders are made ahead of the tests that need one; nothing is written in read-only mode.
-      const depth = settings.readOnly || !ordersAhead ? 0 : ordersMadeAhead(settings.roundTripMs);
+      const depth = settings.readOnly || runsAlone ? 0 : ordersMadeAhead(settings.roundTripMs);
       for (const api of [accounts.A, accounts.B]) if (api) poolOrders(api, depth);
       await use(accounts);
       await deleteLeftovers(accounts, created, gate.maxInFlight);

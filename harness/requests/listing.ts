@@ -96,10 +96,8 @@ export async function ensureOrders(api: OmsApi, count: number): Promise<void> {
     const missing = Math.min(count - (total ?? 0), count - api.ownOrderCount());
     if (missing <= 0) break;
     if (api.readOnly) skipTest({ kind: 'configuration', reason: `read-only mode (OMS_READ_ONLY): this check needs an account holding at least ${count} orders, and it holds ${total ?? 0}`, settings: [`unset ${SETTINGS.readOnly.variable}`] });
-    for (let start = 0; start < missing; start += 10) {
-      const batch = Array.from({ length: Math.min(10, missing - start) }, () => api.create(minimalOrder()));
-      for (const exchange of await together(batch)) ensure(requiredOnlyCreateAccepted(exchange));
-    }
+    // All at once: the worker's gate bounds how many are in flight, and none waits for another's answer.
+    for (const exchange of await together(Array.from({ length: missing }, () => api.create(minimalOrder())))) ensure(requiredOnlyCreateAccepted(exchange));
   }
   if (listCaughtUp.has(api.client)) return;
   await readUntilShown(api, () => listPage(api, { limit: 1 }), (page) => (page.total ?? 0) >= count);

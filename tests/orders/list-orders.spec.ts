@@ -88,11 +88,16 @@ test.describe('GET /orders (4.1, 8)', () => {
       const [created] = await together([createOrder(api, fullOrder()), ...(accounts.B ? [createOrder(accounts.B, fullOrder())] : [])]);
       ensure(deleteAccepted(await api.delete(created.id)));
     }
-    for (const limit of [limitBounds.maximum, 7]) {
-      const [first] = await stableView(api, [{ limit }]);
-      const total = first.total ?? 0;
-      const last = Math.max(1, Math.ceil(total / limit));
-      const [lastPage, beyond, again] = await stableView(api, [{ page: last, limit }, { page: last + 1, limit }, { limit }]);
+    // Each limit's views wait for nothing of the other's: side by side.
+    const views = await together(
+      [limitBounds.maximum, 7].map(async (limit) => {
+        const [first] = await stableView(api, [{ limit }]);
+        const total = first.total ?? 0;
+        const last = Math.max(1, Math.ceil(total / limit));
+        return { limit, total, pages: await stableView(api, [{ page: last, limit }, { page: last + 1, limit }, { limit }]) };
+      }),
+    );
+    for (const { limit, total, pages: [lastPage, beyond, again] } of views) {
       if (again.total !== total) continue; // the account changed between the two views: nothing to conclude
       check(lastPageHoldsRest(lastPage, total, limit));
       check(nothingPastLastPage(beyond, total));
