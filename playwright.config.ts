@@ -1,9 +1,11 @@
 import { defineConfig } from '@playwright/test';
 import { exitOnConfigurationError } from './config/exit-codes';
 import { defaultWorkers } from './config/network';
+import { PHASE_PROJECTS } from './config/phases';
 import { readSettings, writeSettings, type Settings } from './config/settings';
 import { measureRoundTrip } from './harness/http/round-trip';
 import { fixRunSeed } from './config/seed';
+import type { WorkerOptions } from './harness/fixtures';
 
 // Read once here to fail fast on a bad variable; workers read the same settings through the settings fixture.
 let settings: Settings;
@@ -24,7 +26,7 @@ if (process.env.TEST_WORKER_INDEX === undefined && settings.baseUrl && settings.
   writeSettings({ roundTripMs: settings.roundTripMs });
 }
 
-export default defineConfig({
+export default defineConfig<{}, WorkerOptions>({
   testDir: 'tests',
   globalSetup: require.resolve('./harness/setup/global-setup'),
   fullyParallel: true,
@@ -36,4 +38,5 @@ export default defineConfig({
   // It reads its own settings (the report directory, the profile) like the rest of the suite.
   reporter: [[require.resolve('./reporter/conformance-reporter')]],
   use: { trace: 'off' },
+  projects: PHASE_PROJECTS,
 });

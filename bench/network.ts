@@ -6,7 +6,9 @@ import { FAULT_CLASSES } from './failing';
 import { PEERS, peersDirectory, preparePeer, runPeer, type PeerId } from './peers';
 import { startBenchReference } from './reference';
 import { median, nowMs, round } from './stats';
-import { runRemote } from './suite';
+import { runAgainst, runRemote } from './suite';
+import type { TestTiming } from './timing-reporter';
+import { ALONE_PHASE } from '../config/phases';
 
 /**
  * Issue 21, item 6: the suite's quick run beside peer tools from npm, against the same reference server
@@ -74,6 +76,8 @@ export interface NetworkRow {
   passed: number;
   /** Runs the tool could not make (it failed before judging the server), with why. */
   errors: string[];
+  /** The suite against the correct server: its critical path in requests (criticalPath), median of the runs; null for a peer. */
+  medianCriticalPath?: number | null;
 }
 
 export interface FaultOutcome {
@@ -113,6 +117,24 @@ interface ToolRun {
   failed: boolean;
   /** What the tool said, in a line: its exit code (the suite: and verdict), or the request that did not pass. */
   detail: string;
+  /** The suite against the correct server: the run's critical path in requests (criticalPath). */
+  criticalPath?: number;
+}
+
+/**
+ * A run's critical path in requests: the longest chain of requests it must wait for one after another, however
+ * many workers: the longest chain of a test of the first phase (its tests side by side), then the chains of the
+ * tests that run alone, one after another (config/phases.ts). Times the round trip, it is the floor a run could
+ * reach (start-up, the set-up's sign-in and preflight and the workers' cleanup not counted).
+ */
+export function criticalPath(tests: Record<string, TestTiming>): number {
+  let together = 0;
+  let alone = 0;
+  for (const test of Object.values(tests)) {
+    if (test.phase === ALONE_PHASE) alone += test.chain ?? 0;
+    else together = Math.max(together, test.chain ?? 0);
+  }
+  return together + alone;
 }
 
 const SUITE_NAME = 'oms-conformance quick run (`npm run -s conformance`)';
@@ -165,7 +187,7 @@ export async function networkSection(options: NetworkOptions, command: string, l
         const key = `${id}@${latencyMs}`;
         const run = await measure(id, latencyMs).catch((error: unknown) => ({ error: (error as Error).message }));
         samples.set(key, [...(samples.get(key) ?? []), run]);
-        log(`network: round ${round}, ${id} at ${latencyMs} ms: ${'error' in run ? `could not run: ${run.error}` : `${seconds(run.wallMs)} s, ${run.requests} requests, ${run.failed ? `FAILED the correct server (${run.detail})` : 'passed'}`}`);
+        log(`network: round ${round}, ${id} at ${latencyMs} ms: ${'error' in run ? `could not run: ${run.error}` : `${seconds(run.wallMs)} s, ${run.requests} requests${run.criticalPath === undefined ? '' : ` (critical path ${run.criticalPath}: floor ${seconds(run.criticalPath * latencyMs)} s)`}, ${run.failed ? `FAILED the correct server (${run.detail})` : 'passed'}`}`);
       }
     }
   }
@@ -198,6 +220,7 @@ export async function networkSection(options: NetworkOptions, command: string, l
         medianRequests: runs.length ? median(runs.map((run) => run.requests)) : null,
         passed: runs.filter((run) => !run.failed).length,
         errors: all.flatMap((run) => ('error' in run ? [run.error] : [])),
+        ...(tool === 'suite' && { medianCriticalPath: runs.some((run) => run.criticalPath !== undefined) ? median(runs.flatMap((run) => run.criticalPath ?? [])) : null }),
       };
     }),
   );
@@ -219,11 +242,16 @@ export async function networkSection(options: NetworkOptions, command: string, l
 }
 
 async function runSuite(baseUrl: string, fault?: string): Promise<Omit<ToolRun, 'wallMs' | 'requests'>> {
-  const level = fault === undefined ? undefined : FAULTS.find((f) => f.id === fault)?.level;
+  if (fault === undefined) {
+    // Against the correct server with the bench's timing reporter beside the suite's: each test's chain of dependent requests.
+    const run = await runAgainst(baseUrl, 'quick');
+    if (run.verdict === undefined) throw new Error(`the suite wrote no report (exit ${run.exitCode})`);
+    return { failed: run.exitCode !== 0 || run.verdict !== 'conformant', detail: `exit ${run.exitCode}, ${run.verdict}`, ...(run.tests && { criticalPath: criticalPath(run.tests) }) };
+  }
+  const level = FAULTS.find((f) => f.id === fault)?.level;
   const run = await runRemote(baseUrl, 'quick', level === 'SHOULD' ? { OMS_PROFILE: 'strict' } : {});
   if (run.verdict === undefined) throw new Error(`the suite wrote no report (exit ${run.exitCode})`);
-  const failed = fault === undefined ? run.exitCode !== 0 || run.verdict !== 'conformant' : run.verdict === 'not-conformant';
-  return { failed, detail: `exit ${run.exitCode}, ${run.verdict}` };
+  return { failed: run.verdict === 'not-conformant', detail: `exit ${run.exitCode}, ${run.verdict}` };
 }
 
 /** k of n for one tool: faults it caught, of those it ran against. */
@@ -249,17 +277,19 @@ export function networkMarkdown(r: NetworkResults): string[] {
     `Measured ${r.generatedAt} by \`${r.command}\` (${r.durationSeconds} s), Node ${r.node}; load average ${r.loadAverageAtStart.join(' / ')} at the start, ` +
       `${r.loadAverageAtEnd.join(' / ')} at the end. ${r.rounds} round(s), each running every tool once at every latency. Every run has a fresh reference ` +
       'server (127.0.0.1, in the bench process) with the latency knob, requests counted at its listener; wall time is the whole tool, start to exit, ' +
-      'its generation step and (Prism) proxy start and stop included.',
+      'its generation step and (Prism) proxy start and stop included. Critical path: the suite\'s longest chain of requests that wait for one another (the longest ' +
+      'test of the first phase, then the tests that run alone, one after another), in requests; times the latency, the floor a run could reach.',
     '',
-    `| Tool | Latency | Wall, median of ${r.rounds} | Requests | Correct server | Faults caught (at ${r.faultLatencyMs} ms) |`,
-    '|---|---|---|---|---|---|',
+    `| Tool | Latency | Wall, median of ${r.rounds} | Requests | Critical path (floor) | Correct server | Faults caught (at ${r.faultLatencyMs} ms) |`,
+    '|---|---|---|---|---|---|---|',
   ];
   for (const tool of ran) {
     const caught = faultsCaught(r, tool.id);
     for (const [index, row] of r.rows.filter((row) => row.tool === tool.id).entries()) {
       const correct = row.runs === 0 ? `not run: ${tableText(row.errors[0] ?? 'no result')}` : `passed ${row.passed} of ${row.runs}`;
       const faultCell = index > 0 || r.faults.length === 0 ? '' : `${caught.caught} of ${caught.of}${caught.errors ? ` (${caught.errors} could not run)` : ''}${row.passed < row.runs ? ' (fails the correct server too)' : ''}`;
-      lines.push(`| ${index === 0 ? tool.name : ''} | ${row.latencyMs} ms | ${s(row.medianWallMs)} | ${n(row.medianRequests)} | ${correct} | ${faultCell} |`);
+      const floor = row.medianCriticalPath == null ? '—' : `${n(row.medianCriticalPath)} × ${row.latencyMs} ms = ${s(row.medianCriticalPath * row.latencyMs)}`;
+      lines.push(`| ${index === 0 ? tool.name : ''} | ${row.latencyMs} ms | ${s(row.medianWallMs)} | ${n(row.medianRequests)} | ${floor} | ${correct} | ${faultCell} |`);
     }
   }
   lines.push('');

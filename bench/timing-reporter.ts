@@ -1,12 +1,18 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Reporter, TestCase, TestResult, TestStep } from '@playwright/test/reporter';
+import { isPhaseProject } from '../config/phases';
+import { CHAIN_ANNOTATION } from '../harness/record/verifies';
 
 /** Per test: its duration, and how many steps Playwright made in it (each expect and each API call is one). */
 export interface TestTiming {
   ms: number;
   steps: number;
   stepsByCategory: Record<string, number>;
+  /** The longest chain of dependent requests in the test (harness/http/gate.ts). */
+  chain?: number;
+  /** The run's phase it ran in (config/phases.ts). */
+  phase?: string;
 }
 
 /**
@@ -24,7 +30,11 @@ export default class TimingReporter implements Reporter {
   }
 
   onTestEnd(test: TestCase, result: TestResult): void {
-    this.entry(test).ms = result.duration;
+    const entry = this.entry(test);
+    entry.ms = result.duration;
+    const chain = result.annotations.find((a) => a.type === CHAIN_ANNOTATION)?.description;
+    if (chain !== undefined) entry.chain = Number(chain);
+    entry.phase = test.parent.project()?.name;
   }
 
   onEnd(): void {
@@ -39,7 +49,8 @@ export default class TimingReporter implements Reporter {
   }
 
   private entry(test: TestCase): TestTiming {
-    const key = test.titlePath().filter(Boolean).join(' › ');
+    // Keyed as before the run had phases: the same test has the same key in every run.
+    const key = test.titlePath().filter((part) => part && !isPhaseProject(part)).join(' › ');
     return (this.timings[key] ??= { ms: 0, steps: 0, stepsByCategory: {} });
   }
 }

@@ -200,7 +200,7 @@ export const SETTINGS = {
     defaultNote: 'from the round trip: 4 on the same machine, up to 16 across a network',
     flag: { name: 'concurrency', commands: ['run', 'replay'], help: 'requests in flight at once per worker, at most' },
     meaning:
-      'Requests of one worker in flight at once, at most: independent generated runs, list pages and probes go out together up to it (`OMS_MAX_RPS` and 429 waits still hold). By default the round trip decides: 4 below 10 ms, one per 10 ms of round trip above, at most 16. Verdicts do not depend on it: the same seed gives the same ones at any concurrency.',
+      'Requests of one worker in flight at once, at most: independent generated runs, list pages and probes go out together up to it (`OMS_MAX_RPS` and 429 waits still hold). By default the round trip decides: 4 below 10 ms, one per 10 ms of round trip above, at most 16. The worker of the tests that run alone (after the others, `config/phases.ts`) has every worker\'s share. Verdicts do not depend on it: the same seed gives the same ones at any concurrency.',
   }),
   listSettleMs: setting({
     variable: 'OMS_LIST_SETTLE_MS',

@@ -4,7 +4,7 @@ import { currentRunId, readSettings, registerSettingsSecrets, settingName, write
 import { orderRequestLine } from '../contract/order-path';
 import { OmsClient } from './http/client';
 import { recordOf } from './record/findings';
-import { REQUESTS_ANNOTATION } from './record/verifies';
+import { CHAIN_ANNOTATION, REQUESTS_ANNOTATION } from './record/verifies';
 import { recordViolated } from './record/run-knowledge';
 import { RequestGate } from './http/gate';
 import { defaultConcurrency, ordersMadeAhead } from '../config/network';
@@ -23,6 +23,8 @@ const HEAVY_TEST_REQUESTS = 100;
 interface Accounts {
   A: OmsApi;
   B?: OmsApi;
+  /** The worker's one gate, both accounts' requests through it. */
+  gate: RequestGate;
 }
 
 /**
@@ -41,6 +43,12 @@ export interface WorkerOptions {
    * setup started). An object, not a function: Playwright takes a function given in `use` for a fixture of its own.
    */
   target: { start(): Promise<WorkerTarget> } | undefined;
+  /**
+   * This worker runs the phase of tests that run alone (config/phases.ts), no other worker of the run beside
+   * it: it makes no example orders ahead (a create still in flight after its test would change the next test's
+   * view), and it has the run's whole share of requests in flight and of OMS_MAX_RPS.
+   */
+  runsAlone: boolean;
 }
 
 interface WorkerFixtures extends WorkerOptions {
@@ -50,7 +58,7 @@ interface WorkerFixtures extends WorkerOptions {
 }
 
 interface TestFixtures {
-  /** Counts the requests each test sends, as an annotation (REQUESTS_ANNOTATION) for the progress line and the report. */
+  /** Counts the requests each test sends, as an annotation (REQUESTS_ANNOTATION) for the progress line and the report, and its longest chain of dependent ones (CHAIN_ANNOTATION) for the benchmark. */
   requestCount: void;
   /** Keeps the worker after a test that failed only by findings (see below). */
   keepWorkerAfterFindings: void;
@@ -68,13 +76,16 @@ interface TestFixtures {
  */
 export const test = base.extend<TestFixtures, WorkerFixtures>({
   target: [undefined, { scope: 'worker', option: true }],
+  runsAlone: [false, { scope: 'worker', option: true }],
 
   settings: [
-    async ({ target }, use) => {
+    async ({ target, runsAlone }, use, workerInfo) => {
       const started = await target?.start();
       // In the variables a user would set: the whole worker reads its settings there (a worker serves one project).
       if (started) writeSettings(started.settings);
       const settings = readSettings();
+      // Requests in flight, resolved once for the gate and the generated runs: a worker alone in the run has every worker's share.
+      settings.concurrency = (settings.concurrency ?? defaultConcurrency(settings.roundTripMs)) * (runsAlone ? Math.max(1, workerInfo.config.workers) : 1);
       registerSettingsSecrets(settings);
       await use(settings);
       await started?.close();
@@ -83,11 +94,11 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   ],
 
   accounts: [
-    async ({ settings }, use, workerInfo) => {
+    async ({ settings, runsAlone }, use, workerInfo) => {
       // One gate for both accounts: the worker's requests in flight, its share of OMS_MAX_RPS, and 429 pauses.
       const gate = new RequestGate({
-        maxInFlight: settings.concurrency ?? defaultConcurrency(settings.roundTripMs),
-        requestsPerSecond: settings.maxRps ? settings.maxRps / Math.max(1, workerInfo.config.workers) : undefined,
+        maxInFlight: settings.concurrency as number,
+        requestsPerSecond: settings.maxRps ? settings.maxRps / (runsAlone ? 1 : Math.max(1, workerInfo.config.workers)) : undefined,
       });
       const created = new CreatedOrders();
       const baseUrl = settings.baseUrl as string;
@@ -107,11 +118,12 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         return new OmsApi(name, client, created, { readOnly: settings.readOnly, listSettleMs: settings.listSettleMs });
       };
       const accounts: Accounts = {
+        gate,
         A: open('A', settings.token),
         B: settings.tokenB || settings.clientIdB ? open('B', settings.tokenB) : undefined,
       };
       // Across a network, example orders are made ahead of the tests that need one; nothing is written in read-only mode.
-      const depth = settings.readOnly ? 0 : ordersMadeAhead(settings.roundTripMs);
+      const depth = settings.readOnly || runsAlone ? 0 : ordersMadeAhead(settings.roundTripMs);
       for (const api of [accounts.A, accounts.B]) if (api) poolOrders(api, depth);
       await use(accounts);
       await deleteLeftovers(accounts, created, gate.maxInFlight);
@@ -149,9 +161,10 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     async ({ accounts }, use, testInfo) => {
       const sent = () => accounts.A.client.requestsSent + (accounts.B?.client.requestsSent ?? 0);
       const before = sent();
+      accounts.gate.startChain();
       await use();
       const requests = sent() - before;
-      testInfo.annotations.push({ type: REQUESTS_ANNOTATION, description: String(requests) });
+      testInfo.annotations.push({ type: REQUESTS_ANNOTATION, description: String(requests) }, { type: CHAIN_ANNOTATION, description: String(accounts.gate.longestChain) });
       // A test of many requests (generated runs) leaves much behind: collected now, the worker's memory stays near its floor.
       if (requests >= HEAVY_TEST_REQUESTS) collectGarbage();
     },

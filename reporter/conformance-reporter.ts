@@ -4,6 +4,7 @@ import { relative, resolve } from 'node:path';
 import type { KeyObject } from 'node:crypto';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, TestResult } from '@playwright/test/reporter';
 import { endWithExitCode, exitOnConfigurationError } from '../config/exit-codes';
+import { isPhaseProject } from '../config/phases';
 import { readSetting, readSettings, registerSettingsSecrets, writeSettings } from '../config/settings';
 import { RATE_LIMIT_ANNOTATION } from '../harness/requests/api';
 import { inFlight, ledgerFile, leftovers, newRunId, readLedger } from '../harness/http/ledger';
@@ -164,7 +165,9 @@ export default class ConformanceReporter implements Reporter {
   }
 
   private record(test: TestCase, result: TestResult): void {
-    const title = test.titlePath().slice(1).filter(Boolean).join(' › ');
+    // The run's phases (config/phases.ts) are no part of a test's name: the same test has the same name in every run.
+    const [, project, ...path] = test.titlePath();
+    const title = [isPhaseProject(project) ? '' : project, ...path].filter(Boolean).join(' › ');
     const verified = verifiedRequirements(test);
     for (const annotation of result.annotations.filter((a) => a.type === RATE_LIMIT_ANNOTATION)) {
       this.rateLimitRetries += Number.parseInt(annotation.description ?? '', 10) || 0;

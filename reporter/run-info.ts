@@ -5,6 +5,7 @@ import type { FullConfig } from '@playwright/test/reporter';
 import { OPENAPI_PATH } from '../contract/openapi';
 import { CATALOGUE_PATH } from '../requirements/catalogue';
 import type { Settings } from '../config/settings';
+import { isPhasePattern } from '../config/phases';
 import type { RunInfo } from '../config/run-info';
 import { runSeed, suitePackage } from '../config/seed';
 import { PACKAGE_ROOT } from '../config/package-root';
@@ -69,7 +70,7 @@ function filesUnder(directory: string): string[] {
 /** The run as Playwright and the configuration contract describe it, before the global setup has run. */
 export function runInfoAtStart(config: FullConfig, settings: Settings, runId: string, argv: string[] = process.argv): RunInfo {
   const grep = config.projects.flatMap((project) => (Array.isArray(project.grep) ? project.grep : [project.grep]));
-  const filters = [...new Set(grep.map((pattern) => pattern.source))].filter((source) => source !== '.*').map((source) => `grep ${source} (config)`);
+  const filters = [...new Set(grep.map((pattern) => pattern.source))].filter((source) => source !== '.*' && !isPhasePattern(source)).map((source) => `grep ${source} (config)`);
   filters.push(...commandLineFilters(argv));
   const { seed, from } = runSeed(settings);
   return {

@@ -1,4 +1,17 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
+
+/** Set while the requests of one list view are sent (sentAsOne). */
+const oneView = new AsyncLocalStorage<true>();
+
+/**
+ * Sends the requests `send` starts as one: each takes a slot beyond the in-flight bound if it must, so every
+ * page of a list view is in flight at once (a view split over two round trips gives another client's write
+ * time to fall between its pages). The request rate cap and 429 pauses still hold.
+ */
+export function sentAsOne<T>(send: () => Promise<T>): Promise<T> {
+  return oneView.run(true, send);
+}
 
 export interface GateOptions {
   /** Requests of this worker in flight at once, at most. */
@@ -18,6 +31,8 @@ export class RequestGate {
   private nextSlot = 0;
   private pausedUntil = 0;
   private readonly interval: number;
+  /** The longest chain of dependent requests since the last startChain(): each request one longer than the longest that had ended when it began. */
+  private chain = { generation: 0, longest: 0 };
 
   constructor(private readonly options: GateOptions) {
     this.interval = options.requestsPerSecond ? 1000 / options.requestsPerSecond : 0;
@@ -27,16 +42,33 @@ export class RequestGate {
     return this.options.maxInFlight;
   }
 
+  /**
+   * Starts counting the longest chain of dependent requests afresh (a test's): what the test could take at
+   * best across a network is that many round trips. A request still in flight from before is left out.
+   */
+  startChain(): void {
+    this.chain = { generation: this.chain.generation + 1, longest: 0 };
+  }
+
+  /** Requests in the longest chain since startChain(): each of them began only after the one before it ended. */
+  get longestChain(): number {
+    return this.chain.longest;
+  }
+
   /** Runs one request when a slot is free, the pace allows and no rate limit holds the worker back. */
   async run<T>(send: () => Promise<T>): Promise<T> {
-    if (this.inFlight >= this.options.maxInFlight) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    // Counted as it is asked for, not when a slot frees: a wait for a slot is the worker's bound, not a dependency.
+    const chain = this.chain;
+    const depth = chain.longest + 1;
+    if (this.inFlight >= this.options.maxInFlight && !oneView.getStore()) await new Promise<void>((resolve) => this.waiting.push(resolve));
     else this.inFlight++;
     try {
       await this.paced();
       return await send();
     } finally {
-      // The slot passes straight to the next waiter, so a request arriving now cannot overtake it.
-      const next = this.waiting.shift();
+      if (chain === this.chain) chain.longest = Math.max(chain.longest, depth);
+      // The slot passes straight to the next waiter, so a request arriving now cannot overtake it; one taken beyond the bound goes.
+      const next = this.inFlight > this.options.maxInFlight ? undefined : this.waiting.shift();
       if (next) next();
       else this.inFlight--;
     }

@@ -12,7 +12,6 @@ import { settingName, type AccountName } from '../../config/settings';
 import { check, ensure } from '../record/findings';
 import type { CreatedOrders } from './created-orders';
 import { orderRequestLine } from '../../contract/order-path';
-import { beforeWrite } from './quiet';
 
 /** What a create sent ahead came to: its exchange, or the transport failure (thrown in the test that takes it). */
 export type Made = { exchange: Exchange } | { error: unknown };
@@ -102,19 +101,17 @@ export class OmsApi {
   }
 
   /**
-   * One exchange sent, judged by nothing yet: waits while the run reads a list view (writes), and keeps the
+   * One exchange sent, judged by nothing yet, that keeps the
    * ledger (a create goes in before it is sent, so an order a create in flight makes is found after a kill;
    * what it made goes in once answered, whatever the checks later say). A transport failure is thrown as is.
    */
   private async transmitted(spec: RequestSpec): Promise<Exchange> {
     if (operationOf(spec.method, spec.path) === 'createOrder') {
-      // Tracked from the start, its wait for a list view included: a create made ahead may still be waiting there when the worker's teardown settles the creates.
+      // Tracked from the start: a create made ahead may still be in flight when the worker's teardown settles the creates.
       return this.created.whileCreating(async () => {
-        await beforeWrite();
         return this.sentAndRecorded(spec, { marker: this.created.sending(spec.json, this.account) });
       });
     }
-    if (spec.method !== 'GET') await beforeWrite();
     return this.sentAndRecorded(spec);
   }
 

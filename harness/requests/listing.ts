@@ -9,9 +9,10 @@ import type { Exchange } from '../../contract/exchange';
 import { ensure, judged } from '../record/findings';
 import type { Judgement, Judgements } from '../../checks/check';
 import { minimalOrder } from '../../contract/examples';
-import { whileReading } from './quiet';
+import { mustRunAlone } from '../record/verifies';
 import { bounds, isValidQuery, type ListQuery } from '../../contract/query';
 import { together } from './together';
+import { sentAsOne } from '../http/gate';
 
 /** Lists and stops the test unless the answer is a 2xx. */
 export async function listPage(api: OmsApi, query: Record<string, string | number>): Promise<ListPage> {
@@ -24,40 +25,46 @@ export async function listPage(api: OmsApi, query: Record<string, string | numbe
 const SETTLE_FIRST_WAIT_MS = 100;
 const SETTLE_LAST_WAIT_MS = 1_000;
 
+/** After a view changed, it is read again at once this many times, then after a short wait that grows: a client writing every 200 ms leaves gaps that two reads fit in. */
+const REREADS_AT_ONCE = 3;
+const REREAD_FIRST_WAIT_MS = 25;
+const REREAD_LAST_WAIT_MS = 100;
+
 /**
  * The same list requests, answered twice in a row with identical results: a view of the account that
- * no other client changed while it was taken. A shared account may be written to at any time, so a
- * changed view is read again, after a wait that grows each time within OMS_LIST_SETTLE_MS (a list that
- * lags behind writes goes on changing a while after the writes stopped); undefined when every attempt
- * changed. `stop` ends the test (or the generated run) on a list request that did not succeed.
+ * no other client changed while it was taken (no write of this run can: the test runs alone,
+ * config/phases.ts). Every page of a view is in flight at once (sentAsOne). A shared account may be written
+ * to at any time, so a changed view is read again, at once a few times, then after a short wait that grows
+ * (a client writing now and then leaves gaps that two reads fit in; a list that lags behind writes goes on
+ * changing a while after the writes stopped), `attempts` times and for as long as OMS_LIST_SETTLE_MS lasts;
+ * undefined when every read changed. `stop` ends the test (or the generated run) on a list request that did
+ * not succeed.
  */
 export async function readStableView(
   api: OmsApi,
   queries: Array<Record<string, string | number>>,
-  { attempts = 6, stop = ensure }: { attempts?: number; stop?: (judgement: Judgement | undefined) => void } = {},
+  { attempts = 10, stop = ensure }: { attempts?: number; stop?: (judgement: Judgement | undefined) => void } = {},
 ): Promise<ListPage[] | undefined> {
-  return whileReading(async () => {
-    let previous: ListPage[] | undefined;
-    let changed = false;
-    let waited = 0;
-    for (let attempt = 0, wait = SETTLE_FIRST_WAIT_MS; attempt < attempts; attempt++) {
-      // Only after the view changed between two reads: a view that holds still is read twice back to back.
-      if (changed && waited + wait <= api.listSettleMs) {
-        await sleep(wait);
-        waited += wait;
-        wait = Math.min(2 * wait, SETTLE_LAST_WAIT_MS);
-      }
-      // Every page of the view at once: one round trip for the view, so less time for anyone to change it between pages.
-      const pages = (await together(queries.map((query) => api.list(query)))).map((exchange, index) => readPage(queries[index], exchange));
-      // A page past the last may answer a 4xx (ORD-LIST-009: not shown); any other list request must succeed.
-      const total = pages.find((page) => page.total !== undefined)?.total;
-      for (const page of pages) if (!isPastLastPage(page, total)) stop(listAccepted(page.exchange));
-      if (previous && sameView(previous, pages)) return pages;
-      changed = previous !== undefined;
-      previous = pages;
+  mustRunAlone('a list view read twice for a stable account');
+  const until = Date.now() + api.listSettleMs;
+  let previous: ListPage[] | undefined;
+  let changes = 0;
+  for (let attempt = 0, wait = REREAD_FIRST_WAIT_MS; attempt < attempts || Date.now() < until; attempt++) {
+    // Only after the view changed a few times: a view that holds still is read twice back to back.
+    if (changes > REREADS_AT_ONCE) {
+      await sleep(wait);
+      wait = Math.min(2 * wait, REREAD_LAST_WAIT_MS);
     }
-    return undefined;
-  });
+    const exchanges = await sentAsOne(() => together(queries.map((query) => api.list(query))));
+    const pages = exchanges.map((exchange, index) => readPage(queries[index], exchange));
+    // A page past the last may answer a 4xx (ORD-LIST-009: not shown); any other list request must succeed.
+    const total = pages.find((page) => page.total !== undefined)?.total;
+    for (const page of pages) if (!isPastLastPage(page, total)) stop(listAccepted(page.exchange));
+    if (previous && sameView(previous, pages)) return pages;
+    if (previous) changes++;
+    previous = pages;
+  }
+  return undefined;
 }
 
 /** A stable view, or the test skipped with the reason (never failed) when the account never held still. */
@@ -89,10 +96,8 @@ export async function ensureOrders(api: OmsApi, count: number): Promise<void> {
     const missing = Math.min(count - (total ?? 0), count - api.ownOrderCount());
     if (missing <= 0) break;
     if (api.readOnly) skipTest({ kind: 'configuration', reason: `read-only mode (${settingName('readOnly')}): this check needs an account holding at least ${count} orders, and it holds ${total ?? 0}`, settings: [readOnlyOff()] });
-    for (let start = 0; start < missing; start += 10) {
-      const batch = Array.from({ length: Math.min(10, missing - start) }, () => api.create(minimalOrder()));
-      for (const exchange of await together(batch)) ensure(requiredOnlyCreateAccepted(exchange));
-    }
+    // All at once: the worker's gate bounds how many are in flight, and none waits for another's answer.
+    for (const exchange of await together(Array.from({ length: missing }, () => api.create(minimalOrder())))) ensure(requiredOnlyCreateAccepted(exchange));
   }
   if (listCaughtUp.has(api.client)) return;
   await readUntilShown(api, () => listPage(api, { limit: 1 }), (page) => (page.total ?? 0) >= count);

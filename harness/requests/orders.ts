@@ -10,7 +10,7 @@ import { isSuccess } from '../../checks/status';
 import type { Exchange, Json } from '../../contract/exchange';
 import { ensure } from '../record/findings';
 import { minimalOrder } from '../../contract/examples';
-import { whileQuiet } from './quiet';
+import { mustRunAlone } from '../record/verifies';
 import { madeAhead } from './order-pool';
 
 export interface CreatedOrder {
@@ -103,22 +103,21 @@ export interface WriteAfterDelete {
 /**
  * Creates an order and a newer one, deletes the first, sees a get show it deleted (else the test stops on
  * ORD-DELETE-002), sends `write` to it and gets it again. A server may give a deleted id to a new order
- * (ORD-OBS-022): with this run's other workers holding their writes meanwhile, and a newer order alive (a
- * table that hands out its highest free id again cannot give the deleted one), the write can only reach the
- * deleted order. One the write brought back is the cleanup's to delete again.
+ * (ORD-OBS-022): in a test that runs alone (config/phases.ts), no other create of this run comes between,
+ * and with a newer order alive (a table that hands out its highest free id again cannot give the deleted one)
+ * the write can only reach the deleted order. One the write brought back is the cleanup's to delete again.
  */
 export async function writeAfterDelete(api: OmsApi, write: (id: string) => Promise<Exchange>): Promise<WriteAfterDelete> {
+  mustRunAlone('a write after a delete');
   const created = await createOrder(api, minimalOrder());
   await createOrder(api, minimalOrder());
-  return whileQuiet(async () => {
-    const deletion = await api.delete(created.id);
-    ensure(deleteAccepted(deletion));
-    const shown = await api.get(created.id);
-    ensure(deletedOnGet('get after the delete', created.body, shown, deletion));
-    api.allowAfterDelete(created.id);
-    const written = await write(created.id);
-    const after = await api.get(created.id);
-    if (isSuccess(after.status) && !showsDeleted(created.body.deleted_at, after.json)) api.reclaim(created.id);
-    return { created, shown, written, after };
-  });
+  const deletion = await api.delete(created.id);
+  ensure(deleteAccepted(deletion));
+  const shown = await api.get(created.id);
+  ensure(deletedOnGet('get after the delete', created.body, shown, deletion));
+  api.allowAfterDelete(created.id);
+  const written = await write(created.id);
+  const after = await api.get(created.id);
+  if (isSuccess(after.status) && !showsDeleted(created.body.deleted_at, after.json)) api.reclaim(created.id);
+  return { created, shown, written, after };
 }

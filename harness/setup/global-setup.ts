@@ -5,7 +5,6 @@ import { DEVELOPMENT_ACCOUNTS } from '../../reference/accounts';
 import { startReferenceServer, type RunningReference } from '../../reference/server';
 import { certificateAdvice, preflight, PreflightError } from './preflight';
 import { forgetRun } from '../record/run-knowledge';
-import { forgetQuiet } from '../requests/quiet';
 import { clientCredentials, fetchToken } from '../http/token';
 
 /**
@@ -52,7 +51,6 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
   return async () => {
     const runId = readSetting('runId') ?? `pid-${process.pid}`;
     forgetRun(runId);
-    forgetQuiet(runId);
     await server?.close();
   };
 }

@@ -10,7 +10,7 @@ import { behavioursFromEnvironment } from './behaviours';
  * server with the behaviours these variables name (OMS_FAULT, OMS_VARIANT, OMS_KNOBS …), signed in to as the
  * development accounts through POST /token, first token included, as the suite's global setup signs in to its
  * embedded server. `runId`: the run's own id, so no project reads another's run files (ledger, violations
- * known, quiet turns); they outlive a worker (a worker started after a crash goes on with them), and go with
+ * known); they outlive a worker (a worker started after a crash goes on with them), and go with
  * the whole Playwright run. `ledgerDir`: where the project's ledger goes, when not the run's; `settings`: the
  * project's own, as a user would set them for that server.
  */

@@ -8,7 +8,7 @@ import { observe } from '../../harness/record/observe';
 import { createOrder, getOrder, unknownIds, writeAfterDelete } from '../../harness/requests/orders';
 import type { Json } from '../../contract/exchange';
 import { fullOrder, minimalOrder } from '../../contract/examples';
-import { verifies } from '../../harness/record/verifies';
+import { runsAlone, verifies } from '../../harness/record/verifies';
 
 test.describe('DELETE /orders/{order_id} (4.5)', () => {
   test('answers a 2xx with one of the documented shapes', verifies('ORD-DELETE-001', 'ORD-OBS-001', 'ORD-OBS-003'), async ({ api }) => {
@@ -38,14 +38,14 @@ test.describe('DELETE /orders/{order_id} (4.5)', () => {
     for (const { id, ownForm } of await unknownIds(api)) check(deleteUnknownIdAnswer(ownForm)(await api.delete(id)));
   });
 
-  test('answers an update of a deleted order without a 5xx, and the order stays deleted', verifies('ORD-DELETE-005', 'ORD-OBS-004'), async ({ api }) => {
+  test('answers an update of a deleted order without a 5xx, and the order stays deleted', runsAlone(verifies('ORD-DELETE-005', 'ORD-OBS-004')), async ({ api }) => {
     const { created, shown, written, after } = await writeAfterDelete(api, (id) => api.update(id, { note: 'written after the delete' }));
     check(writeAfterDeleteAnswered('update', isSuccess(shown.status), written));
     check(staysDeleted(created.body, after, written));
     observe('ORD-OBS-004', `an update of a deleted order answers ${written.status}`);
   });
 
-  test('answers a second delete of an order without a 5xx, and the order stays deleted', verifies('ORD-DELETE-005', 'ORD-OBS-004'), async ({ api }) => {
+  test('answers a second delete of an order without a 5xx, and the order stays deleted', runsAlone(verifies('ORD-DELETE-005', 'ORD-OBS-004')), async ({ api }) => {
     const { created, shown, written, after } = await writeAfterDelete(api, (id) => api.delete(id));
     check(writeAfterDeleteAnswered('delete', isSuccess(shown.status), written));
     check(staysDeleted(created.body, after, written));

@@ -4,7 +4,7 @@ import { isSuccess } from '../../checks/status';
 import { check } from '../../harness/record/findings';
 import { test } from '../../harness/fixtures';
 import { ensureOrders, stableView } from '../../harness/requests/listing';
-import { verifies } from '../../harness/record/verifies';
+import { runsAlone, verifies } from '../../harness/record/verifies';
 import { together } from '../../harness/requests/together';
 
 const limitBounds = contract().queryParameter('listOrders', 'limit') as { minimum: number; maximum: number };
@@ -28,7 +28,7 @@ test.describe('GET /orders bounds against a full account (8)', () => {
     queries.forEach((query, index) => check(neverAboveMaximum(readPage(query, answers[index]))));
   });
 
-  test('answers a page below 1, when it clamps rather than refuses, with the orders of page 1', verifies('ORD-LIST-010'), async ({ api }) => {
+  test('answers a page below 1, when it clamps rather than refuses, with the orders of page 1', runsAlone(verifies('ORD-LIST-010')), async ({ api }) => {
     // Page 1 before and after the out-of-range pages: unchanged, it is what a clamped page must show.
     const [first] = await stableView(api, [{ page: pageBounds.minimum, limit: IN_RANGE_LIMIT }]);
     const answers = await together(OUT_OF_RANGE_PAGES.map((page) => api.list({ page, limit: IN_RANGE_LIMIT })));

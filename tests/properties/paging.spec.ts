@@ -5,7 +5,7 @@ import { listQuery, pageWalk } from '../../generators/query';
 import { forAll, stopOn } from '../../harness/property';
 import { test } from '../../harness/fixtures';
 import { ensureOrders, listAnswerHolds, readStableView } from '../../harness/requests/listing';
-import { verifies } from '../../harness/record/verifies';
+import { runsAlone, verifies } from '../../harness/record/verifies';
 
 /** Limits below and above the default, and page 3 and beyond, in an account of about a hundred orders. */
 const WALK = { maxLimit: 25, maxPages: 4 };
@@ -15,7 +15,7 @@ const READ_TWICE = 'each view is read twice in a row: the same answers show no o
 test.describe('generated paging (4.1, 8)', () => {
   test(
     'holds on consecutive pages, at any limit, the first orders without duplicate or gap',
-    verifies('ORD-LIST-004', 'ORD-LIST-006'),
+    runsAlone(verifies('ORD-LIST-004', 'ORD-LIST-006')),
     async ({ api, settings }) => {
       await ensureOrders(api, WALK.maxLimit * WALK.maxPages + 1);
       await forAll(settings, {
@@ -26,7 +26,7 @@ test.describe('generated paging (4.1, 8)', () => {
         requestsNote: READ_TWICE,
         run: async ({ limit, pages }, trail) => {
           const walked = Array.from({ length: pages }, (_, index) => ({ page: index + 1, limit }));
-          const view = await readStableView(trail.api(api), pages > 1 ? [...walked, { limit: limit * pages }] : walked, { attempts: 4, stop: stopOn });
+          const view = await readStableView(trail.api(api), pages > 1 ? [...walked, { limit: limit * pages }] : walked, { attempts: 6, stop: stopOn });
           if (!view) fc.pre(false);
           return inTurn(
             () => pagesFull(view.slice(0, pages), limit),
@@ -37,7 +37,7 @@ test.describe('generated paging (4.1, 8)', () => {
     },
   );
 
-  test('ends, at any limit, on the last page meta.total implies', verifies('ORD-LIST-007'), async ({ api, settings }) => {
+  test('ends, at any limit, on the last page meta.total implies', runsAlone(verifies('ORD-LIST-007')), async ({ api, settings }) => {
     await ensureOrders(api, WALK.maxLimit * WALK.maxPages + 1);
     await forAll(settings, {
       input: pageWalk(WALK),
@@ -48,7 +48,7 @@ test.describe('generated paging (4.1, 8)', () => {
         for (let attempt = 0; attempt < 3; attempt++) {
           const total = readPage({ limit }, await own.list({ limit })).total ?? 0;
           const last = Math.max(1, Math.ceil(total / limit));
-          const view = await readStableView(own, [{ limit }, { page: last, limit }, { page: last + 1, limit }], { attempts: 4, stop: stopOn });
+          const view = await readStableView(own, [{ limit }, { page: last, limit }, { page: last + 1, limit }], { attempts: 6, stop: stopOn });
           // Another client changed the account between the count and the view: count again.
           if (!view || view[0].total !== total) continue;
           const [, lastPage, beyond] = view;
