@@ -161,7 +161,7 @@ test('npm run bench -- --only network, tiny: five bare requests and Dredd at 0 m
 
     const markdown = readFileSync(join(outDir, 'results.md'), 'utf8');
     expect(markdown).toContain('### Across a network: the quick run and peer tools at 0 ms');
-    expect(markdown).toMatch(/\| five requests, no tool \(2xx, an id\) \| 0 ms \| \d+\.\d\d s \| 5 \| passed 1 of 1 \| 0 of 1 \|/);
+    expect(markdown).toMatch(/\| five requests, no tool \(2xx, an id\) \| 0 ms \| \d+\.\d\d s \| 5 \| — \| passed 1 of 1 \| 0 of 1 \|/);
   } finally {
     rmSync(outDir, { recursive: true, force: true });
   }
