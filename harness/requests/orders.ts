@@ -12,6 +12,7 @@ import { ensure } from '../record/findings';
 import { minimalOrder } from '../../contract/examples';
 import { mustRunAlone } from '../record/verifies';
 import { madeAhead } from './order-pool';
+import { together } from './together';
 
 export interface CreatedOrder {
   id: string;
@@ -30,6 +31,11 @@ export async function createOrder(api: OmsApi, sent: Json, accepted: Check = cre
   ensure(idAssigned(exchange));
   const body = (exchange.json ?? {}) as Json;
   return { id: body.id as string, sent: ahead?.sent ?? sent, body, exchange };
+}
+
+/** Creates an order of each body, all in flight at once (none waits for another's answer), as createOrder does one. */
+export function createOrders(api: OmsApi, bodies: Json[], accepted: Check = createAccepted): Promise<CreatedOrder[]> {
+  return together(bodies.map((sent) => createOrder(api, sent, accepted)));
 }
 
 /** Gets an order and stops the test unless it answered a 2xx with a JSON object. */
@@ -52,11 +58,7 @@ export interface OrderToRead {
  * account with fewer skips the test with the reason.
  */
 export async function ordersToRead(api: OmsApi, count: number, sent: () => Json = minimalOrder, accepted: Check = createAccepted): Promise<OrderToRead[]> {
-  if (!api.readOnly) {
-    const created: OrderToRead[] = [];
-    for (let n = 0; n < count; n++) created.push(await createOrder(api, sent(), accepted));
-    return created;
-  }
+  if (!api.readOnly) return createOrders(api, Array.from({ length: count }, sent), accepted);
   const exchange = await api.list({ limit: count });
   ensure(listAccepted(exchange));
   const data = (exchange.json as { data?: unknown } | undefined)?.data;

@@ -8,3 +8,9 @@ export async function together<T>(promises: Iterable<Promise<T>>): Promise<T[]> 
   if (failed) throw failed.reason;
   return outcomes.map((outcome) => (outcome as PromiseFulfilledResult<T>).value);
 }
+
+/** together for two promises of different kinds, as Promise.all takes a pair. */
+export async function both<A, B>(a: Promise<A>, b: Promise<B>): Promise<[A, B]> {
+  const [first, second] = await together<unknown>([a, b]);
+  return [first as A, second as B];
+}

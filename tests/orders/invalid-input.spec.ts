@@ -21,7 +21,8 @@ import { isClientError, isSuccess } from '../../checks/status';
 import { check } from '../../harness/record/findings';
 import { test } from '../../harness/fixtures';
 import { observe } from '../../harness/record/observe';
-import { createOrder, getOrder } from '../../harness/requests/orders';
+import { createOrder, createOrders, getOrder } from '../../harness/requests/orders';
+import { both, together } from '../../harness/requests/together';
 import type { Json } from '../../contract/exchange';
 import { fullOrder, minimalOrder } from '../../contract/examples';
 import { requiredFields } from '../../generators/schema';
@@ -76,27 +77,34 @@ test.describe('Invalid input (4.2, 4.4, 7)', () => {
   });
 
   test('takes or refuses JSON a lenient parser reads (NaN, Infinity, a key twice, a trailing comma, an empty update), never a 5xx, and reads back what it took in JSON', verifies('ORD-ERR-009', 'ORD-OBS-033'), async ({ api }) => {
-    const seen: string[] = [];
-    for (const { name, rawBody } of lenientBodies(minimalOrder(), 'createOrder')) {
-      const what = `a create with ${name}`;
-      const created = await api.send({ ...requestLine('createOrder'), rawBody, contentType: 'application/json' });
-      check(lenientBodyAnswered(what)(created));
-      const id = (created.json as { id?: unknown } | undefined)?.id;
-      if (isSuccess(created.status) && (typeof id === 'string' || typeof id === 'number')) {
-        check(readBackAfterLenientBody(what)(await api.get(String(id))));
-        await api.delete(String(id));
-      }
-      seen.push(`${what}: ${created.status}`);
-    }
-    const order = await createOrder(api, minimalOrder());
-    for (const { name, rawBody } of lenientBodies({ note: 'read leniently', price: 19.5 }, 'updateOrder')) {
-      const what = `an update with ${name}`;
-      const updated = await api.send({ ...orderRequest('updateOrder', order.id), rawBody, contentType: 'application/json' });
-      check(lenientBodyAnswered(what)(updated));
-      if (isSuccess(updated.status)) check(readBackAfterLenientBody(what)(await api.get(order.id)));
-      seen.push(`${what}: ${updated.status}`);
-    }
-    observe('ORD-OBS-033', seen.join('; '));
+    // Each body on an order of its own, all side by side: an update read back meets no other body's value.
+    const updateBodies = lenientBodies({ note: 'read leniently', price: 19.5 }, 'updateOrder');
+    const [creates, orders] = await both(
+      together(
+        lenientBodies(minimalOrder(), 'createOrder').map(async ({ name, rawBody }) => {
+          const what = `a create with ${name}`;
+          const created = await api.send({ ...requestLine('createOrder'), rawBody, contentType: 'application/json' });
+          check(lenientBodyAnswered(what)(created));
+          const id = (created.json as { id?: unknown } | undefined)?.id;
+          if (isSuccess(created.status) && (typeof id === 'string' || typeof id === 'number')) {
+            check(readBackAfterLenientBody(what)(await api.get(String(id))));
+            await api.delete(String(id));
+          }
+          return `${what}: ${created.status}`;
+        }),
+      ),
+      createOrders(api, updateBodies.map(() => minimalOrder())),
+    );
+    const updates = await together(
+      updateBodies.map(async ({ name, rawBody }, index) => {
+        const what = `an update with ${name}`;
+        const updated = await api.send({ ...orderRequest('updateOrder', orders[index].id), rawBody, contentType: 'application/json' });
+        check(lenientBodyAnswered(what)(updated));
+        if (isSuccess(updated.status)) check(readBackAfterLenientBody(what)(await api.get(orders[index].id)));
+        return `${what}: ${updated.status}`;
+      }),
+    );
+    observe('ORD-OBS-033', [...creates, ...updates].join('; '));
   });
 
   test('refuses a body that is not JSON on update', verifies('ORD-ERR-002'), async ({ api }) => {
@@ -155,18 +163,20 @@ test.describe('Invalid input (4.2, 4.4, 7)', () => {
   });
 
   test('takes a JSON body labelled text/plain, as a form or not at all as JSON, or refuses it with 415, 400 or 422', verifies('ORD-ERR-007', 'ORD-OBS-030'), async ({ api }) => {
-    const order = await createOrder(api, minimalOrder());
-    const seen: string[] = [];
-    for (const [label, contentType] of OTHER_LABELS) {
-      const created = await api.send({ ...requestLine('createOrder'), rawBody: JSON.stringify(minimalOrder()), contentType });
-      check(unlabelledBodyAnswered(`${label} on create`, created));
-      const { body: before } = await getOrder(api, order.id);
-      const change = { note: `sent with ${label}` };
-      const updated = await api.send({ ...orderRequest('updateOrder', order.id), rawBody: JSON.stringify(change), contentType });
-      check(unlabelledBodyAnswered(`${label} on update`, updated));
-      if (!isSuccess(updated.status)) check(unlabelledUpdateLeftOrder(label, before, await api.get(order.id), updated));
-      seen.push(`${label}: create ${created.status}, update ${updated.status}`);
-    }
+    // An order per label, the labels side by side: a refused update is compared with a get no other label's update follows.
+    const orders = await createOrders(api, OTHER_LABELS.map(() => minimalOrder()));
+    const seen = await together(
+      OTHER_LABELS.map(async ([label, contentType], index) => {
+        const { id } = orders[index];
+        const [created, { body: before }] = await both(api.send({ ...requestLine('createOrder'), rawBody: JSON.stringify(minimalOrder()), contentType }), getOrder(api, id));
+        check(unlabelledBodyAnswered(`${label} on create`, created));
+        const change = { note: `sent with ${label}` };
+        const updated = await api.send({ ...orderRequest('updateOrder', id), rawBody: JSON.stringify(change), contentType });
+        check(unlabelledBodyAnswered(`${label} on update`, updated));
+        if (!isSuccess(updated.status)) check(unlabelledUpdateLeftOrder(label, before, await api.get(id), updated));
+        return `${label}: create ${created.status}, update ${updated.status}`;
+      }),
+    );
     observe('ORD-OBS-030', seen.join('; '));
   });
 
@@ -181,15 +191,20 @@ test.describe('Invalid input (4.2, 4.4, 7)', () => {
   });
 
   test('answers long text and other values a server may refuse with a 2xx, or a 4xx that leaves the order as it was', verifies('ORD-ERR-008'), async ({ api }) => {
-    const order = await createOrder(api, minimalOrder());
-    for (const [what, fields] of refusableValues()) {
-      if (!mayBeRefused(fields)) throw new Error(`invalid-input: ${what} is not a value a correct server may refuse; fix the sample`);
-      check(refusableBodyAnswered(`a create with ${what}`, await api.create(minimalOrder(fields))));
-      const { body: before } = await getOrder(api, order.id);
-      const updated = await api.update(order.id, fields);
-      check(refusableBodyAnswered(`an update with ${what}`, updated));
-      if (isClientError(updated.status)) check(refusedUpdateLeftOrder(what, before, await api.get(order.id), updated));
-    }
+    const values = refusableValues();
+    for (const [what, fields] of values) if (!mayBeRefused(fields)) throw new Error(`invalid-input: ${what} is not a value a correct server may refuse; fix the sample`);
+    // An order per value, the values side by side: a refused update is compared with a get no other value's update follows.
+    const orders = await createOrders(api, values.map(() => minimalOrder()));
+    await together(
+      values.map(async ([what, fields], index) => {
+        const { id } = orders[index];
+        const [created, { body: before }] = await both(api.create(minimalOrder(fields)), getOrder(api, id));
+        check(refusableBodyAnswered(`a create with ${what}`, created));
+        const updated = await api.update(id, fields);
+        check(refusableBodyAnswered(`an update with ${what}`, updated));
+        if (isClientError(updated.status)) check(refusedUpdateLeftOrder(what, before, await api.get(id), updated));
+      }),
+    );
   });
 
   test('answers a very large body with a 2xx or a 4xx, never a 5xx', verifies('ORD-ERR-005', 'ORD-GEN-005', 'ORD-OBS-028'), async ({ api }) => {
