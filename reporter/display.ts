@@ -250,8 +250,8 @@ function looksLikeJson(body: string): boolean {
  * the first of `focus` (marked lines) would be folded away, around it, so a marked line is always in view.
  */
 export function screenfulAround(lineCount: number, focus: readonly number[] = []): { start: number; end: number } {
-  const first = Math.min(...focus);
-  if (lineCount <= SCREENFUL_LINES || !(first >= SCREENFUL_LINES)) return { start: 0, end: Math.min(lineCount, SCREENFUL_LINES) };
+  const first = focus.length ? Math.min(...focus) : 0;
+  if (lineCount <= SCREENFUL_LINES || first < SCREENFUL_LINES) return { start: 0, end: Math.min(lineCount, SCREENFUL_LINES) };
   const start = Math.min(first - CONTEXT_LINES, lineCount - SCREENFUL_LINES);
   return { start, end: start + SCREENFUL_LINES };
 }
