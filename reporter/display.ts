@@ -1,5 +1,5 @@
 import { visible, visibleControls } from '../config/safe-text';
-import { VERDICT_WORDS, type ConformanceReport, type CutEntry, type GeneratedEntry, type RequirementResult } from './report';
+import { leavesInconclusive, VERDICT_WORDS, type ConformanceReport, type CutEntry, type GeneratedEntry, type RequirementResult } from './report';
 import type { RunInfo } from '../config/run-info';
 
 /** How a requirement is shown: its status, with failures told apart by whether they gate and whether they are known. */
@@ -94,9 +94,16 @@ export function verdictReasons(report: ConformanceReport): Array<{ cause: string
   const { knownFailures, expectationsFile, expired } = report.gate;
   return [
     ...(knownFailures.length ? [{ cause: 'known failures', what: `${knownFailures.join(', ')}, listed in ${expectationsFile}` }] : []),
-    ...(report.complete ? [] : report.gaps.map(({ cause, what }) => ({ cause, what }))),
+    ...(report.complete ? [] : decisiveFirst(report).map(({ cause, what }) => ({ cause, what }))),
     ...(expired?.length ? [{ cause: 'expired expectations', what: `renew or remove in ${expectationsFile}: ${expired.map((e) => `${e.id} (until ${e.until})`).join(', ')}` }] : []),
   ];
+}
+
+/** The gaps, the ones that decided the verdict first: what left it inconclusive, or the interruption. */
+function decisiveFirst(report: ConformanceReport): ConformanceReport['gaps'] {
+  const decides = (gap: ConformanceReport['gaps'][number]) =>
+    (report.verdict === 'inconclusive' && leavesInconclusive(gap)) || (report.verdict === 'interrupted' && gap.cause === 'interrupted');
+  return [...report.gaps.filter(decides), ...report.gaps.filter((gap) => !decides(gap))];
 }
 
 /** Lines of a body or a message shown before the rest is folded away: about a screenful. */
