@@ -123,7 +123,7 @@ export function readableBody(served: string): string {
 
 /**
  * readableBody's layout, and for each of its lines the JSON pointer (RFC 6901) of the member or element that
- * starts there (a closing bracket: its container), tracked while laying out, so a pointer a check gave finds its
+ * starts there (none for a closing bracket), tracked while laying out, so a pointer a check gave finds its
  * line from the structure, never by searching the server's text. A body that is not laid out has no pointers.
  */
 export function laidOutBody(served: string): { text: string; paths: Array<string | undefined> } {
@@ -184,9 +184,8 @@ export function laidOutBody(served: string): { text: string; paths: Array<string
       }
     } else if (c === '}' || c === ']') {
       depth--;
-      const closed = open.pop();
+      open.pop();
       out += `${newline()}${c}`;
-      startsLine(closed?.pointer ?? '');
     } else if (c === ',') {
       const top = open[open.length - 1];
       if (top?.array) top.index++;
@@ -220,14 +219,14 @@ function pointerSegment(key: string): string {
 
 /**
  * The lines of a laid-out body (laidOutBody) that hold the fields at fault, each with the pointer it marks: the
- * line where the member or element starts, or, for a field the body lacks (a required field left out) or one the
- * report cut away, the line of its nearest container that is there.
+ * line where the member or element starts (of a key written twice, the last: the one a parser keeps), or, for a
+ * field the body lacks (a required field left out) or one the report cut away, the line of its nearest container that is there.
  */
 export function linesAtFault(paths: ReadonlyArray<string | undefined>, pointers: readonly string[]): Map<number, string> {
   const marked = new Map<number, string>();
   for (const pointer of pointers) {
     for (let at: string | undefined = pointer; at !== undefined; at = at === '' ? undefined : at.slice(0, at.lastIndexOf('/'))) {
-      const line = paths.indexOf(at);
+      const line = paths.lastIndexOf(at);
       if (line < 0) continue;
       if (!marked.has(line)) marked.set(line, pointer);
       break;

@@ -25,6 +25,13 @@ test.describe('the line of a JSON pointer in the laid-out body', () => {
     expect(lineOf('/data/1/a~1b~0c')).toBe('      "a/b~c": {}');
     expect(lineOf('/meta')).toBe('  "meta": {');
     expect(lineOf('')).toBe('{');
+    expect(paths[lines.length - 1], 'a closing bracket starts nothing').toBeUndefined();
+  });
+
+  test('of a key written twice, the last is marked: the value a JSON parser (and the check) kept', () => {
+    const { text, paths } = laidOutBody('{"price":12.5,"items":[],"price":"12"}');
+    const [[line]] = [...linesAtFault(paths, ['/price'])];
+    expect(text.split('\n')[line]).toBe('  "price": "12"');
   });
 
   test('a field the body lacks marks its nearest container; text that is not JSON has no line to mark', () => {
