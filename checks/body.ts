@@ -1,6 +1,6 @@
 import { pathName, returnedInFullForm, serviceTimestamps, valuesWhere } from '../contract/assigned';
 import { hasOffset, isIso8601DateTime } from '../contract/datetime';
-import { contract, excerpt, formatProblems, type OperationId } from '../contract/openapi';
+import { contract, excerpt, formatProblems, type OperationId, type SchemaProblem } from '../contract/openapi';
 import { contentType, type Exchange } from '../contract/exchange';
 import { holdsValue } from './roundtrip';
 import { isClientError, isSuccess } from './status';
@@ -89,6 +89,11 @@ export const metaStatusMatches: Check = (exchange) => {
   }), exchange);
 };
 
+/** Where the problems the message names are, for the reports to mark in the body. */
+function pointersOf(problems: SchemaProblem[]): string[] {
+  return problems.slice(0, 12).map((problem) => problem.pointer);
+}
+
 /** The body matches openapi.yaml's schema for its operation and status; undefined where there is no schema or no JSON to judge. */
 function matchesSchema(operationId: OperationId, exchange: Exchange): Verdict | undefined {
   const schema = contract().response(operationId, exchange.status);
@@ -96,7 +101,7 @@ function matchesSchema(operationId: OperationId, exchange: Exchange): Verdict | 
   const problems = schema.problems(exchange.json);
   return [
     problems.length === 0,
-    () => ({ expected: `the body to match ${schema.source} in openapi.yaml`, received: `${problems.length} difference(s):\n${formatProblems(problems.slice(0, 12))}`, exchange }),
+    () => ({ expected: `the body to match ${schema.source} in openapi.yaml`, received: `${problems.length} difference(s):\n${formatProblems(problems.slice(0, 12))}`, exchange, fieldsAtFault: pointersOf(problems) }),
     exchange,
   ];
 }
@@ -143,6 +148,7 @@ const listSummaries: Check = (exchange) => {
     expected: 'each element of data to match components.schemas.OrderSummary in openapi.yaml',
     received: `${problems.length} difference(s):\n${formatProblems(problems.slice(0, 12))}`,
     exchange,
+    fieldsAtFault: pointersOf(problems),
   }), exchange);
 };
 
@@ -201,6 +207,7 @@ const envelopeShape: Check = (exchange) => {
     expected: 'the error envelope of section 7 as components.schemas.ErrorEnvelope in openapi.yaml has it: meta.status integer, meta.code and meta.message strings, details entries { field: string, error: string }',
     received: `${problems.length} difference(s):\n${formatProblems(problems.slice(0, 12))}`,
     exchange,
+    fieldsAtFault: pointersOf(problems),
   }), exchange);
 };
 

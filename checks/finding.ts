@@ -7,6 +7,11 @@ export interface Finding {
   received: string;
   /** The exchange that shows it; its request, response excerpt and curl line go into the record. */
   exchange?: Exchange;
+  /**
+   * Where in the exchange's response body the fault is: JSON pointers (RFC 6901, '' the root), a field the
+   * server left out named where it should be. The reports mark these lines of the body.
+   */
+  fieldsAtFault?: readonly string[];
   /** A generated test's shrunk counterexample, as the requests it made (rendered by the property runner). */
   counterexample?: string;
   /** How to replay a generated failure exactly: OMS_SEED, OMS_PATH and the test's file:line. */

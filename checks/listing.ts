@@ -3,7 +3,7 @@ import { project } from '../contract/projection';
 import type { Finding } from './finding';
 import type { Exchange } from '../contract/exchange';
 import { bounds, isValidQuery, type ListQuery } from '../contract/query';
-import { changesBetween, differences, formatDifferences } from './roundtrip';
+import { changesBetween, differences, formatDifferences, pointersOf } from './roundtrip';
 import { accepted, isClientError, isSuccess } from './status';
 import { unless, type Check, type Judgement, type Verdict } from './check';
 
@@ -244,6 +244,7 @@ export function summaryCarriesFullForm(id: string, fullForm: Exchange, search: L
           expected: `the summary of ${id} to carry the values of its full form (the fields of 2.7; sent = full form, got = summary)`,
           received: `${changed.length} field(s) differ:\n${formatDifferences(changed)}`,
           exchange: listed.exchange,
+          fieldsAtFault: pointersOf(changed).map((pointer) => `/data/${listed.position}${pointer}`),
         }
       : { expected: `order ${id} in the list`, received: `not found (read all of its ${search.searched.length} page(s))`, exchange: fullForm },
     [fullForm, ...search.searched],
@@ -253,10 +254,12 @@ export function summaryCarriesFullForm(id: string, fullForm: Exchange, search: L
 /** The summary at `position` of a page carries the values the order was sent with (the fields of 2.7). */
 export function summaryCarriesWhatWasSent(what: string, sent: unknown, page: ListPage, position: number): Judgement | undefined {
   const found = differences(project(sent, contract().schema('OrderSummary')), page.data[position]);
+  const atPosition = found.map((d) => ({ ...d, pointer: `/data/${position}${d.pointer}` }));
   return unless('ORD-LIST-008', found.length === 0, () => ({
     expected: `the summary of ${what} to carry the values it was sent (fields of 2.7)`,
-    received: `${found.length} field(s) differ:\n${formatDifferences(found.map((d) => ({ ...d, pointer: `/data/${position}${d.pointer}` })))}`,
+    received: `${found.length} field(s) differ:\n${formatDifferences(atPosition)}`,
     exchange: page.exchange,
+    fieldsAtFault: pointersOf(atPosition),
   }), page.exchange);
 }
 

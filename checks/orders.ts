@@ -7,7 +7,7 @@ import { nestedFieldLeftOut } from './nested-fields';
 import type { FindingContext } from './finding';
 import { MAX_BODY_EXCERPT, type Exchange, type Json } from '../contract/exchange';
 import { notOnePathSegment } from '../contract/order-path';
-import { changesBetween, differences, disagreements, formatDifferences, holdsValue } from './roundtrip';
+import { changesBetween, differences, disagreements, formatDifferences, holdsValue, pointersOf } from './roundtrip';
 import { accepted, acceptedOrRefusedWith, isClientError, isSuccess, REFUSALS, unknownIdAnswer } from './status';
 import { unless, type Check, type Judgement, type Verdict } from './check';
 
@@ -49,7 +49,7 @@ const sentComesBack = (sent: unknown, exchange: Exchange, what: string): Verdict
   const found = differences(sent, exchange.json);
   return [
     found.length === 0,
-    () => ({ expected: `${what} to carry every field sent, with the value sent`, received: `${found.length} field(s) differ:\n${formatDifferences(found)}`, exchange, context: sentContext(sent) }),
+    () => ({ expected: `${what} to carry every field sent, with the value sent`, received: `${found.length} field(s) differ:\n${formatDifferences(found)}`, exchange, context: sentContext(sent), fieldsAtFault: pointersOf(found) }),
     exchange,
   ];
 };
@@ -79,6 +79,7 @@ const sameAssignedValues = (before: Json, exchange: Exchange, what: string): Ver
       expected: `${kept.map((field) => pathName(field.path)).join(', ')} ${what}`,
       received: changed.map((field) => `${field} ${excerpt(before[field])} became ${excerpt(body[field])}`).join('; '),
       exchange,
+      fieldsAtFault: changed.map((field) => `/${field}`),
     }),
     exchange,
   ];
@@ -115,7 +116,7 @@ export const untouched = (after: Exchange, before: Json | undefined, expected: s
   const changed = body ? changesBetween(before, body) : [];
   return [
     isSuccess(after.status) && changed.length === 0,
-    () => ({ expected, received: !isSuccess(after.status) ? `get answers ${after.status}` : `it changed:\n${formatDifferences(changed)}`, exchange: after }),
+    () => ({ expected, received: !isSuccess(after.status) ? `get answers ${after.status}` : `it changed:\n${formatDifferences(changed)}`, exchange: after, fieldsAtFault: pointersOf(changed) }),
     after,
   ];
 };
@@ -280,6 +281,7 @@ export function updateAnswersTheStoredOrder(createdWith: Json, sent: Json, answe
     expected: `the update response to show the fields the update did not send (${unsent.join(', ')}) as the next get shows them`,
     received: `${found.length} field(s) differ:\n${formatDifferences(found, 10, ['the next get shows', 'the update response'])}`,
     exchange: answer,
+    fieldsAtFault: pointersOf(found),
   }), [answer, next]);
 }
 

@@ -109,6 +109,11 @@ function sameAmountToTheCent(sent: number, received: number): boolean {
   return inCents && Math.abs(sent - received) <= 0.005 + 1e-9;
 }
 
+/** Where the differences are, as JSON pointers into the response (a length difference at its array): the reports mark them. */
+export function pointersOf(found: Difference[], max = 12): string[] {
+  return found.slice(0, max).map((d) => d.pointer.replace(/ \(length\)$/, ''));
+}
+
 /** `sides` name where the two values come from: what was sent and what came back, unless told otherwise. */
 export function formatDifferences(found: Difference[], max = 10, sides: [string, string] = ['sent', 'got']): string {
   const shown = (value: unknown) => (value === undefined ? 'nothing (absent)' : excerpt(value));

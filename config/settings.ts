@@ -108,6 +108,12 @@ export function optionWords(name: SettingName, env: NodeJS.ProcessEnv = process.
   return words && (words.length > 1 || !SETTINGS[name].value.placeholder) ? words : undefined;
 }
 
+/** The option a secret was typed as on the command line (`--token`), its value not recorded; undefined for any other way it came. */
+export function secretTypedAs(name: SettingName, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const words = givenAsOptions(env)?.[name];
+  return SETTINGS[name].secret && words?.length === 1 && SETTINGS[name].value.placeholder ? words[0] : undefined;
+}
+
 /** The record the command leaves of the options it was given (OMS_GIVEN_AS_OPTIONS); none outside the command, or when unreadable. */
 function givenAsOptions(env: NodeJS.ProcessEnv): Record<string, string[]> | undefined {
   const raw = env[SETTINGS.givenAsOptions.variable];

@@ -1,6 +1,6 @@
 import { INSTALLED_FROM_NPM } from '../config/package-root';
-import { optionWords, readSetting } from '../config/settings';
-import type { SettingName } from '../config/settings-table';
+import { optionWords, readSetting, secretTypedAs } from '../config/settings';
+import { SETTINGS, type SettingName } from '../config/settings-table';
 import { shellWord } from './http/shell';
 
 export interface ReplayTarget {
@@ -18,16 +18,44 @@ const TARGET_SETTINGS: SettingName[] = ['baseUrl', 'token', 'clientId', 'clientS
  * The command that replays one generated counterexample, for the place the run was started from: installed
  * from npm, `npx oms-conformance … --seed … --path … --test …` (`npx playwright test` finds no test there: no
  * Playwright config, and node_modules skipped), with the target's options as they were given (a variable is
- * still in the user's environment; a secret typed on the command line is not repeated), the report to
- * replay-report so the run's own stays as it is; in a checkout, Playwright itself.
+ * still in the user's environment), the report to replay-report so the run's own stays as it is; in a
+ * checkout, Playwright itself, the options given as their variables. A secret typed on the command line is
+ * never printed: the hint reads it from its variable, and the shell stops before sending anything, saying
+ * which variable to set and to what, where it is not set (secretWord).
  */
 export function replayCommand({ seed, path, location }: ReplayTarget): string {
   if (INSTALLED_FROM_NPM) {
-    const target = TARGET_SETTINGS.flatMap((name) => optionWords(name) ?? []).map((word) => (word.startsWith('--') ? word : shellWord(word)));
-    return suiteCommand([...target, '--seed', String(seed), '--path', shellWord(path), '--test', location, '--out replay-report'].join(' '));
+    return suiteCommand([...targetArguments(), '--seed', String(seed), '--path', shellWord(path), '--test', location, '--out replay-report'].join(' '));
   }
-  const baseUrl = optionWords('baseUrl') && readSetting('baseUrl');
-  return `${baseUrl ? `OMS_BASE_URL=${shellWord(baseUrl)} ` : ''}OMS_SEED=${seed} OMS_PATH=${shellWord(path)} npx playwright test ${location}`;
+  const target = TARGET_SETTINGS.flatMap((name) => {
+    const { variable } = SETTINGS[name];
+    const typedAs = secretTypedAs(name);
+    if (typedAs) return [`${variable}=${secretWord(name, typedAs)}`];
+    const words = optionWords(name);
+    if (!words) return [];
+    // A value read from a file (--token-file) is read again from that file, never printed.
+    if (words[0].endsWith('-file')) return [`${variable}="$(cat ${shellWord(words[1])})"`];
+    return [`${variable}=${shellWord(name === 'baseUrl' ? (readSetting('baseUrl') ?? words[1]) : words[1])}`];
+  });
+  return `${target.map((word) => `${word} `).join('')}OMS_SEED=${seed} OMS_PATH=${shellWord(path)} npx playwright test ${location}`;
+}
+
+/** The server and account options of the run, as the command was given them, for a command that talks to the same target (a secret typed on the command line by secretWord). */
+export function targetArguments(): string[] {
+  return TARGET_SETTINGS.flatMap((name) => {
+    const typedAs = secretTypedAs(name);
+    if (typedAs) return [typedAs, secretWord(name, typedAs)];
+    return (optionWords(name) ?? []).map((word) => (word.startsWith('--') ? word : shellWord(word)));
+  });
+}
+
+/**
+ * A secret typed on the command line, as a hint repeats it: its variable, which the shell expands, or, unset,
+ * stops at with a message naming the option it stands for (`${OMS_TOKEN:?…}`, POSIX sh, bash and zsh alike).
+ */
+export function secretWord(name: SettingName, typedAs: string): string {
+  const { variable } = SETTINGS[name];
+  return `"\${${variable}:?set ${variable} to the value you gave as ${typedAs}}"`;
 }
 
 /** The suite's command with these arguments, as it runs here: `npx oms-conformance …` installed, the package script in a checkout. */

@@ -21,7 +21,7 @@ import { summaryLines } from './terminal';
 import { seedLabel } from './display';
 import { commandText, visible, visibleControls } from '../config/safe-text';
 import { shellWord } from '../harness/http/shell';
-import { suiteCommand } from '../harness/replay-command';
+import { suiteCommand, targetArguments } from '../harness/replay-command';
 import { loadExpectations, type Expectations } from './expectations';
 import { loadPrivateKey } from './integrity';
 import { buildReport, skipOfCut, type ConformanceReport, type CutEntry, type GeneratedEntry, type RequirementResult, type RequirementStatus } from './report';
@@ -319,7 +319,7 @@ export default class ConformanceReporter implements Reporter {
     const shown = relative(process.cwd(), this.outputDir);
     const directory = shown.startsWith('..') ? this.outputDir : shown || '.';
     notes.push(`Report: ${directory}/index.html (report.json, report.md, junit.xml, badge.svg): every failure in full`);
-    if (report.requirements.some((r) => r.status === 'failed')) notes.push(`Run the failed requirements again: ${suiteCommand(`replay ${visible(shellWord(`${directory}/report.json`))}`)}`);
+    if (report.requirements.some((r) => r.status === 'failed')) notes.push(`Run the failed requirements again: ${suiteCommand(['replay', visible(shellWord(`${directory}/report.json`)), ...targetArguments()].join(' '))}`);
     console.log(summaryLines(report, notes).join('\n'));
   }
 

@@ -1,5 +1,5 @@
 import { visible, visibleControls } from '../config/safe-text';
-import { VERDICT_WORDS, type ConformanceReport, type CutEntry, type GeneratedEntry, type RequirementResult } from './report';
+import { leavesInconclusive, VERDICT_WORDS, type ConformanceReport, type CutEntry, type GeneratedEntry, type RequirementResult } from './report';
 import type { RunInfo } from '../config/run-info';
 
 /** How a requirement is shown: its status, with failures told apart by whether they gate and whether they are known. */
@@ -94,9 +94,16 @@ export function verdictReasons(report: ConformanceReport): Array<{ cause: string
   const { knownFailures, expectationsFile, expired } = report.gate;
   return [
     ...(knownFailures.length ? [{ cause: 'known failures', what: `${knownFailures.join(', ')}, listed in ${expectationsFile}` }] : []),
-    ...(report.complete ? [] : report.gaps.map(({ cause, what }) => ({ cause, what }))),
+    ...(report.complete ? [] : decisiveFirst(report).map(({ cause, what }) => ({ cause, what }))),
     ...(expired?.length ? [{ cause: 'expired expectations', what: `renew or remove in ${expectationsFile}: ${expired.map((e) => `${e.id} (until ${e.until})`).join(', ')}` }] : []),
   ];
+}
+
+/** The gaps, the ones that decided the verdict first: what left it inconclusive, or the interruption. */
+function decisiveFirst(report: ConformanceReport): ConformanceReport['gaps'] {
+  const decides = (gap: ConformanceReport['gaps'][number]) =>
+    (report.verdict === 'inconclusive' && leavesInconclusive(gap)) || (report.verdict === 'interrupted' && gap.cause === 'interrupted');
+  return [...report.gaps.filter(decides), ...report.gaps.filter((gap) => !decides(gap))];
 }
 
 /** Lines of a body or a message shown before the rest is folded away: about a screenful. */
@@ -111,44 +118,121 @@ export const SCREENFUL_LINES = 40;
  * and no line of a body can read as a line of the suite.
  */
 export function readableBody(served: string): string {
-  if (!looksLikeJson(served)) return visible(served);
+  return laidOutBody(served).text;
+}
+
+/**
+ * readableBody's layout, and for each of its lines the JSON pointer (RFC 6901) of the member or element that
+ * starts there (none for a closing bracket), tracked while laying out, so a pointer a check gave finds its
+ * line from the structure, never by searching the server's text. A body that is not laid out has no pointers.
+ */
+export function laidOutBody(served: string): { text: string; paths: Array<string | undefined> } {
+  if (!looksLikeJson(served)) return { text: visible(served), paths: [undefined] };
   // visibleControls, not visible: a JSON escape (\") keeps its one backslash, so strings are still told apart.
   const body = visibleControls(served);
   const structure = '{}[],:';
   let out = '';
   let depth = 0;
   let inString = false;
-  const newline = () => `\n${'  '.repeat(Math.max(0, depth))}`;
+  // The containers open around the current position: their pointer, and the key or index being written.
+  const open: Array<{ pointer: string; array: boolean; index: number; key?: string; expectKey: boolean }> = [];
+  const paths: Array<string | undefined> = [undefined];
+  let stringStart = -1;
+  const current = (): string => {
+    const top = open[open.length - 1];
+    if (!top) return '';
+    return `${top.pointer}/${top.array ? top.index : pointerSegment(top.key ?? '')}`;
+  };
+  const startsLine = (pointer: string) => {
+    if (paths[paths.length - 1] === undefined) paths[paths.length - 1] = pointer;
+  };
+  const newline = () => {
+    paths.push(undefined);
+    return `\n${'  '.repeat(Math.max(0, depth))}`;
+  };
   for (let i = 0; i < body.length; i++) {
     const c = body[i];
     if (inString) {
       out += c;
       if (c === '\\' && i + 1 < body.length) out += body[++i];
-      else if (c === '"') inString = false;
+      else if (c === '"') {
+        inString = false;
+        const top = open[open.length - 1];
+        if (top && !top.array && top.expectKey) {
+          top.key = keyOf(body.slice(stringStart, i + 1));
+          top.expectKey = false;
+          startsLine(current());
+        }
+      }
     } else if (c === '"') {
       inString = true;
+      stringStart = i;
+      const top = open[open.length - 1];
+      if (!(top && !top.array && top.expectKey)) startsLine(current());
       out += c;
     } else if (c === '{' || c === '[') {
+      startsLine(current());
       const close = c === '{' ? '}' : ']';
       const after = body.slice(i + 1).search(/\S/);
       if (after >= 0 && body[i + 1 + after] === close) {
         out += `${c}${close}`;
         i += 1 + after;
       } else {
+        open.push({ pointer: current(), array: c === '[', index: 0, expectKey: c === '{' });
         depth++;
         out += `${c}${newline()}`;
       }
     } else if (c === '}' || c === ']') {
       depth--;
+      open.pop();
       out += `${newline()}${c}`;
-    } else if (c === ',') out += `,${newline()}`;
-    else if (c === ':') out += ': ';
+    } else if (c === ',') {
+      const top = open[open.length - 1];
+      if (top?.array) top.index++;
+      else if (top) top.expectKey = true;
+      out += `,${newline()}`;
+    } else if (c === ':') out += ': ';
     else if (/\s/.test(c)) {
       const next = body.slice(i + 1).trimStart()[0] ?? '';
       if (!structure.includes(out.trimEnd().slice(-1)) && !structure.includes(next)) out += c;
-    } else out += c;
+    } else {
+      startsLine(current());
+      out += c;
+    }
   }
-  return out;
+  return { text: out, paths };
+}
+
+/** A key as a pointer names it: the string decoded (a literal the report cut, or one JSON refuses, as written). */
+function keyOf(literal: string): string {
+  try {
+    return JSON.parse(literal) as string;
+  } catch {
+    return literal.slice(1, -1);
+  }
+}
+
+/** One reference token of a JSON pointer (RFC 6901: ~ as ~0, / as ~1). */
+function pointerSegment(key: string): string {
+  return key.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/**
+ * The lines of a laid-out body (laidOutBody) that hold the fields at fault, each with the pointer it marks: the
+ * line where the member or element starts (of a key written twice, the last: the one a parser keeps), or, for a
+ * field the body lacks (a required field left out) or one the report cut away, the line of its nearest container that is there.
+ */
+export function linesAtFault(paths: ReadonlyArray<string | undefined>, pointers: readonly string[]): Map<number, string> {
+  const marked = new Map<number, string>();
+  for (const pointer of pointers) {
+    for (let at: string | undefined = pointer; at !== undefined; at = at === '' ? undefined : at.slice(0, at.lastIndexOf('/'))) {
+      const line = paths.lastIndexOf(at);
+      if (line < 0) continue;
+      if (!marked.has(line)) marked.set(line, pointer);
+      break;
+    }
+  }
+  return marked;
 }
 
 /** A JSON literal outside strings; the report's cut (clipText's "… (N characters)") may end a body in the middle of one. */
@@ -166,6 +250,20 @@ function looksLikeJson(body: string): boolean {
   const bare = body.replace(CUT_MARK, '').replace(/"(?:[^"\\]|\\.)*"?/g, ' ').split(/[\s{}[\],:]+/).filter(Boolean);
   return bare.every((token, i) => BARE_TOKEN.test(token) || (cut && i === bare.length - 1 && CUT_TOKEN.test(token)));
 }
+
+/**
+ * A screenful of `lineCount` lines to show, the rest folded before and after it: from the first line, or, where
+ * the first of `focus` (marked lines) would be folded away, around it, so a marked line is always in view.
+ */
+export function screenfulAround(lineCount: number, focus: readonly number[] = []): { start: number; end: number } {
+  const first = focus.length ? Math.min(...focus) : 0;
+  if (lineCount <= SCREENFUL_LINES || first < SCREENFUL_LINES) return { start: 0, end: Math.min(lineCount, SCREENFUL_LINES) };
+  const start = Math.min(first - CONTEXT_LINES, lineCount - SCREENFUL_LINES);
+  return { start, end: start + SCREENFUL_LINES };
+}
+
+/** Lines shown above a marked line when the screenful moves to it: enough to see which object it belongs to. */
+const CONTEXT_LINES = 8;
 
 /** Text cut at a screenful: what is shown, and the rest to fold away ('' when it fits). */
 export function foldAtScreenful(text: string): { shown: string; rest: string; restLines: number } {

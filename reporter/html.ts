@@ -1,5 +1,5 @@
 import { LEVELS } from '../requirements/catalogue';
-import { cutLine, DISPLAY, displayOf, failures, foldAtScreenful, generatedLine, readableBody, runsMade, seedLabel, skipsByReason, targetLabel, verdictHeadline, verdictReasons, type Display } from './display';
+import { cutLine, DISPLAY, displayOf, failures, foldAtScreenful, generatedLine, laidOutBody, linesAtFault, readableBody, runsMade, screenfulAround, seedLabel, skipsByReason, targetLabel, verdictHeadline, verdictReasons, type Display } from './display';
 import { commandText, visible, visibleLines } from '../config/safe-text';
 import { requestLine, responseLine, storeLabel, type Evidence } from './evidence';
 import { escapeMarkup as escape } from './markup';
@@ -132,7 +132,8 @@ function finding(evidence: Evidence): string {
     ['Expected', lines(evidence.expected), 'expected'],
     ['Received', lines(evidence.received), 'received'],
     ['Request', request && (evidence.request?.body === undefined ? visible(request) : `${visible(request)}\n${readableBody(evidence.request.body)}`), 'request'],
-    ['Response', evidence.response && `${visible(responseLine(evidence) ?? '')}\n${evidence.response.body === '' ? '(empty)' : readableBody(evidence.response.body)}`, 'response'],
+    ['Field at fault', evidence.response && evidence.fieldsAtFault?.map(visible).join('\n'), 'at-fault'],
+    ['Response', evidence.response && responseBlock(evidence), 'response'],
     ['Reproduce', evidence.curl && commandText(evidence.curl), 'curl'],
     ['Needs', evidence.curl && stateNeeded(evidence), 'state'],
     ['Counterexample', lines(evidence.counterexample), 'counterexample'],
@@ -142,8 +143,32 @@ function finding(evidence: Evidence): string {
   const present = parts.filter(([, value]) => value !== undefined);
   const repeats = evidence.repeats ? `<p class="repeats">${evidence.repeats} more violation(s) of it in the same test.</p>` : '';
   return `<div class="finding"><h4>${escape(evidence.test)}</h4><dl>${present
-    .map(([label, value, name]) => `<dt>${label}</dt><dd>${folded(value as string, name)}</dd>`)
+    .map(([label, value, name]) => `<dt>${label}</dt><dd>${name === 'response' ? value : folded(value as string, name)}</dd>`)
     .join('')}</dl>${repeats}</div>`;
+}
+
+/**
+ * The response: its status line, then its body laid out, each line that holds a field at fault marked (a mark
+ * titled with the requirement and the pointer), a screenful shown around the first mark and the rest folded.
+ * Every line is escaped apart from the mark the suite puts around it: server text cannot open or close one.
+ */
+function responseBlock(evidence: Evidence): string {
+  const response = evidence.response as NonNullable<Evidence['response']>;
+  const body = response.body === '' ? { text: '(empty)', paths: [undefined] } : laidOutBody(response.body);
+  const lines = [visible(responseLine(evidence) ?? ''), ...body.text.split('\n')];
+  const marked = new Map([...linesAtFault(body.paths, evidence.fieldsAtFault ?? [])].map(([line, pointer]) => [line + 1, pointer]));
+  const { start, end } = screenfulAround(lines.length, [...marked.keys()]);
+  const pre = (from: number, to: number) =>
+    `<pre class="response">${lines
+      .slice(from, to)
+      .map((line, i) => {
+        const pointer = marked.get(from + i);
+        return pointer === undefined ? escape(line) : `<mark class="at-fault" title="${escape(`${evidence.requirementId}: field at fault ${visible(pointer)}`)}">${escape(line)}</mark>`;
+      })
+      .join('\n')}</pre>`;
+  const fold = (summary: string, from: number, to: number) => (from < to ? `<details class="more"><summary>${summary}</summary>${pre(from, to)}</details>` : '');
+  if (start === 0) return `${pre(0, end)}${fold(`${lines.length - end} more line(s)`, end, lines.length)}`;
+  return `${pre(0, 1)}${fold(`${start - 1} line(s) above the field at fault`, 1, start)}${pre(start, end)}${fold(`${lines.length - end} more line(s)`, end, lines.length)}`;
 }
 
 /** A part in a pre, the lines past a screenful folded into a details the reader opens. */
@@ -234,5 +259,7 @@ pre{background:#f6f8fa;border:1px solid #eaeef2;border-radius:4px;padding:6px 8p
 pre.curl{background:#0d1117;color:#e6edf3}
 pre.state{background:#fff8c5;border-color:#d4a72c}
 details.more summary{cursor:pointer;color:#57606a;font-size:12px}
+mark.at-fault{background:#ffd8d3;color:#82071e;outline:1px solid #cf222e;font-weight:600}
+pre.at-fault{background:#fff0ee;border-color:#cf222e;color:#82071e}
 footer{padding:12px 24px;color:#57606a}
 `;

@@ -1,6 +1,6 @@
 import { LEVELS } from '../requirements/catalogue';
 import { commandText, visible } from '../config/safe-text';
-import { cutLine, failures, foldAtScreenful, generatedLine, readableBody, runsMade, seedLabel, skipsByReason, targetLabel, verdictHeadline, verdictReasons } from './display';
+import { cutLine, failures, generatedLine, laidOutBody, linesAtFault, runsMade, screenfulAround, seedLabel, skipsByReason, targetLabel, verdictHeadline, verdictReasons } from './display';
 import { responseLine, storeLabel, type Evidence } from './evidence';
 import { STATUSES, type ConformanceReport } from './report';
 
@@ -68,14 +68,35 @@ export function renderMarkdown(report: ConformanceReport): string {
 /**
  * A failure's response body under its requirement, as a list item's code block: laid out, the lines past a
  * screenful folded into a details the reader opens. Server text stays inside the code blocks and code spans.
+ * The suite puts a column of its own before every line: `→` on a line that holds a field at fault, two spaces
+ * on every other, so server text (never in that column: each body line comes after it) cannot pass for a mark.
  */
 function responseBody(evidence: Evidence): string[] {
   if (!evidence.response?.body) return [];
-  const { shown, rest, restLines } = foldAtScreenful(readableBody(evidence.response.body));
-  const lines = ['', `  Response ${codeSpan(responseLine(evidence) ?? '')}:`, '', ...codeBlock(shown)];
-  if (rest) lines.push('', `  <details><summary>${restLines} more line(s)</summary>`, '', ...codeBlock(rest), '', '  </details>');
-  return [...lines, ''];
+  const { text, paths } = laidOutBody(evidence.response.body);
+  const marked = linesAtFault(paths, evidence.fieldsAtFault ?? []);
+  const body = text.split('\n').map((line, i) => `${marked.has(i) ? MARK : NO_MARK}${line}`);
+  const { start, end } = screenfulAround(body.length, [...marked.keys()]);
+  const fold = (summary: string, from: number, to: number) =>
+    from < to ? ['', `  <details><summary>${summary}</summary>`, '', ...codeBlock(body.slice(from, to).join('\n')), '', '  </details>'] : [];
+  const pointers = evidence.fieldsAtFault ?? [];
+  const where = marked.size ? ` (marked ${MARK.trim()} in the body below)` : '';
+  const atFault = pointers.length ? ['', `  Field at fault: ${pointers.map(codeSpan).join(', ')}${where}`] : [];
+  return [
+    '',
+    `  Response ${codeSpan(responseLine(evidence) ?? '')}:`,
+    ...atFault,
+    ...fold(`${start} line(s) above the field at fault`, 0, start),
+    '',
+    ...codeBlock(body.slice(start, end).join('\n')),
+    ...fold(`${body.length - end} more line(s)`, end, body.length),
+    '',
+  ];
 }
+
+/** The suite's column before each line of a body in report.md: the mark of a field at fault, or its blank. */
+const MARK = '→ ';
+const NO_MARK = '  ';
 
 /** A fenced code block inside a list item: the fence longer than any run of backticks in the text, so nothing in it ends the block. */
 function codeBlock(text: string, language = ''): string[] {

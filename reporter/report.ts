@@ -359,37 +359,3 @@ export const VERDICT_WORDS: Record<Verdict, string> = {
   inconclusive: 'INCONCLUSIVE',
   interrupted: 'INTERRUPTED',
 };
-
-/** One line for the verdict, as the console, the Markdown and the HTML say it. */
-export function verdictLine(report: ConformanceReport): string {
-  const known = report.gate.knownFailures.length ? ` (${report.gate.knownFailures.length} known failure(s) from ${report.gate.expectationsFile})` : '';
-  return `OMS conformance (${report.profile}): ${VERDICT_WORDS[report.verdict]}${known}${gapNote(report)}${expiredNote(report)}`;
-}
-
-/**
- * Why the verdict is not a certification, naming the gap that decided it: for an inconclusive or
- * interrupted run the gap that made it so, for a conformant one whether configuration would complete it.
- */
-function gapNote(report: ConformanceReport): string {
-  const gaps = report.gaps ?? [];
-  if (report.complete || gaps.length === 0) return '';
-  const decisive =
-    report.verdict === 'inconclusive'
-      ? gaps.find(leavesInconclusive)
-      : report.verdict === 'interrupted'
-        ? gaps.find((gap) => gap.cause === 'interrupted')
-        : undefined;
-  const first = decisive ?? gaps[0];
-  const byConfiguration = gaps.every((gap) => gap.cause === 'configuration' || gap.cause === 'selection');
-  const label = report.verdict === 'conformant' && byConfiguration ? 'incomplete because of configuration' : 'incomplete';
-  const more = gaps.length > 1 ? `, and ${gaps.length - 1} more reason(s)` : '';
-  return ` (${label}: ${first.what}${more}; not a certification)`;
-}
-
-/** Expired expectations fail the run even when the verdict is conformant: the line names each one. */
-function expiredNote(report: ConformanceReport): string {
-  const expired = report.gate.expired ?? [];
-  if (expired.length === 0) return '';
-  const entries = expired.map((e) => `${e.id} (until ${e.until})`).join(', ');
-  return `; expired in ${report.gate.expectationsFile}, renew or remove: ${entries}`;
-}

@@ -1,7 +1,7 @@
 import { visible } from '../config/safe-text';
-import { cutLine, displayOf, failures, generatedLine, seedLabel } from './display';
+import { cutLine, displayOf, failures, generatedLine, seedLabel, verdictHeadline, verdictReasons } from './display';
 import { evidenceLines, type EvidenceLimits } from './evidence';
-import { verdictLine, type ConformanceReport, type RequirementResult } from './report';
+import type { ConformanceReport, RequirementResult } from './report';
 
 /** Lines of one block's multi-line part (received, counterexample) and characters of a body shown in the terminal; the rest is in the report files. */
 const LIMITS: EvidenceLimits = { partLines: 12, body: 300 };
@@ -17,7 +17,8 @@ function more(count: number): string[] {
 
 /**
  * What a run prints at its end: one block per failed requirement (the statement, the first
- * counterexample in full, how often and where else it failed), then the verdict. Every server string is
+ * counterexample in full, how often and where else it failed), then the verdict as index.html and report.md
+ * give it: one short line (verdict, gating count, complete or not), the reasons below it, each once. Every server string is
  * made visible (no control character, escape sequence or line break of its own) and sits after the
  * suite's indentation, so none can start a line or pass for the suite's own output.
  */
@@ -28,10 +29,10 @@ export function summaryLines(report: ConformanceReport, notes: string[] = []): s
   for (const id of report.gate.fixed) lines.push('', `fixed ${id}: listed as a known failure in ${visible(report.gate.expectationsFile ?? '')}, and it passes now; remove it from there`);
   if (report.generated.length) lines.push('', generatedLine(report), `Seed ${seedLabel(report)}`);
   if (report.cuts.length) lines.push('', 'Cut short:', ...report.cuts.slice(0, MAX_LISTED).map((cut) => `  ${visible(cutLine(cut))}`), ...more(report.cuts.length));
-  // What the run did not judge, by cause: what makes it inconclusive, interrupted or incomplete, and what would complete it.
-  if (!report.complete) lines.push('', 'Not judged:', ...report.gaps.slice(0, MAX_LISTED).map((gap) => `  ${gap.cause}: ${visible(gap.what)}`), ...more(report.gaps.length));
   for (const note of notes) lines.push('', note);
-  lines.push('', visible(verdictLine(report)));
+  // The reasons: known failures, what the run did not judge (what makes it inconclusive, interrupted or incomplete, and what would complete it), expired expectations.
+  const reasons = verdictReasons(report);
+  lines.push('', visible(verdictHeadline(report)), ...reasons.slice(0, MAX_LISTED).map(({ cause, what }) => `  ${cause}: ${visible(what)}`), ...more(reasons.length));
   return lines;
 }
 

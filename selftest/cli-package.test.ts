@@ -56,26 +56,28 @@ test.describe('the packed package, installed in an empty folder', () => {
   test('the replay line a failure prints, run as printed in the vendor\'s folder, fails the same requirement again', async () => {
     const target = await behaviourTarget({ OMS_FAULT: 'list-mid-pages-slip' });
     try {
-      // Account A's credentials as options, the secret in a file; account B's in the environment.
-      const { OMS_CLIENT_ID: clientId, OMS_CLIENT_SECRET: clientSecret, ...env } = target.env;
+      // Account A's credentials as options, the secret in a file; account B's id in the environment, its secret typed on the command line.
+      const { OMS_CLIENT_ID: clientId, OMS_CLIENT_SECRET: clientSecret, OMS_CLIENT_SECRET_B: clientSecretB, ...env } = target.env;
       const secretFile = join(installed.work, 'client-secret.txt');
       writeFileSync(secretFile, `${clientSecret}\n`);
-      const credentials = ['--client-id', clientId, '--client-secret-file', secretFile];
+      const credentials = ['--client-id', clientId, '--client-secret-file', secretFile, '--client-secret-b', clientSecretB];
+      const guard = '--client-secret-b "${OMS_CLIENT_SECRET_B:?set OMS_CLIENT_SECRET_B to the value you gave as --client-secret-b}"';
       const run = await runCli([...target.args, ...credentials, '--seed', '20261121', '--grep', '@ORD-LIST-006', '--out', 'report'], { cwd: installed.app, bin: installed.bin, env });
       expect(run.exitCode, run.stdout + run.stderr).toBe(1);
       const hints = [...run.stdout.matchAll(/^ +Replay: +(.+)$/gm)].map((match) => match[1]);
       expect(hints.length, run.stdout).toBeGreaterThan(0);
       const [hint] = hints;
-      expect(run.stdout).toContain("Run the failed requirements again: npx oms-conformance replay 'report/report.json'");
-      expect(hint).toMatch(/^npx oms-conformance --base-url '[^']+' --client-id '[^']+' --client-secret-file '[^']+' --seed 20261121 --path '[\d:@]+' --test tests\/\S+\.spec\.ts:\d+ --out replay-report$/);
-      expect(hint).not.toContain(clientSecret);
+      expect(run.stdout).toContain(`Run the failed requirements again: npx oms-conformance replay 'report/report.json' --base-url '${target.server.url}' --client-id '${clientId}' --client-secret-file '${secretFile}' ${guard}`);
+      expect(hint.replace(guard, 'GUARD')).toMatch(/^npx oms-conformance --base-url '[^']+' --client-id '[^']+' --client-secret-file '[^']+' GUARD --seed 20261121 --path '[\d:@]+' --test tests\/\S+\.spec\.ts:\d+ --out replay-report$/);
+      expect(run.stdout + run.stderr).not.toContain(clientSecret);
+      expect(run.stdout + run.stderr).not.toContain(clientSecretB);
       // Every output carries the same command: the report's replay field, its HTML and Markdown renderings.
       const failed = readReport(join(installed.app, 'report')).requirements.find((r) => r.id === 'ORD-LIST-006');
       expect(failed?.status).toBe('failed');
       expect(failed?.findings.map((f) => (f as { replay?: { command: string } }).replay?.command)).toContain(hint);
 
-      // As a vendor runs it: bash, in the folder, the credentials in the environment as they were.
-      const again = await exec('bash', ['-c', hint], { cwd: installed.app, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, timeout: 300_000 }).then(
+      // As a vendor runs it: bash, in the folder, the credentials in the environment as they were, and the secret typed before as the hint asks for it.
+      const again = await exec('bash', ['-c', hint], { cwd: installed.app, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env, OMS_CLIENT_SECRET_B: clientSecretB }, timeout: 300_000 }).then(
         () => ({ code: 0, output: '' }),
         (error: { code?: number; stdout?: string; stderr?: string }) => ({ code: error.code, output: `${error.stdout}${error.stderr}` }),
       );

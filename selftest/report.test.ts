@@ -134,8 +134,8 @@ test.describe.serial('the conformance report of one run', () => {
     // One short headline, the reasons below it once.
     expect(markdown).toMatch(/^## ⚠️ OMS conformance \(core\): NOT CONFORMANT · \d+ of \d+ gating requirements passed · (complete|incomplete, not a certification)$/m);
     expect(markdown).toContain('- **known failures**: `ORD-GEN-002, listed in known.yaml`');
-    // A failure's response body under it, laid out, the lines past a screenful folded.
-    expect(markdown).toMatch(/\n {2}Response `\d{3} \(application\/json[^`]*`:\n\n {2}```\n {2}\{\n {4}"success": true,\n/);
+    // A failure's response body under it, laid out after the suite's mark column (two spaces where no field is at fault), the lines past a screenful folded.
+    expect(markdown).toMatch(/\n {2}Response `\d{3} \(application\/json[^`]*`:\n(\n {2}Field at fault: [^\n]*\n)?\n {2}```\n {4}\{\n {6}"success": true,\n/);
     expect(markdown).toMatch(/\n {2}<details><summary>\d+ more line\(s\)<\/summary>\n\n {2}```\n/);
     expect(markdown).toMatch(/^\| MUST \| \d+ \| 1 \|/m);
     expect(markdown).toContain('- **ORD-GEN-002** (MUST, §4.1, known failure)');

@@ -11,7 +11,8 @@ import type { Behaviour } from '../reference/app';
 import { behavioursFromEnvironment } from './reference/behaviours';
 import type { ApiReply, ApiRequest } from '../reference/http';
 import { Expectations } from '../reporter/expectations';
-import { buildReport, verdictLine, type Collected, type ConformanceReport, type RequirementResult } from '../reporter/report';
+import { summaryLines } from '../reporter/terminal';
+import { buildReport, type Collected, type ConformanceReport, type RequirementResult } from '../reporter/report';
 import type { RunInfo } from '../config/run-info';
 import { catalogue, gatingLevels } from '../requirements/catalogue';
 import { DEV_TOKEN_A, PROJECT_ROOT, readReport, runCli, schemaProblems, spawnCli, startServer, temporaryDirectory } from './support/cli';
@@ -60,25 +61,25 @@ const CUT: Cut = { unit: 'generated runs', made: 2, planned: 8, requests: 1500, 
 
 test.describe('one verdict model, each outcome with its exit code', () => {
   const cases: Array<{ name: string; change?: Parameters<typeof collected>[0]; expect: [ConformanceReport['verdict'], number, boolean]; line: RegExp; expectations?: Expectations }> = [
-    { name: 'every gating requirement passed: conformant, complete', expect: ['conformant', 0, true], line: /^OMS conformance \(core\): CONFORMANT$/ },
+    { name: 'every gating requirement passed: conformant, complete', expect: ['conformant', 0, true], line: /^OMS conformance \(core\): CONFORMANT · \d+ of \d+ gating requirements passed · complete$/ },
     {
       name: 'no client credentials for POST /token: conformant but incomplete because of configuration, naming the settings',
       change: (r) => skipped(r, 'ORD-AUTH-005', { kind: 'configuration', reason: 'OMS_CLIENT_ID is not set', settings: ['OMS_CLIENT_ID and OMS_CLIENT_SECRET'] }),
       expect: ['conformant', 0, false],
-      line: /CONFORMANT \(incomplete because of configuration: 1 gating requirement\(s\) skipped because of the configuration: ORD-AUTH-005 .*set OMS_CLIENT_ID and OMS_CLIENT_SECRET to complete it; not a certification\)$/,
+      line: /^OMS conformance \(core\): CONFORMANT · \d+ of \d+ gating requirements passed · incomplete, not a certification\n {2}configuration: 1 gating requirement\(s\) skipped because of the configuration: ORD-AUTH-005 .*set OMS_CLIENT_ID and OMS_CLIENT_SECRET to complete it$/,
     },
     {
       name: 'a generated test cut below its floor by the budget: incomplete because of configuration, naming OMS_EFFORT',
       change: (_r, run) => run.cuts.push({ ...CUT, test: 'paging', requirements: ['ORD-LIST-006'] }),
       expect: ['conformant', 0, false],
-      line: /CONFORMANT \(incomplete because of configuration: paging was cut short at 2 of 8 generated runs .*ORD-LIST-006 not checked by it; OMS_EFFORT=thorough would complete it/,
+      line: /^OMS conformance \(core\): CONFORMANT · [^\n]* · incomplete, not a certification\n {2}configuration: paging was cut short at 2 of 8 generated runs .*ORD-LIST-006 not checked by it; OMS_EFFORT=thorough would complete it/,
     },
-    { name: 'a MUST failed: not conformant', change: (r) => failed(r, 'ORD-LIST-006'), expect: ['not-conformant', 1, true], line: /NOT CONFORMANT$/ },
+    { name: 'a MUST failed: not conformant', change: (r) => failed(r, 'ORD-LIST-006'), expect: ['not-conformant', 1, true], line: /NOT CONFORMANT · \d+ of \d+ gating requirements passed · complete$/ },
     {
       name: 'the account never held still (stableView): inconclusive because of the server',
       change: (r) => skipped(r, 'ORD-LIST-003', { kind: 'server', reason: 'the account changed during every attempt to read it' }),
       expect: ['inconclusive', 3, false],
-      line: /INCONCLUSIVE \(incomplete: 1 gating requirement\(s\) left without evidence by the server: ORD-LIST-003 \(the account changed/,
+      line: /INCONCLUSIVE · [^\n]* · incomplete, not a certification\n {2}server: 1 gating requirement\(s\) left without evidence by the server: ORD-LIST-003 \(the account changed/,
     },
     {
       name: 'a MUST blocked by a SHOULD that failed (not gating in core): inconclusive, naming what blocked it',
@@ -87,7 +88,7 @@ test.describe('one verdict model, each outcome with its exit code', () => {
         skipped(r, 'ORD-GET-001', { kind: 'blocked', blockedBy: 'ORD-AUTH-006', reason: 'blocked by ORD-AUTH-006' });
       },
       expect: ['inconclusive', 3, false],
-      line: /INCONCLUSIVE \(incomplete: 1 gating requirement\(s\) blocked: .*ORD-GET-001 \(the tests that check them stopped at the failure of ORD-AUTH-006\)/,
+      line: /INCONCLUSIVE · [^\n]*\n {2}[^:\n]+: 1 gating requirement\(s\) blocked: .*ORD-GET-001 \(the tests that check them stopped at the failure of ORD-AUTH-006\)/,
     },
     {
       name: 'a generated test cut below its floor by the server: inconclusive',
@@ -95,8 +96,8 @@ test.describe('one verdict model, each outcome with its exit code', () => {
       expect: ['inconclusive', 3, false],
       line: /INCONCLUSIVE/,
     },
-    { name: 'the run stopped at a silent server: inconclusive', change: (_r, run) => (run.stopReasons = ['run stopped: the server stopped answering']), expect: ['inconclusive', 3, false], line: /INCONCLUSIVE \(incomplete: run stopped/ },
-    { name: 'Ctrl-C with nothing failed: interrupted, exit 130', change: (_r, run) => (run.interrupted = true), expect: ['interrupted', 130, false], line: /INTERRUPTED \(incomplete: the run was interrupted/ },
+    { name: 'the run stopped at a silent server: inconclusive', change: (_r, run) => (run.stopReasons = ['run stopped: the server stopped answering']), expect: ['inconclusive', 3, false], line: /INCONCLUSIVE · [^\n]*\n {2}[^:\n]+: run stopped/ },
+    { name: 'Ctrl-C with nothing failed: interrupted, exit 130', change: (_r, run) => (run.interrupted = true), expect: ['interrupted', 130, false], line: /INTERRUPTED · [^\n]*\n {2}[^:\n]+: the run was interrupted/ },
     {
       name: 'Ctrl-C after a MUST failed in a finished test: not conformant, the violation stands',
       change: (r, run) => {
@@ -114,14 +115,14 @@ test.describe('one verdict model, each outcome with its exit code', () => {
       },
       expectations: new Expectations([['ORD-AUTH-006', 'known (ticket 2)']]),
       expect: ['inconclusive', 0, false],
-      line: /INCONCLUSIVE \(1 known failure\(s\) from known.yaml\)/,
+      line: /INCONCLUSIVE · [^\n]*\n {2}known failures: ORD-AUTH-006, listed in known.yaml\n/,
     },
     {
       name: 'a MUST failed that the expectations file knows: not conformant, yet exit 0',
       change: (r) => failed(r, 'ORD-LIST-006'),
       expectations: new Expectations([['ORD-LIST-006', 'known (ticket 1)']]),
       expect: ['not-conformant', 0, true],
-      line: /NOT CONFORMANT \(1 known failure\(s\) from known.yaml\)$/,
+      line: /NOT CONFORMANT · \d+ of \d+ gating requirements passed · complete\n {2}known failures: ORD-LIST-006, listed in known.yaml$/,
     },
   ];
   for (const c of cases) {
@@ -129,7 +130,11 @@ test.describe('one verdict model, each outcome with its exit code', () => {
       const report = buildReport(collected(c.change), SUITE, RUN, c.expectations && { file: 'known.yaml', known: c.expectations });
       expect([report.verdict, report.exitCode, report.complete]).toEqual(c.expect);
       expect(report.gate.passed).toBe(report.exitCode === 0);
-      expect(verdictLine(report)).toMatch(c.line);
+      // The terminal's verdict: its one headline line and the reasons below it, each once.
+      const lines = summaryLines(report);
+      const verdict = lines.slice(lines.findIndex((line) => line.startsWith('OMS conformance ('))).join('\n');
+      expect(verdict).toMatch(c.line);
+      expect(lines.filter((line) => line.startsWith('OMS conformance ('))).toHaveLength(1);
       // Never the wording: a reason that reads like another cause changes nothing.
       if (report.verdict === 'conformant') expect(report.gaps.every((gap) => gap.cause !== 'server')).toBe(true);
     });
@@ -277,7 +282,7 @@ test('4. a check the account never held still for: INCONCLUSIVE with exit 3, nev
   const report = run.report as ConformanceReport;
   expect([run.exitCode, report.verdict, report.exitCode], run.output.slice(-3000)).toEqual([3, 'inconclusive', 3]);
   expect(report.requirements.find((r) => r.id === 'ORD-LIST-003')).toMatchObject({ status: 'skipped', skips: [{ kind: 'server', reason: expect.stringContaining('the account changed during every attempt') }] });
-  expect(run.output).toMatch(/^OMS conformance \(core\): INCONCLUSIVE \(incomplete: 1 gating requirement\(s\) left without evidence by the server: ORD-LIST-003/m);
+  expect(run.output).toMatch(/^OMS conformance \(core\): INCONCLUSIVE · [^\n]*\n {2}server: 1 gating requirement\(s\) left without evidence by the server: ORD-LIST-003/m);
 });
 
 test.describe('5. a stock reporter shows a failure as a failure', () => {

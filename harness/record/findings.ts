@@ -33,6 +33,8 @@ export interface FindingRecord {
   context?: FindingContext;
   /** Built from the structured request: one shell word per argument, the token as ${OMS_TOKEN}. */
   curl?: string;
+  /** Where in the response body the fault is (JSON pointers; the reporters mark those lines). */
+  fieldsAtFault?: string[];
   counterexample?: string;
   replay?: Replay;
   /** The failure store's entry: `replayed` when the failure came from the store (an earlier run found it). */
@@ -75,12 +77,18 @@ export function toRecord(finding: Finding): FindingRecord {
       if (Object.keys(whole).length) record.whole = whole;
     }
   }
+  const fieldsAtFault = (finding.fieldsAtFault ?? []).map(redact).filter((pointer) => pointer.length <= MAX_POINTER);
+  if (exchange && fieldsAtFault.length) record.fieldsAtFault = [...new Set(fieldsAtFault)].slice(0, MAX_FIELDS_AT_FAULT);
   if (finding.context) record.context = Object.fromEntries(Object.entries(finding.context).map(([key, value]) => [key, typeof value === 'string' ? redact(value) : value]));
   if (finding.counterexample) record.counterexample = redact(finding.counterexample);
   if (finding.replay) record.replay = finding.replay;
   if (finding.store) record.store = finding.store;
   return record;
 }
+
+/** Pointers a record keeps, and the longest: a pointer cut short points nowhere, so a longer one is left out. */
+const MAX_FIELDS_AT_FAULT = 12;
+const MAX_POINTER = 200;
 
 /** Largest body failures.har keeps whole; a larger one stays cut, and says so. */
 export const MAX_HAR_BODY = 1_048_576;
