@@ -30,6 +30,25 @@ export const OUTSIDE_TEST_FAULTS: FaultDefinition[] = [
     },
   }),
   fault({
+    id: 'first-401-html-page',
+    level: 'MUST',
+    catches: ['ORD-GEN-001'],
+    collateral: [{ requirement: 'ORD-ERR-001', reason: 'the HTML page that answers the first 401 carries no error envelope' }],
+    subtle: true,
+    description:
+      "The first request without valid credentials after the server starts gets the authentication middleware's HTML login page with 401 (its JSON handler is set up lazily, on that first refusal): against a server given by URL, only the suite's round-trip probe, before the tests, meets it.",
+    hooks: () => {
+      let first = true;
+      return {
+        rewriteReply: (_request, reply) => {
+          if (reply.status !== 401 || !first) return reply;
+          first = false;
+          return { status: 401, headers: { ...reply.headers, 'Content-Type': 'text/html; charset=utf-8' }, rawBody: '<!doctype html><title>Sign in</title><form method="post" action="/login"></form>' };
+        },
+      };
+    },
+  }),
+  fault({
     id: 'token-renewal-text-plain',
     level: 'MUST',
     catches: ['ORD-GEN-001'],
