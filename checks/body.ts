@@ -46,6 +46,9 @@ export function oversizedRequest(request: Exchange['request']): boolean {
   return Math.max(declared, request.bodyBytes ?? 0, Buffer.byteLength(request.body ?? '')) > LARGEST_ORDER_BODY_BYTES || headerBytes > LARGEST_ORDER_HEADER_BYTES;
 }
 
+/** The titles of nginx's own pages for a request larger than it takes: a body over client_max_body_size, headers over large_client_header_buffers. */
+const NGINX_TITLES = ['413 Request Entity Too Large', '400 Request Header Or Cookie Too Large'];
+
 /** Proxies and gateways whose Server header names them. */
 const PROXIES = ['nginx', 'openresty', 'Apache', 'envoy', 'cloudflare', 'AkamaiGHost', 'awselb', 'Varnish', 'HAProxy', 'Caddy'];
 
@@ -60,7 +63,7 @@ export function proxyPageSigns(exchange: Exchange): string[] {
   return [
     ...(proxy ? [`a Server header naming ${proxy}`] : []),
     ...(html ? ['an HTML page'] : []),
-    ...(html && /<title>\s*413 Request Entity Too Large\s*<\/title>/i.test(exchange.text) ? ['titled "413 Request Entity Too Large" (nginx\'s own page)'] : []),
+    ...(html ? NGINX_TITLES.filter((title) => new RegExp(`<title>\\s*${title}\\s*</title>`, 'i').test(exchange.text)).map((title) => `titled "${title}" (nginx's own page)`) : []),
   ];
 }
 

@@ -78,6 +78,9 @@ export function numericStringTakenAsNumber(sent: string, exchange: Exchange): Ju
 
 export const oversizedBodyAnswered: Check = (exchange) => unless('ORD-ERR-005', ...noServerError(exchange, 'a 2xx (accepted) or a 4xx such as 413'));
 
+/** Headers larger than any order needs: taken, or refused on the HTTP layer's terms (431, or 400 as nginx does); never a 5xx. */
+export const oversizedHeadersAnswered: Check = (exchange) => unless('ORD-ERR-005', ...noServerError(exchange, 'a 2xx (accepted) or a 4xx such as 431 or 400 for a request with a 32 KiB header'));
+
 /**
  * Section 1, "Bodies are JSON (content type application/json)": a body labelled otherwise (text/plain, a
  * form, no Content-Type) is taken, or refused (415, 400, 422); never a 5xx. What a server that takes it makes

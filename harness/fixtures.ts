@@ -8,7 +8,8 @@ import { CHAIN_ANNOTATION, REQUESTS_ANNOTATION } from './record/verifies';
 import { recordViolated } from './record/run-knowledge';
 import { RequestGate } from './http/gate';
 import { defaultConcurrency, ordersMadeAhead } from '../config/network';
-import { poolOrders } from './requests/order-pool';
+import { poolOrders, untakenAhead } from './requests/order-pool';
+import { judgeOutsideTests, noteCleanedUp } from './record/outside-tests';
 import { CreatedOrders } from './requests/created-orders';
 import { serverWentSilent } from './http/silence';
 import { skipTest } from './record/skips';
@@ -17,6 +18,7 @@ import { redact } from '../config/redaction';
 import { clientCredentials, fetchToken, TokenSource } from './http/token';
 import { collectGarbage } from './memory';
 import { VIEW_ORDERS_PHASE } from '../config/phases';
+import type { Exchange } from '../contract/exchange';
 
 /** Requests from which a test counts as heavy, its garbage collected at its end (harness/memory.ts). */
 const HEAVY_TEST_REQUESTS = 100;
@@ -109,7 +111,9 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       const open = (name: AccountName, token: string | undefined) => {
         const credentials = clientCredentials(settings, name);
         // A token from POST /token: the global setup's first, then this worker's own, renewed before expiry and after a 401.
-        const tokens = credentials && new TokenSource(() => fetchToken(baseUrl, credentials, settings.tokenAuth, settings.requestTimeoutMs), token);
+        // Each answer of a renewal is judged as every answer of the run is, whichever test's request needed it.
+        const renewal = (exchange: Exchange) => judgeOutsideTests(`a token renewal of account ${name} (POST /token, by the suite's client)`, exchange);
+        const tokens = credentials && new TokenSource(() => fetchToken(baseUrl, credentials, settings.tokenAuth, settings.requestTimeoutMs, renewal), token);
         const client = new OmsClient({
           baseUrl,
           token: token ?? '',
@@ -130,9 +134,11 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       const depth = settings.readOnly || runsAlone || writesHeld ? 0 : ordersMadeAhead(settings.roundTripMs);
       for (const api of [accounts.A, accounts.B]) if (api) poolOrders(api, depth);
       await use(accounts);
+      await judgeUntaken(accounts);
       await deleteLeftovers(accounts, created, gate.maxInFlight);
       accounts.A.client.close();
       accounts.B?.client.close();
+      noteCleanedUp();
     },
     { scope: 'worker' },
   ],
@@ -214,6 +220,16 @@ export function onlyConformanceReporter(config: Pick<FullConfig, 'reporter'>): b
   return config.reporter.every(([name]) => name === 'null' || /(^|[\\/])conformance-reporter(\.[cm]?[jt]s)?$/.test(name));
 }
 
+/** The example orders made ahead that no test took (harness/requests/order-pool.ts): judged as the creates they are. */
+async function judgeUntaken(accounts: Accounts): Promise<void> {
+  for (const api of [accounts.A, accounts.B]) {
+    if (!api) continue;
+    for (const made of await untakenAhead(api)) {
+      if ('exchange' in made) judgeOutsideTests(`an example order made ahead that no test took (account ${api.account})`, made.exchange);
+    }
+  }
+}
+
 /** Deletes every order this worker created and did not delete, even after failures; reports what it could not. */
 async function deleteLeftovers(accounts: Accounts, created: CreatedOrders, inFlight: number): Promise<void> {
   const failed: string[] = [];
@@ -230,6 +246,7 @@ async function deleteLeftovers(accounts: Accounts, created: CreatedOrders, inFli
       try {
         // Outside any test: an id that cannot be a path was already reported when it was created, and is skipped here.
         const exchange = await api.client.send(orderRequestLine('deleteOrder', id));
+        judgeOutsideTests(`the worker's cleanup: DELETE of an order the run created (account ${owner})`, exchange);
         if (exchange.status >= 300 && exchange.status !== 404 && exchange.status !== 410) failed.push(`${quoted(redact(id))} (${exchange.status})`);
         else created.forget(id);
       } catch (error) {

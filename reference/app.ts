@@ -44,6 +44,8 @@ export interface ReferenceOptions {
   behaviours?: Behaviour[];
   /** Bodies above this many bytes get 413. */
   maxBodyBytes?: number;
+  /** Largest request head (request line and headers) taken; a larger one is refused with 431 and the envelope. */
+  maxHeaderBytes?: number;
 }
 
 export interface ReferenceApp {
@@ -60,6 +62,7 @@ export function createReferenceApp(options: ReferenceOptions = {}): ReferenceApp
   const accounts = options.accounts ?? new AccountRegistry();
   const behaviours = options.behaviours ?? [];
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
+  const maxHeaderBytes = options.maxHeaderBytes ?? DEFAULT_MAX_HEADER_BYTES;
   let services = defaultServices(options.store ?? new InMemoryOrderStore());
   for (const behaviour of behaviours) services = behaviour.wrapServices?.(services, accounts) ?? services;
   const context: HookContext = { services, accounts };
@@ -83,12 +86,13 @@ export function createReferenceApp(options: ReferenceOptions = {}): ReferenceApp
       let reply: ApiReply;
       let request: ApiRequest | undefined;
       try {
+        if (headBytes(incoming) > maxHeaderBytes) throw new ApiError(431, 'headers_too_large', `The request headers exceed ${maxHeaderBytes} bytes`);
         request = await readRequest(incoming, maxBodyBytes);
         for (const behaviour of behaviours) request = behaviour.rewriteRequest?.(request, context) ?? request;
         reply = await answer(request);
       } catch (error) {
         reply = toErrorReply(error);
-        // A body refused while it was read (413) still has a request line: behaviours see every reply.
+        // A body refused while it was read (413), or headers refused before it (431), still have a request line: behaviours see every reply.
         request ??= { ...requestLine(incoming), bodyText: '' };
       }
       try {
@@ -177,6 +181,16 @@ function readRequest(incoming: IncomingMessage, maxBodyBytes: number): Promise<A
       resolve({ ...requestLine(incoming), bodyText: Buffer.concat(chunks).toString('utf8') });
     });
   });
+}
+
+/** Node's own limit on a request head; the listener takes more (reference/server.ts) so that the app refuses it with the envelope. */
+export const DEFAULT_MAX_HEADER_BYTES = 16 * 1024;
+
+/** The size of the request head as sent: each header line (name, ": ", value, CRLF). */
+function headBytes(incoming: IncomingMessage): number {
+  let bytes = 0;
+  for (let index = 0; index < incoming.rawHeaders.length; index += 2) bytes += Buffer.byteLength(incoming.rawHeaders[index]) + Buffer.byteLength(incoming.rawHeaders[index + 1]) + 4;
+  return bytes;
 }
 
 function requestLine(incoming: IncomingMessage): Omit<ApiRequest, 'bodyText'> {

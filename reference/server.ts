@@ -3,6 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { DEVELOPMENT_ACCOUNTS } from './accounts';
 import { createReferenceApp, type ReferenceApp, type ReferenceOptions } from './app';
 
+/** The request head the listener reads, past the app's own limit (DEFAULT_MAX_HEADER_BYTES). */
+const LISTENER_MAX_HEADER_BYTES = 64 * 1024;
+
 export interface RunningReference {
   url: string;
   app: ReferenceApp;
@@ -12,7 +15,8 @@ export interface RunningReference {
 /** Listens on 127.0.0.1; port 0 (the default) picks a free port. */
 export async function startReferenceServer(options: ReferenceOptions & { port?: number } = {}): Promise<RunningReference> {
   const app = createReferenceApp(options);
-  const server: Server = createServer(app.handle);
+  // Node's parser would refuse a head over 16 KiB itself, with a bare 431: the app refuses it, with the envelope, and a behaviour (a proxy in front) may answer it first.
+  const server: Server = createServer({ maxHeaderSize: LISTENER_MAX_HEADER_BYTES }, app.handle);
   // Expect: 100-continue is the app's to answer: a behaviour may refuse the request on its headers, before the body is sent.
   server.on('checkContinue', app.handle);
   server.keepAliveTimeout = Math.min(5000, ...(options.behaviours ?? []).map((b) => b.keepAliveTimeoutMs ?? 5000));

@@ -29,6 +29,7 @@ import { runInfoAtStart, suiteIdentity } from './run-info';
 import type { RunInfo } from '../config/run-info';
 import { clearReport, writeReport } from './write-report';
 import { serverWentSilent } from '../harness/http/silence';
+import { takeOutsideFindings } from '../harness/record/outside-tests';
 
 export type { RequirementResult, RequirementStatus } from './report';
 
@@ -261,6 +262,7 @@ export default class ConformanceReporter implements Reporter {
     const interrupted = result.status === 'interrupted' || result.status === 'timedout';
     // A server that went silent stopped the run: the rest was skipped, so the verdict cannot be CONFORMANT.
     const silence = serverWentSilent(this.options.runId ?? (settings.runId as string));
+    this.recordOutsideTests(this.options.runId ?? (settings.runId as string));
     const report = redactStrings(
       buildReport(
         {
@@ -288,6 +290,24 @@ export default class ConformanceReporter implements Reporter {
     endWithExitCode(written.exitCode);
     if (interrupted) return undefined;
     return { status: written.gate.passed ? 'passed' : 'failed' };
+  }
+
+  /**
+   * What the exchanges made outside any test violated (harness/record/outside-tests.ts): each fails its
+   * requirement, named by where it was met in place of a test, and counts in the verdict like any failure.
+   */
+  private recordOutsideTests(runId: string): void {
+    for (const { where, record } of takeOutsideFindings(runId)) {
+      const title = `outside the tests: ${where}`;
+      this.mark(record.requirementId, 'failed', title, (r) => {
+        r.occurrences++;
+        if (r.findings.length < MAX_EVIDENCE) {
+          const evidence = evidenceOf(title, record);
+          r.findings.push(evidence);
+          r.evidence.push(evidence.message);
+        }
+      });
+    }
   }
 
   /** A requirement a test verified and did not judge, and why (a skip's cause, a cut, an interruption, a blocking failure). */

@@ -1,3 +1,4 @@
+import { requirement } from '../requirements/catalogue';
 import { expect, test } from '@playwright/test';
 import { pathVariantWithheld } from '../checks/auth';
 import { fullFormTimestampsCarryOffset, promisedFieldsPresent, responseChecks, responseRequirements, summaryTimestampsCarryOffset } from '../checks/body';
@@ -133,6 +134,22 @@ test('the refusal of a request larger than any order needs answers to ORD-GEN-00
   expect(finding?.received).toContain('titled "413 Request Entity Too Large"');
   expect(responseRequirements(refusal('{"note":"small"}'))).toContain('ORD-GEN-001');
   expect(responseRequirements(refusal('{"note":"small"}'))).not.toContain('ORD-GEN-005');
+});
+
+test('headers larger than any order needs: nginx\'s 400 page named for what it is, and Node\'s own bare 431 fails only the SHOULD of the envelope', () => {
+  const headed = (status: number, headers: Record<string, string>, text: string): Exchange => ({
+    ...answer('createOrder', status, undefined),
+    request: { method: 'POST', url: 'http://127.0.0.1/orders', path: '/orders', headers: { 'Content-Type': 'application/json', 'X-Padding': 'x'.repeat(32 * 1024) }, body: '{}' },
+    headers,
+    text,
+  });
+  const nginx = headed(400, { 'content-type': 'text/html', server: 'nginx' }, '<html>\r\n<head><title>400 Request Header Or Cookie Too Large</title></head>\r\n</html>\r\n');
+  expect(responseRequirements(nginx)).toContain('ORD-GEN-005');
+  expect(responseRequirements(nginx)).not.toContain('ORD-GEN-001');
+  expect(responseChecks(nginx).find((judgement) => judgement?.requirementId === 'ORD-GEN-005')?.finding?.received).toContain('titled "400 Request Header Or Cookie Too Large"');
+  const failedBy = (exchange: Exchange) => responseChecks(exchange).flatMap((judgement) => (judgement?.finding ? [requirement(judgement.requirementId).level] : []));
+  // Node's http server past its 16 KiB limit: 431, no body. No MUST is broken; the missing envelope is a SHOULD (strict).
+  expect(failedBy(headed(431, {}, ''))).toEqual(['SHOULD']);
 });
 
 test('JSON a lenient parser reads: taken or refused passes, a 5xx fails; a later get that is no JSON (NaN written out) fails, whatever its label', () => {

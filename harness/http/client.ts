@@ -22,6 +22,8 @@ export interface RequestSpec {
   contentType?: string | null;
   /** Authorization header value; undefined: "Bearer <token>" of this client; null: no header. */
   authorization?: string | null;
+  /** Headers of the request's own, beside those above (an oversized one). */
+  headers?: Record<string, string>;
 }
 
 /** A 429 or 503 that outlasted every retry: never evidence for or against a requirement. */
@@ -92,7 +94,7 @@ export class OmsClient {
     let renewed = false;
     for (let attempt = 0; ; attempt++) {
       if (this.options.currentToken && !renewed) this.token = await this.options.currentToken();
-      const headers: Record<string, string> = { Accept: 'application/json' };
+      const headers: Record<string, string> = { Accept: 'application/json', ...spec.headers };
       const authorization = spec.authorization === undefined ? `Bearer ${this.token}` : spec.authorization;
       if (authorization !== null) headers.Authorization = authorization;
       if (body !== undefined && spec.contentType !== null) headers['Content-Type'] = spec.contentType ?? 'application/json';

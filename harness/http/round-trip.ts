@@ -1,40 +1,59 @@
 import { execFileSync } from 'node:child_process';
+import type { Exchange } from '../../contract/exchange';
+import { redactedExchange } from './exchange';
 
 /** Requests of the probe: the first pays for the connection, the second is the round trip. */
 const PROBES = 2;
 /** The probe gives up after this long in all: a server that slow is met by the preflight's own message. */
 const PROBE_LIMIT_MS = 5_000;
 
+/** Of each answer, the body bytes the probe hands back to be judged: a 401 envelope is a few hundred. */
+const PROBE_BODY_BYTES = 64 * 1024;
+
 /**
  * The round trip to a server, in ms: the fastest of a few GET /orders?limit=1 on one kept-alive
  * connection, sent without credentials (the answer, 401 or not, changes nothing and carries nothing
  * secret). Synchronous, in a child process, because Playwright reads the number of workers from the config
- * before any asynchronous start-up runs. Undefined when the server does not answer in time.
+ * before any asynchronous start-up runs. Undefined when the server does not answer in time. Each answer is
+ * handed to `onAnswer` (answers of the run like any other, judged by the caller).
  */
-export function measureRoundTrip(baseUrl: string): number | undefined {
+export function measureRoundTrip(baseUrl: string, onAnswer?: (exchange: Exchange) => void): number | undefined {
+  const url = `${baseUrl}/orders?limit=1`;
+  let probe: { ms?: unknown; answers?: Array<{ status: number; headers: Record<string, string>; body: string }> };
   try {
-    const output = execFileSync(process.execPath, ['-e', PROBE_SCRIPT, `${baseUrl}/orders?limit=1`, String(PROBES)], {
+    const output = execFileSync(process.execPath, ['-e', PROBE_SCRIPT, url, String(PROBES), String(PROBE_BODY_BYTES)], {
       timeout: PROBE_LIMIT_MS,
       stdio: ['ignore', 'pipe', 'ignore'],
       encoding: 'utf8',
     });
-    const ms = Number(output.trim());
-    return Number.isFinite(ms) && ms >= 0 ? ms : undefined;
+    probe = JSON.parse(output) as typeof probe;
   } catch {
     return undefined;
   }
+  for (const answer of probe.answers ?? []) {
+    const response = { status: answer.status, headers: answer.headers, body: Buffer.from(answer.body, 'base64') };
+    onAnswer?.(redactedExchange({ operationId: 'listOrders', method: 'GET', url, path: '/orders?limit=1', headers: { Accept: 'application/json' }, response }));
+  }
+  const ms = Number(probe.ms);
+  return Number.isFinite(ms) && ms >= 0 ? ms : undefined;
 }
 
-// Plain node, no project code: it runs in a bare child process. Bodies are drained and dropped, never read.
+// Plain node, no project code: it runs in a bare child process. Of each body the first bytes are kept (base64), the rest drained.
 const PROBE_SCRIPT = `
-const [url, count] = process.argv.slice(1);
+const [url, count, keep] = process.argv.slice(1);
 const { request } = url.startsWith('https:') ? require('node:https') : require('node:http');
 const agent = new (url.startsWith('https:') ? require('node:https') : require('node:http')).Agent({ keepAlive: true });
+const answers = [];
 const once = () => new Promise((resolve, reject) => {
   const started = process.hrtime.bigint();
   const req = request(url, { agent, headers: { Accept: 'application/json' } }, (res) => {
-    res.on('data', () => {});
-    res.on('end', () => resolve(Number(process.hrtime.bigint() - started) / 1e6));
+    const chunks = [];
+    let size = 0;
+    res.on('data', (chunk) => { if (size < Number(keep)) chunks.push(chunk); size += chunk.length; });
+    res.on('end', () => {
+      answers.push({ status: res.statusCode, headers: Object.fromEntries(Object.entries(res.headers).map(([name, value]) => [name, [value].flat().join(', ')])), body: Buffer.concat(chunks).subarray(0, Number(keep)).toString('base64') });
+      resolve(Number(process.hrtime.bigint() - started) / 1e6);
+    });
     res.on('error', reject);
   });
   req.on('error', reject);
@@ -43,7 +62,7 @@ const once = () => new Promise((resolve, reject) => {
 (async () => {
   const times = [];
   for (let i = 0; i < Number(count); i++) times.push(await once());
-  process.stdout.write(String(Math.round(Math.min(...times.slice(1)))));
+  process.stdout.write(JSON.stringify({ ms: Math.round(Math.min(...times.slice(1))), answers }));
   agent.destroy();
 })().catch(() => process.exit(1));
 `;

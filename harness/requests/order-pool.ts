@@ -49,6 +49,13 @@ class OrderPool {
     }
     return queue.shift();
   }
+
+  /** What the creates no test took came to; the pool is empty after. */
+  untaken(): Promise<Made[]> {
+    const left = [...this.ahead.values()].flat();
+    this.ahead.clear();
+    return Promise.all(left.map(({ made }) => made));
+  }
 }
 
 /** The pool of each account's client (one per worker and account), set up by the worker's fixtures. */
@@ -57,6 +64,11 @@ const pools = new WeakMap<object, OrderPool>();
 /** Makes example orders ahead for this account, `depth` at a time (0: none). */
 export function poolOrders(api: OmsApi, depth: number): void {
   pools.set(api.client, new OrderPool(depth));
+}
+
+/** The creates made ahead for this account that no test took, once answered (the worker's teardown judges them). */
+export function untakenAhead(api: OmsApi): Promise<Made[]> {
+  return pools.get(api.client)?.untaken() ?? Promise.resolve([]);
 }
 
 /** A create of `sent` made ahead for this account, if `sent` is an example order and the account has a pool. */

@@ -6,6 +6,8 @@ import { startReferenceServer, type RunningReference } from '../../reference/ser
 import { certificateAdvice, preflight, PreflightError } from './preflight';
 import { forgetRun } from '../record/run-knowledge';
 import { clientCredentials, fetchToken } from '../http/token';
+import { judgeOutsideTests } from '../record/outside-tests';
+import type { Exchange } from '../../contract/exchange';
 
 /**
  * Runs once before the workers: starts the embedded reference server when OMS_BASE_URL is unset,
@@ -34,7 +36,8 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
     for (const account of ['A', 'B'] as const) {
       const credentials = clientCredentials(settings, account);
       if (!credentials) continue;
-      const issued = await fetchToken(baseUrl, credentials, settings.tokenAuth, settings.requestTimeoutMs).catch((error: Error) => {
+      const signIn = (exchange: Exchange) => judgeOutsideTests(`the sign-in of account ${account} before the tests (POST /token)`, exchange);
+      const issued = await fetchToken(baseUrl, credentials, settings.tokenAuth, settings.requestTimeoutMs, signIn).catch((error: Error) => {
         throw new PreflightError(`${error.message}${certificateAdvice(error)}`);
       });
       // Workers and the report learn which way worked; workers start with this token and renew it themselves.

@@ -5,6 +5,8 @@ import { requestLine } from '../../contract/operations';
 import { redact } from '../../config/redaction';
 import { quoted } from '../../config/safe-text';
 import { HttpTransport, TransportError, type HttpResponse } from '../http/transport';
+import { redactedExchange } from '../http/exchange';
+import { judgeOutsideTests } from '../record/outside-tests';
 
 /** A reason the suite cannot start; one line that names what to fix (exit code 2, like a wrong setting), server text made visible where it is printed (configurationMessage). */
 export class PreflightError extends ConfigurationError {}
@@ -46,20 +48,23 @@ export interface Preflight {
   ordersHeld?: number;
 }
 
-export async function preflight(baseUrl: string, token: string, account: AccountName, timeoutMs: number, maxResponseBytes: number): Promise<Preflight> {
+export async function preflight(baseUrl: string, token: string, account: AccountName, timeoutMs: number, maxResponseBytes: number, runId?: string): Promise<Preflight> {
   const { method, path } = requestLine('listOrders');
   const url = `${baseUrl}${path}?limit=1`;
   let response: HttpResponse;
   // The suite's own transport: bounded in time and size, no redirect followed, like every later request.
   const transport = new HttpTransport();
+  const headers = { Authorization: `Bearer ${token}`, Accept: 'application/json' };
   try {
     // The deadline every later request has: a server this slow would fail them all anyway.
-    response = await transport.send({ url, method, headers: { Authorization: `Bearer ${token}`, Accept: 'application/json' }, timeoutMs, maxResponseBytes });
+    response = await transport.send({ url, method, headers, timeoutMs, maxResponseBytes });
   } catch (error) {
     throw await unanswered(baseUrl, url, error, timeoutMs);
   } finally {
     transport.close();
   }
+  // An answer of the run like any other: held to what every response must be, whatever the preflight decides.
+  judgeOutsideTests(`the preflight of account ${account} (GET /orders?limit=1 before the tests)`, redactedExchange({ operationId: 'listOrders', method, url, path: `${path}?limit=1`, headers, response }), runId);
   const text = response.body.toString('utf8');
   const header = (name: string): string | undefined => response.headers[name];
   if (response.status === 401 || response.status === 403) {

@@ -4,6 +4,9 @@ import { clientCredentials, fetchToken } from '../../harness/http/token';
 import { DEVELOPMENT_ACCOUNTS } from '../../reference/accounts';
 import { startReferenceServer } from '../../reference/server';
 import { behavioursFromEnvironment } from './behaviours';
+import { judgeOutsideTests } from '../../harness/record/outside-tests';
+import type { Exchange } from '../../contract/exchange';
+import { preflight } from '../../harness/setup/preflight';
 
 /**
  * A project's server under test, started in each of its workers (the suite's `target` option): the reference
@@ -28,10 +31,14 @@ export function referenceTarget(
       const { requestTimeoutMs } = readSettings();
       const target = { ...readSettings(), ...settings };
       for (const account of ['A', 'B'] as const) {
-        const issued = await fetchToken(server.url, clientCredentials(target, account)!, target.tokenAuth, requestTimeoutMs);
+        // Judged as the suite's global setup judges its sign-in, in the project's own run.
+        const signIn = (exchange: Exchange) => judgeOutsideTests(`the sign-in of account ${account} before the tests (POST /token)`, exchange, runId);
+        const issued = await fetchToken(server.url, clientCredentials(target, account)!, target.tokenAuth, requestTimeoutMs, signIn);
         Object.assign(settings, { tokenAuth: issued.auth, ...(account === 'A' ? { token: issued.accessToken } : { tokenB: issued.accessToken }) });
         target.tokenAuth = issued.auth;
       }
+      // The suite's preflight, as its global setup makes it before the tests (its answers judged in the project's run).
+      for (const token of [settings.token, settings.tokenB]) await preflight(server.url, token as string, token === settings.token ? 'A' : 'B', requestTimeoutMs, target.maxResponseBytes, runId);
       return { settings, close: () => server.close() };
     },
   };

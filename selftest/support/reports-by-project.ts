@@ -4,6 +4,10 @@ import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } fr
 import ConformanceReporter from '../../reporter/conformance-reporter';
 import type { ConformanceReport } from '../../reporter/report';
 import type { SuiteRun } from './run-suite';
+import { cleanedUp } from '../../harness/record/outside-tests';
+
+/** How long a project's end waits for its worker's cleanup (deletes of the orders it made), at most. */
+const CLEANUP_WAIT_MS = 15_000;
 
 /** One project's suite run as it goes: its own conformance reporter, what its tests printed, when they ran. */
 export interface ProjectRun {
@@ -27,6 +31,8 @@ export interface ProjectRun {
 export class ReportsByProject implements Reporter {
   protected readonly projects = new Map<string, ProjectRun>();
   protected startedAt = Date.now();
+  /** Projects ending: each waits for its worker's cleanup first (onEnd waits for them all). */
+  private readonly ending: Promise<void>[] = [];
 
   constructor(
     protected readonly reportsDir: string,
@@ -68,12 +74,13 @@ export class ReportsByProject implements Reporter {
     run.reporter.onTestEnd(test, result);
     run.finishedAt = Math.max(run.finishedAt ?? 0, result.startTime.getTime() + result.duration);
     run.ended++;
-    if (run.ended === run.tests) await this.end(run, { status: 'passed', startTime: new Date(run.startedAt ?? Date.now()), duration: this.durationOf(run) });
+    if (run.ended === run.tests) this.ending.push(this.end(run, { status: 'passed', startTime: new Date(run.startedAt ?? Date.now()), duration: this.durationOf(run) }));
   }
 
   async onEnd(result: FullResult): Promise<{ status: FullResult['status'] } | undefined> {
     // Projects the run stopped before their end (an interruption, a global timeout) are reported on what they ran.
     for (const run of this.projects.values()) if (!run.done) await this.end(run, result);
+    await Promise.all(this.ending);
     return undefined;
   }
 
@@ -91,6 +98,8 @@ export class ReportsByProject implements Reporter {
 
   private async end(run: ProjectRun, result: FullResult): Promise<void> {
     run.done = true;
+    // The worker cleans up after its last test: what its deletes and leftover creates found belongs to the report too.
+    await cleanedUp(this.runIdOf(run.name), CLEANUP_WAIT_MS);
     await run.reporter.onEnd(result);
     this.projectEnded(run, readProjectRun(run.reportDir, run.output));
   }

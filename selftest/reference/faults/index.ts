@@ -8,6 +8,7 @@ import { FORMAT_FAULTS } from './formats';
 import { GET_FAULTS } from './get';
 import { LIST_FAULTS } from './list';
 import { UPDATE_FAULTS } from './update';
+import { OUTSIDE_TEST_FAULTS } from './outside-tests';
 
 export type { FaultDefinition } from './kit';
 
@@ -23,4 +24,5 @@ export const FAULTS = [
   ...ERROR_FAULTS,
   ...CONCURRENCY_FAULTS,
   ...EDGE_FAULTS,
+  ...OUTSIDE_TEST_FAULTS,
 ];

@@ -475,14 +475,26 @@ export function answeredBeforeBody(): Hooks {
 export const NGINX_413_PAGE =
   '<html>\r\n<head><title>413 Request Entity Too Large</title></head>\r\n<body>\r\n<center><h1>413 Request Entity Too Large</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n';
 
+/** nginx's own page for a header line over large_client_header_buffers, byte for byte (src/http/ngx_http_special_response.c). */
+export const NGINX_400_HEADER_PAGE =
+  '<html>\r\n<head><title>400 Request Header Or Cookie Too Large</title></head>\r\n<body>\r\n<center><h1>400 Bad Request</h1></center>\r\n<center>Request Header Or Cookie Too Large</center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n';
+
+/** nginx's default large_client_header_buffers (4 8k): no header line may be longer than 8 KiB. */
+const NGINX_HEADER_LINE_BYTES = 8 * 1024;
+
 /**
- * The service behind nginx (client_max_body_size 1m): a body declared larger gets nginx's own HTML 413 page, on the
- * headers alone, then the connection closed, as nginx does; the service never sees the request.
+ * The service behind nginx (client_max_body_size 1m, large_client_header_buffers 4 8k): a body declared larger
+ * gets nginx's own HTML 413 page, a header line longer its own HTML 400 page, on the headers alone, then the
+ * connection closed, as nginx does; the service never sees the request.
  */
 export function behindNginx(): Hooks {
+  const page = (status: number, rawBody: string) => ({ status, headers: { Server: 'nginx', 'Content-Type': 'text/html' }, rawBody });
   return {
-    answerBeforeBody: (request) =>
-      Number(request.headers['content-length'] ?? 0) > LARGEST_BODY ? { status: 413, headers: { Server: 'nginx', 'Content-Type': 'text/html' }, rawBody: NGINX_413_PAGE } : undefined,
+    answerBeforeBody: (request) => {
+      if (Number(request.headers['content-length'] ?? 0) > LARGEST_BODY) return page(413, NGINX_413_PAGE);
+      const longest = Math.max(...Object.entries(request.headers).map(([name, value]) => Buffer.byteLength(`${name}: ${String(value)}`)));
+      return longest > NGINX_HEADER_LINE_BYTES ? page(400, NGINX_400_HEADER_PAGE) : undefined;
+    },
   };
 }
 

@@ -38,7 +38,8 @@ const POINTS: Array<{ name: string; description: string; basis: string; setting:
 const DEPLOYMENTS: VariantDefinition[] = [
   variant({
     name: 'behind-nginx',
-    description: 'The service behind nginx (client_max_body_size 1m): a body over 1 MiB gets nginx\'s own HTML 413 page (text/html, Server: nginx) on the headers alone.',
+    description:
+      'The service behind nginx (client_max_body_size 1m, large_client_header_buffers 4 8k): a body over 1 MiB gets nginx\'s own HTML 413 page, a header line over 8 KiB its own HTML 400 page (text/html, Server: nginx), on the headers alone.',
     basis: 'Section 1 covers order bodies; a request larger than any order needs may meet infrastructure in front of the service (ORD-GEN-005 is a SHOULD).',
     strictReports: ['ORD-GEN-005', 'ORD-ERR-001'],
     hooks: behindNginx,
