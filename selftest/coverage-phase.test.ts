@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { asUpdate, createEdgeBodies, oneByOne, orderCoverage, queryCoverage, updateEdges } from '../generators/coverage';
+import { asUpdate, createEdgeBodies, INTEGER_EDGES, NUMBER_EDGES, numericFields, oneByOne, orderCoverage, queryCoverage, updateEdges } from '../generators/coverage';
 import { minimalOrder } from '../contract/examples';
 import { boundaryValues } from '../generators/query';
 import { bounds } from '../contract/query';
@@ -47,6 +47,30 @@ test('the edge catalogue sends every value of issue 28 as its JSON text, one nam
   expect(names).toEqual(bodies.map((body) => body.name));
   const updates = updateEdges().map((edge) => edge.name);
   for (const name of ['update price = 0', 'update price = null', 'update note = ""', 'update note = null', 'update items = []', 'update customer = {}', 'update currency = ""']) expect(updates).toContain(name);
+});
+
+test('every number and integer field a create sends gets every edge value of its type, and two items of one name go on purpose', () => {
+  const number = numericFields('number').map((path) => path.join('.'));
+  // Read from openapi.yaml: the fields a client sends, at every depth, never those the service assigns.
+  for (const field of ['price', 'items.*.price', 'items.*.weight', 'items.*.dimensions.length', 'items.*.discount', 'items.*.tax_rate', 'billing.shipping', 'billing.discount', 'billing.total']) expect(number).toContain(field);
+  for (const assigned of ['items.*.total', 'billing.shipping_tax_rate']) expect(number).not.toContain(assigned);
+  expect(numericFields('integer').map((path) => path.join('.'))).toEqual(['items.*.quantity']);
+  const bodies = createEdgeBodies(() => minimalOrder() as Record<string, unknown>);
+  const cases = bodies.flatMap((body) => body.cases.map((c) => c.name));
+  for (const [type, values] of [['number', NUMBER_EDGES], ['integer', INTEGER_EDGES]] as const) {
+    for (const path of numericFields(type)) {
+      // items[3].weight = 2^31 names the field as items.*.weight.
+      for (const value of values) expect(cases.map((name) => name.replace(/\[\d+\]/g, '.*')), `${path.join('.')} = ${value.label}`).toContain(`${path.join('.')} = ${value.label}`);
+    }
+  }
+  const twins = bodies.filter((body) => /two items/.test(body.name)).map((body) => body.denoted as { items: Array<Record<string, unknown>> });
+  expect(twins).toHaveLength(3);
+  for (const { items } of twins) expect([items.length, items[0].name === items[1].name]).toEqual([2, true]);
+  expect(twins.some(({ items }) => items[0].price !== items[1].price)).toBe(true);
+  expect(twins.some(({ items }) => JSON.stringify(items[0]) === JSON.stringify(items[1]))).toBe(true);
+  // Only those: the bundles name their items apart, so a store that merges items of one name is caught by name.
+  const others = bodies.filter((body) => !/two items/.test(body.name)).map((body) => (body.denoted as { items?: Array<{ name?: unknown }> }).items ?? []);
+  for (const items of others) expect(new Set(items.map((item) => JSON.stringify(item?.name))).size).toBe(items.length);
 });
 
 test.describe('the coverage phase against servers', () => {
