@@ -149,7 +149,7 @@ export const INTEGER_EDGES: readonly EdgeValue[] = [
 /** Every C0 control character but NUL, which has its own case. */
 const C0_CONTROLS = Array.from({ length: 31 }, (_, index) => String.fromCharCode(index + 1)).join('');
 
-/** Edge values of a `string` field: empty, blank, control characters, a lone surrogate, very long, right-to-left and combining text. */
+/** Edge values of a `string` field: empty, blank, control characters, a lone surrogate, very long, right-to-left and combining text, emoji, one text precomposed and decomposed. */
 export const TEXT_EDGES: readonly EdgeValue[] = [
   edge('"" (empty)', ''),
   edge('whitespace only', ' \t '),
@@ -160,6 +160,11 @@ export const TEXT_EDGES: readonly EdgeValue[] = [
   edge('10,000 characters', 'x'.repeat(10_000)),
   edge('right-to-left text', 'שלום עולם مرحبا بالعالم'),
   edge('combining marks', 'Zoe\u0308 a\u0301\u0300\u0302'),
+  // Beyond the BMP (four UTF-8 bytes, two UTF-16 units): MySQL's utf8mb3 cannot hold them.
+  edge('emoji (beyond the BMP: a ZWJ family, a skin tone, a flag)', '😀 👩‍👩‍👧‍👦 👍🏽 🇹🇷'),
+  // One text in both Unicode forms: either may be stored (ORD-OBS-023), neither may lose its accents.
+  edge('precomposed text (NFC)', 'Zoë café Ångström'.normalize('NFC')),
+  edge('the same text decomposed (NFD)', 'Zoë café Ångström'.normalize('NFD')),
 ];
 
 /** A field of a create body (a path into it) and the edge value it carries. */

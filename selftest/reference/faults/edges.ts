@@ -1,7 +1,7 @@
 import { contract } from '../../../contract/openapi';
 import type { StoredOrder } from '../../../reference/store';
 import { answersWhen, internalError } from './anomalies';
-import { because, callerOf, fault, is, isSuccess, jsonBodyOf, onFullForm, operationOf, withJsonBody, withReplyBody, type FaultDefinition, type Json } from './kit';
+import { because, callerOf, fault, is, isSuccess, jsonBodyOf, mapStrings, onFullForm, operationOf, withJsonBody, withReplyBody, type FaultDefinition, type Json } from './kit';
 
 /** A body with a number field of each item changed (the rest kept): 'quantity', or 'dimensions.length'. */
 function mapItemNumbers(body: Json, fields: string[], change: (value: number) => number): Json {
@@ -166,6 +166,18 @@ export const EDGE_FAULTS: FaultDefinition[] = [
               return { ...body, billing: Object.fromEntries(Object.entries(billing as Json).map(([field, value]) => [field, clamp(value)])) };
             })
           : request,
+    }),
+  }),
+  fault({
+    id: 'text-astral-as-question-marks',
+    level: 'MUST',
+    catches: ['ORD-CREATE-004'],
+    collateral: READ_BACK,
+    subtle: true,
+    description:
+      'Text is kept in MySQL utf8mb3 columns without strict mode: each character beyond the BMP (an emoji, a flag) is stored as "?", while accents and other scripts come back as sent.',
+    hooks: () => ({
+      rewriteRequest: (request) => (is(request, 'create', 'update') ? withJsonBody(request, (body) => mapStrings(body, (text) => text.replace(/[\u{10000}-\u{10ffff}]/gu, '?')) as Json) : request),
     }),
   }),
   fault({
