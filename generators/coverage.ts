@@ -6,7 +6,7 @@ import type { ListParameter, ListQuery } from '../contract/query';
 import type { EdgeKind, EdgesSent } from '../checks/edges';
 import { clientFields, componentOf, properties, requiredFields, type Payload } from './schema';
 import { everyProperty } from '../contract/assigned';
-import { fullOrder } from '../contract/examples';
+import { fullOrder, item } from '../contract/examples';
 
 /**
  * The deterministic coverage phase (as Schemathesis runs one before its random phase): cases derived
@@ -367,28 +367,54 @@ function containerFields(body: Record<string, unknown>): Array<{ path: Array<str
   return clientFields('OrderCreate').flatMap((field) => inside(schema[field], [field], 0));
 }
 
-/** An update of one field (components.schemas.OrderUpdate) to its empty value ("", 0, [], {}) or to null. */
+/** An update of one field (components.schemas.OrderUpdate) to its empty value ("", 0, [], {}), to null, or to a value a create may refuse. */
 export interface UpdateEdge extends EdgesSent {
   field: string;
   body: Record<string, unknown>;
+  /** The JSON text sent, exactly (1e400 has no other way through). */
+  text: string;
   /** The field is one the create requires (customer, items, currency, price): null may not be taken for it. */
   required: boolean;
   /** What comes back is judged by round trip: not for an empty items array, whose effect is not shown (4.4, ORD-OBS-006). */
   roundTrip: boolean;
 }
 
-/** Each updatable field alone with the empty value of its type, and alone with null: what `if (body.field)` loses. */
+/**
+ * Each updatable field alone with the empty value of its type, and alone with null: what `if (body.field)`
+ * loses. Then each updatable number and integer field alone with each value of its catalogue that goes alone
+ * in a create (a wrong or coercible type, a literal beyond a double): an update may read a body otherwise than
+ * the create does (a model of its own, a lax parser that truncates 2.5), and the values a create refuses never
+ * reach an update through the orders it took.
+ */
 export function updateEdges(): UpdateEdge[] {
   const schema = properties('OrderUpdate');
   const required = requiredFields('OrderCreate') as string[];
+  const updatable = clientFields('OrderUpdate') as string[];
   const empty: Record<string, unknown> = { string: '', number: 0, integer: 0, boolean: false, array: [], object: {} };
-  return clientFields('OrderUpdate').flatMap((field) => {
+  const emptyOrNull = updatable.flatMap((field) => {
     const type = contract().resolve(schema[field]).type as string;
     return [empty[type], null].map((value): UpdateEdge => {
       const name = `update ${field} = ${JSON.stringify(value)}`;
       // null is no value of any field's type: refused, or taken as no value (an optional field) or ignored (a required one).
       const kinds: EdgeKind[] = [value === null ? 'refusable' : 'plain'];
-      return { name, field, body: { [field]: value }, denoted: { [field]: value }, kinds, cases: [{ name, pointer: `/${field}` }], required: required.includes(field), roundTrip: !(Array.isArray(value) && field === 'items') };
+      const body = { [field]: value };
+      return { name, field, body, text: JSON.stringify(body), denoted: body, kinds, cases: [{ name, pointer: `/${field}` }], required: required.includes(field), roundTrip: !(Array.isArray(value) && field === 'items') };
     });
   });
+  const alone = (['integer', 'number'] as const).flatMap((type) => {
+    const values = (type === 'integer' ? INTEGER_EDGES : NUMBER_EDGES).filter((value) => !goesWithOthers(value));
+    return numericFields(type)
+      .filter(([field]) => updatable.includes(field))
+      .flatMap((path) =>
+        values.map((value): UpdateEdge => {
+          const at = inBody(path);
+          const name = `update ${named(at)} = ${value.label}`;
+          // An items array of one item, the edge its only unusual value.
+          const base = path[0] === 'items' ? { items: [{ ...item(), quantity: 1 }] } : {};
+          const sent = edgeBody(name, base, [{ name, path: at, value }]);
+          return { ...sent, field: path[0], body: sent.denoted, required: false, roundTrip: true };
+        }),
+      );
+  });
+  return [...emptyOrNull, ...alone];
 }

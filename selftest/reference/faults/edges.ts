@@ -181,6 +181,18 @@ export const EDGE_FAULTS: FaultDefinition[] = [
     }),
   }),
   fault({
+    id: 'update-quantity-fraction-truncated',
+    level: 'MUST',
+    catches: ['ORD-ERR-004', 'ORD-UPDATE-002'],
+    collateral: because('the order after the update shows the quantity truncated', ['ORD-UPDATE-003']),
+    subtle: true,
+    description:
+      'The create refuses a quantity of 2.5, but the update reads its body with a model of its own (Pydantic v1, whose int truncates): an update to 2.5 is taken and stored as 2.',
+    hooks: () => ({
+      rewriteRequest: (request) => (is(request, 'update') ? withJsonBody(request, (body) => mapQuantities(body, Math.trunc)) : request),
+    }),
+  }),
+  fault({
     id: 'text-nul-answered-500',
     level: 'SHOULD',
     catches: ['ORD-ERR-008'],
