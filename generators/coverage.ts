@@ -120,6 +120,9 @@ const MAGNITUDES: EdgeValue[] = [
 /** Literals beyond a double: a parser reads them as ±Infinity or 0, or refuses them. */
 const BEYOND_DOUBLE: EdgeValue[] = [edge('1e400 (overflows a double)', Infinity, 'refusable', '1e400'), edge('-1e400 (overflows a double)', -Infinity, 'refusable', '-1e400')];
 
+/** -1e400: the create sends both signs; an update only 1e400, since the overflow, not its sign, is what a parser breaks on. */
+const NEGATIVE_OVERFLOW = BEYOND_DOUBLE[1];
+
 /** Edge values of a `number` field (price, amounts, weights, dimensions, tax rates). */
 export const NUMBER_EDGES: readonly EdgeValue[] = [
   edge('0', 0),
@@ -382,7 +385,7 @@ export interface UpdateEdge extends EdgesSent {
 /**
  * Each updatable field alone with the empty value of its type, and alone with null: what `if (body.field)`
  * loses. Then each updatable number and integer field alone with each value of its catalogue that goes alone
- * in a create (a wrong or coercible type, a literal beyond a double): an update may read a body otherwise than
+ * in a create (a wrong or coercible type, 1e400): an update may read a body otherwise than
  * the create does (a model of its own, a lax parser that truncates 2.5), and the values a create refuses never
  * reach an update through the orders it took.
  */
@@ -402,7 +405,7 @@ export function updateEdges(): UpdateEdge[] {
     });
   });
   const alone = (['integer', 'number'] as const).flatMap((type) => {
-    const values = (type === 'integer' ? INTEGER_EDGES : NUMBER_EDGES).filter((value) => !goesWithOthers(value));
+    const values = (type === 'integer' ? INTEGER_EDGES : NUMBER_EDGES).filter((value) => !goesWithOthers(value) && value !== NEGATIVE_OVERFLOW);
     return numericFields(type)
       .filter(([field]) => updatable.includes(field))
       .flatMap((path) =>

@@ -46,7 +46,7 @@ test('the edge catalogue sends every value of issue 28 as its JSON text, one nam
   const names = createEdgeBodies(() => minimalOrder() as Record<string, unknown>).map((body) => body.name);
   expect(names).toEqual(bodies.map((body) => body.name));
   const updates = updateEdges().map((edge) => edge.name);
-  for (const name of ['update price = 0', 'update price = null', 'update note = ""', 'update note = null', 'update items = []', 'update customer = {}', 'update currency = ""', 'update items[0].quantity = 2.5 (not an integer)', 'update items[0].weight = 1e400 (overflows a double)', 'update price = -1e400 (overflows a double)']) expect(updates).toContain(name);
+  for (const name of ['update price = 0', 'update price = null', 'update note = ""', 'update note = null', 'update items = []', 'update customer = {}', 'update currency = ""', 'update items[0].quantity = 2.5 (not an integer)', 'update items[0].weight = 1e400 (overflows a double)', 'update price = 1e400 (overflows a double)']) expect(updates).toContain(name);
   expect(updateEdges().find((edge) => edge.name === 'update price = 1e400 (overflows a double)')?.text).toBe('{"price":1e400}');
 });
 
