@@ -208,12 +208,29 @@ export function edgeBody(name: string, base: Record<string, unknown>, edges: Edg
 /** Each case of a body that carries several alone, in the body it came from, its item (if any) the only one. */
 export function oneByOne(body: EdgeBody): EdgeBody[] {
   if (body.edges.length < 2) return [body];
-  return body.edges.map((edge) => {
-    const [field, index, ...rest] = edge.path;
-    if (field !== 'items' || typeof index !== 'number') return edgeBody(edge.name, body.base, [edge]);
-    const items = [(body.base.items as unknown[])[index]];
-    return edgeBody(edge.name, { ...body.base, items }, [{ ...edge, path: ['items', 0, ...rest] }]);
-  });
+  return body.edges.map((edge) => part(body, edge.name, [edge]));
+}
+
+/**
+ * What a body of several cases that was not taken is sent again as: one body per value when it carries several
+ * (item 3 alone with every field that carried the fourth value), one body per field when it carries one value in
+ * several; none for a single case. Sent again in turn, each case is judged alone in the end, and a server that
+ * refuses a value in one field pays one order per field only for the values it refuses.
+ */
+export function apart(body: EdgeBody): EdgeBody[] {
+  if (body.edges.length < 2) return [];
+  const values = [...new Set(body.edges.map(({ value }) => value))];
+  if (values.length === 1) return oneByOne(body);
+  return values.map((value) => part(body, `${body.name}: ${value.label}`, body.edges.filter((edge) => edge.value === value)));
+}
+
+/** Some cases of a body in the body they came from; when they all sit in one item, that item the only one. */
+function part(body: EdgeBody, name: string, edges: EdgeCase[]): EdgeBody {
+  const indices = new Set(edges.map(({ path: [field, index] }) => (field === 'items' && typeof index === 'number' ? index : undefined)));
+  const [index] = indices;
+  if (indices.size !== 1 || index === undefined) return edgeBody(name, body.base, edges);
+  const items = [(body.base.items as unknown[])[index]];
+  return edgeBody(name, { ...body.base, items }, edges.map((edge) => ({ ...edge, path: ['items', 0, ...edge.path.slice(2)] })));
 }
 
 /** The fields of a create body an update also takes (OrderUpdate), with their edges: what an update resends to read them back. */
@@ -269,8 +286,8 @@ const named = (path: Array<string | number>): string => path.map((key) => (typeo
  * item's name and the order's note), each array and object its empty value and null. Values a correct server
  * takes go several to an order: the fields inside items one value per item (item 3 carries the fourth value in
  * every number field it has), the order's own fields (price, billing.shipping …) all the same value in an order
- * per value; an order not taken is sent again one value in one field at a time (oneByOne), so each value is
- * still judged alone. A wrong or coercible type and a literal beyond a double, which many refuse, go alone from
+ * per value; an order not taken is sent again in parts (apart: one value, then one value in one field), so each
+ * value is still judged alone. A wrong or coercible type and a literal beyond a double, which many refuse, go alone from
  * the start, one field at a time. Two items of one name go on purpose too (repeatedItemBodies). `base` makes a
  * fresh minimal order; an object it lacks that holds a number field (billing) is taken from the suite's fully
  * filled order, so no nested field a server may require is missing.

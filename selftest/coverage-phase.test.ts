@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { asUpdate, createEdgeBodies, INTEGER_EDGES, NUMBER_EDGES, numericFields, oneByOne, orderCoverage, queryCoverage, updateEdges } from '../generators/coverage';
+import { apart, asUpdate, createEdgeBodies, INTEGER_EDGES, type EdgeBody, NUMBER_EDGES, numericFields, oneByOne, orderCoverage, queryCoverage, updateEdges } from '../generators/coverage';
 import { minimalOrder } from '../contract/examples';
 import { boundaryValues } from '../generators/query';
 import { bounds } from '../contract/query';
@@ -41,6 +41,9 @@ test('the edge catalogue sends every value of issue 28 as its JSON text, one nam
     // A body of several values comes apart into one body per value, each named as the value.
     const alone = oneByOne(body);
     expect(alone.map((one) => one.name)).toEqual(body.cases.length > 1 ? body.cases.map((c) => c.name) : [body.name]);
+    // Refused, it is sent again in parts until each part is one case: one value in one field, named as the case.
+    const ends = (parts: EdgeBody[]): EdgeBody[] => parts.flatMap((one) => (apart(one).length === 0 ? [one] : ends(apart(one))));
+    expect(ends([body]).map((one) => one.cases.map((c) => c.name)).sort()).toEqual(body.edges.length > 1 ? body.cases.map((c) => [c.name]).sort() : [body.cases.map((c) => c.name)]);
     expect(asUpdate(body).text).not.toContain('"payment"');
   }
   const names = createEdgeBodies(() => minimalOrder() as Record<string, unknown>).map((body) => body.name);
