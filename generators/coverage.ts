@@ -5,6 +5,8 @@ import { boundaryValues } from './query';
 import type { ListParameter, ListQuery } from '../contract/query';
 import type { EdgeKind, EdgesSent } from '../checks/edges';
 import { clientFields, componentOf, properties, requiredFields, type Payload } from './schema';
+import { everyProperty } from '../contract/assigned';
+import { fullOrder, item } from '../contract/examples';
 
 /**
  * The deterministic coverage phase (as Schemathesis runs one before its random phase): cases derived
@@ -118,11 +120,16 @@ const MAGNITUDES: EdgeValue[] = [
 /** Literals beyond a double: a parser reads them as ±Infinity or 0, or refuses them. */
 const BEYOND_DOUBLE: EdgeValue[] = [edge('1e400 (overflows a double)', Infinity, 'refusable', '1e400'), edge('-1e400 (overflows a double)', -Infinity, 'refusable', '-1e400')];
 
-/** Edge values of a `number` field (price, amounts, weights). */
+/** -1e400: the create sends both signs; an update only 1e400, since the overflow, not its sign, is what a parser breaks on. */
+const NEGATIVE_OVERFLOW = BEYOND_DOUBLE[1];
+
+/** Edge values of a `number` field (price, amounts, weights, dimensions, tax rates). */
 export const NUMBER_EDGES: readonly EdgeValue[] = [
   edge('0', 0),
   edge('-0', -0, 'refusable', '-0'),
   edge('a negative number', -12.5),
+  // Finer than a cent: an amount may be stored to the cent (ORD-OBS-015), a weight or a tax rate may not.
+  edge('0.001 (finer than a cent)', 0.001),
   ...MAGNITUDES,
   edge('1e308', 1e308, 'plain', '1e308'),
   edge('1e-400 (underflows a double)', 0, 'refusable', '1e-400'),
@@ -145,7 +152,7 @@ export const INTEGER_EDGES: readonly EdgeValue[] = [
 /** Every C0 control character but NUL, which has its own case. */
 const C0_CONTROLS = Array.from({ length: 31 }, (_, index) => String.fromCharCode(index + 1)).join('');
 
-/** Edge values of a `string` field: empty, blank, control characters, a lone surrogate, very long, right-to-left and combining text. */
+/** Edge values of a `string` field: empty, blank, control characters, a lone surrogate, very long, right-to-left and combining text, emoji, one text precomposed and decomposed. */
 export const TEXT_EDGES: readonly EdgeValue[] = [
   edge('"" (empty)', ''),
   edge('whitespace only', ' \t '),
@@ -156,6 +163,11 @@ export const TEXT_EDGES: readonly EdgeValue[] = [
   edge('10,000 characters', 'x'.repeat(10_000)),
   edge('right-to-left text', 'שלום עולם مرحبا بالعالم'),
   edge('combining marks', 'Zoe\u0308 a\u0301\u0300\u0302'),
+  // Beyond the BMP (four UTF-8 bytes, two UTF-16 units): MySQL's utf8mb3 cannot hold them.
+  edge('emoji (beyond the BMP: a ZWJ family, a skin tone, a flag)', '😀 👩‍👩‍👧‍👦 👍🏽 🇹🇷'),
+  // One text in both Unicode forms: either may be stored (ORD-OBS-023), neither may lose its accents.
+  edge('precomposed text (NFC)', 'Zoë café Ångström'.normalize('NFC')),
+  edge('the same text decomposed (NFD)', 'Zoë café Ångström'.normalize('NFD')),
 ];
 
 /** A field of a create body (a path into it) and the edge value it carries. */
@@ -196,12 +208,29 @@ export function edgeBody(name: string, base: Record<string, unknown>, edges: Edg
 /** Each case of a body that carries several alone, in the body it came from, its item (if any) the only one. */
 export function oneByOne(body: EdgeBody): EdgeBody[] {
   if (body.edges.length < 2) return [body];
-  return body.edges.map((edge) => {
-    const [field, index, ...rest] = edge.path;
-    if (field !== 'items' || typeof index !== 'number') return edgeBody(edge.name, body.base, [edge]);
-    const items = [(body.base.items as unknown[])[index]];
-    return edgeBody(edge.name, { ...body.base, items }, [{ ...edge, path: ['items', 0, ...rest] }]);
-  });
+  return body.edges.map((edge) => part(body, edge.name, [edge]));
+}
+
+/**
+ * What a body of several cases that was not taken is sent again as: one body per value when it carries several
+ * (item 3 alone with every field that carried the fourth value), one body per field when it carries one value in
+ * several; none for a single case. Sent again in turn, each case is judged alone in the end, and a server that
+ * refuses a value in one field pays one order per field only for the values it refuses.
+ */
+export function apart(body: EdgeBody): EdgeBody[] {
+  if (body.edges.length < 2) return [];
+  const values = [...new Set(body.edges.map(({ value }) => value))];
+  if (values.length === 1) return oneByOne(body);
+  return values.map((value) => part(body, `${body.name}: ${value.label}`, body.edges.filter((edge) => edge.value === value)));
+}
+
+/** Some cases of a body in the body they came from; when they all sit in one item, that item the only one. */
+function part(body: EdgeBody, name: string, edges: EdgeCase[]): EdgeBody {
+  const indices = new Set(edges.map(({ path: [field, index] }) => (field === 'items' && typeof index === 'number' ? index : undefined)));
+  const [index] = indices;
+  if (indices.size !== 1 || index === undefined) return edgeBody(name, body.base, edges);
+  const items = [(body.base.items as unknown[])[index]];
+  return edgeBody(name, { ...body.base, items }, edges.map((edge) => ({ ...edge, path: ['items', 0, ...edge.path.slice(2)] })));
 }
 
 /** The fields of a create body an update also takes (OrderUpdate), with their edges: what an update resends to read them back. */
@@ -213,7 +242,8 @@ export function asUpdate(body: EdgeBody): EdgeBody {
 
 function setAt(target: Record<string, unknown>, path: Array<string | number>, value: unknown): void {
   let at: Record<string | number, unknown> = target;
-  for (const key of path.slice(0, -1)) at = at[key] as Record<string | number, unknown>;
+  // A container the body lacks (items[0].dimensions) is made on the way: the edge is then its only value.
+  path.slice(0, -1).forEach((key, index) => (at = (at[key] ??= typeof path[index + 1] === 'number' ? [] : {}) as Record<string | number, unknown>));
   at[path[path.length - 1]] = value;
 }
 
@@ -226,38 +256,110 @@ function goesWithOthers(value: EdgeValue): boolean {
   return value.kind === 'plain' || (value.kind === 'refusable' && Number.isFinite(value.denotes as number));
 }
 
+/** A path into a create body, an array element written '*': ['items', '*', 'dimensions', 'length']. */
+type SchemaPath = string[];
+
 /**
- * The edge catalogue sent in create bodies (components.schemas.OrderCreate): for each type the edge values of
- * that type. Item fields carry several at once, one per item, in one order ("quantity", "price", "name"), so a
- * failure still names its value; the order's own price, the values a server may refuse, the wrong types and
- * the empty or null objects and arrays each go in an order of their own. `base` makes a fresh minimal order.
+ * The number or integer fields a create sends (components.schemas.OrderCreate at every depth, the readOnly
+ * ones and those inside a readOnly object left out): price, items[].quantity, items[].weight,
+ * items[].dimensions.length, billing.shipping … each gets the catalogue of its type. No field of openapi.yaml
+ * bounds its number (no minimum, maximum or multipleOf: the document shows none), so every value is a value of
+ * the field's type.
+ */
+export function numericFields(type: 'number' | 'integer'): SchemaPath[] {
+  const properties = everyProperty('OrderCreate');
+  const readOnly = properties.filter(({ schema }) => contract().resolve(schema).readOnly === true || schema.readOnly === true).map(({ path }) => path.join('/'));
+  return properties
+    .filter(({ path, schema }) => contract().resolve(schema).type === type && !readOnly.some((at) => path.join('/') === at || path.join('/').startsWith(`${at}/`)))
+    .map(({ path }) => path);
+}
+
+/** A schema path in a body: its first array element at '*'. */
+const inBody = (path: SchemaPath, index = 0): Array<string | number> => path.map((key) => (key === '*' ? index : key));
+
+/** A path as a failure names it: items[3].dimensions.length. */
+const named = (path: Array<string | number>): string => path.map((key) => (typeof key === 'number' ? `[${key}]` : `.${key}`)).join('').slice(1);
+
+/**
+ * The edge catalogue sent in create bodies (components.schemas.OrderCreate), driven by the field types of
+ * openapi.yaml: each number and integer field gets the values of its type, each text field the text edges (in an
+ * item's name and the order's note), each array and object its empty value and null. Values a correct server
+ * takes go several to an order: the fields inside items one value per item (item 3 carries the fourth value in
+ * every number field it has), the order's own fields (price, billing.shipping …) all the same value in an order
+ * per value; an order not taken is sent again in parts (apart: one value, then one value in one field), so each
+ * value is still judged alone. A wrong or coercible type and a literal beyond a double, which many refuse, go alone from
+ * the start, one field at a time. Two items of one name go on purpose too (repeatedItemBodies). `base` makes a
+ * fresh minimal order; an object it lacks that holds a number field (billing) is taken from the suite's fully
+ * filled order, so no nested field a server may require is missing.
  */
 export function createEdgeBodies(base: () => Record<string, unknown>): EdgeBody[] {
   const bodies: EdgeBody[] = [];
   const baseItem = () => structuredClone((base().items as unknown[])[0]) as Record<string, unknown>;
-  const byItems = (field: string, values: readonly EdgeValue[]) => {
+  const filled = fullOrder() as Record<string, unknown>;
+  const withObjectsOf = (paths: Array<Array<string | number>>) => {
+    const order = base();
+    for (const [field] of paths) if (order[field] === undefined && typeof filled[field] === 'object') order[field] = structuredClone(filled[field]);
+    return order;
+  };
+  // Each item of a bundle named apart, so only repeatedItemBodies sends two of one name: a fault that merges them is caught by name.
+  const itemNumber = (index: number) => ({ ...baseItem(), name: `${String(baseItem().name)} #${index + 1}`, quantity: 1, price: 1 });
+  const send = (type: 'number' | 'integer' | 'text', fields: SchemaPath[], values: readonly EdgeValue[]) => {
+    const inItems = fields.filter((path) => path[0] === 'items' && path[1] === '*');
+    const own = fields.filter((path) => !path.includes('*'));
     const bundled = values.filter(goesWithOthers);
-    const order = { ...base(), items: bundled.map(() => ({ ...baseItem(), quantity: 1, price: 1 })) };
-    bodies.push(edgeBody(`${field} edges, one per item`, order, bundled.map((value, index) => ({ name: `items[${index}].${field} = ${value.label}`, path: ['items', index, field], value }))));
+    if (inItems.length > 0) {
+      const order = { ...base(), items: bundled.map((_, index) => itemNumber(index)) };
+      const edges = bundled.flatMap((value, index) => inItems.map((path) => ({ name: `${named(inBody(path, index))} = ${value.label}`, path: inBody(path, index), value })));
+      bodies.push(edgeBody(`${type} edges in ${inItems.map((path) => named(path.slice(2))).join(', ')}, one value per item`, order, edges));
+    }
+    if (own.length > 0) {
+      for (const value of bundled) {
+        const cases = own.map((path) => ({ name: `${named(path)} = ${value.label}`, path, value }));
+        bodies.push(edgeBody(`${own.map((path) => named(path)).join(', ')} = ${value.label}`, withObjectsOf(own), cases));
+      }
+    }
     for (const value of values.filter((candidate) => !goesWithOthers(candidate))) {
-      bodies.push(edgeBody(`items[0].${field} = ${value.label}`, { ...base(), items: [{ ...baseItem(), quantity: 1 }] }, [{ name: `items[0].${field} = ${value.label}`, path: ['items', 0, field], value }]));
+      for (const path of [...inItems, ...own]) {
+        const at = inBody(path);
+        const order = { ...withObjectsOf([at]), ...(path[0] === 'items' && { items: [itemNumber(0)] }) };
+        bodies.push(edgeBody(`${named(at)} = ${value.label}`, order, [{ name: `${named(at)} = ${value.label}`, path: at, value }]));
+      }
     }
   };
-  byItems('quantity', INTEGER_EDGES);
-  byItems('price', NUMBER_EDGES);
-  byItems('name', TEXT_EDGES);
-  for (const value of NUMBER_EDGES) bodies.push(edgeBody(`price = ${value.label}`, base(), [{ name: `price = ${value.label}`, path: ['price'], value }]));
+  send('integer', numericFields('integer'), INTEGER_EDGES);
+  send('number', numericFields('number'), NUMBER_EDGES);
+  send('text', [['items', '*', 'name']], TEXT_EDGES);
   // An empty or blank note is the update's to send (update note = ""); the other text edges go in the order's own note too.
   for (const value of TEXT_EDGES.filter((text) => text.denotes !== '' && !/^\s+$/.test(text.denotes as string))) {
     bodies.push(edgeBody(`note = ${value.label}`, base(), [{ name: `note = ${value.label}`, path: ['note'], value }]));
   }
   for (const { path, empty, required } of containerFields(base())) {
-    const field = path.map((key) => (typeof key === 'number' ? `[${key}]` : `.${key}`)).join('').slice(1);
     for (const value of [edge(JSON.stringify(empty), empty), edge('null', null, required ? 'wrong-type' : 'refusable')]) {
-      bodies.push(edgeBody(`${field} = ${value.label}`, base(), [{ name: `${field} = ${value.label}`, path, value }]));
+      bodies.push(edgeBody(`${named(path)} = ${value.label}`, base(), [{ name: `${named(path)} = ${value.label}`, path, value }]));
     }
   }
+  bodies.push(...repeatedItemBodies(base));
   return bodies;
+}
+
+/**
+ * Orders with two items of one name, sent in every run: a store keyed on order and item name (or one that
+ * merges like items) keeps one of them, which no draw of the generators is sure to show. Both must come back
+ * as sent, in the order sent: alike in every field, with one price and different quantities, and with
+ * different prices.
+ */
+export function repeatedItemBodies(base: () => Record<string, unknown>): EdgeBody[] {
+  const first = structuredClone((base().items as unknown[])[0]) as Record<string, unknown>;
+  const twin = (name: string, second: Record<string, unknown>): EdgeBody => {
+    const body = edgeBody(name, { ...base(), items: [first, { ...first, ...second }] }, []);
+    // The case is the items array: a merged pair shows as an items array one short.
+    return { ...body, cases: [{ name, pointer: '/items' }] };
+  };
+  return [
+    twin('two items alike in every field (one name, one price, one quantity)', {}),
+    twin('two items of one name and one price, with different quantities', { quantity: Number(first.quantity) + 3 }),
+    twin('two items of one name, with different prices', { price: Number(first.price) + 7.25 }),
+  ];
 }
 
 /**
@@ -285,28 +387,54 @@ function containerFields(body: Record<string, unknown>): Array<{ path: Array<str
   return clientFields('OrderCreate').flatMap((field) => inside(schema[field], [field], 0));
 }
 
-/** An update of one field (components.schemas.OrderUpdate) to its empty value ("", 0, [], {}) or to null. */
+/** An update of one field (components.schemas.OrderUpdate) to its empty value ("", 0, [], {}), to null, or to a value a create may refuse. */
 export interface UpdateEdge extends EdgesSent {
   field: string;
   body: Record<string, unknown>;
+  /** The JSON text sent, exactly (1e400 has no other way through). */
+  text: string;
   /** The field is one the create requires (customer, items, currency, price): null may not be taken for it. */
   required: boolean;
   /** What comes back is judged by round trip: not for an empty items array, whose effect is not shown (4.4, ORD-OBS-006). */
   roundTrip: boolean;
 }
 
-/** Each updatable field alone with the empty value of its type, and alone with null: what `if (body.field)` loses. */
+/**
+ * Each updatable field alone with the empty value of its type, and alone with null: what `if (body.field)`
+ * loses. Then each updatable number and integer field alone with each value of its catalogue that goes alone
+ * in a create (a wrong or coercible type, 1e400): an update may read a body otherwise than
+ * the create does (a model of its own, a lax parser that truncates 2.5), and the values a create refuses never
+ * reach an update through the orders it took.
+ */
 export function updateEdges(): UpdateEdge[] {
   const schema = properties('OrderUpdate');
   const required = requiredFields('OrderCreate') as string[];
+  const updatable = clientFields('OrderUpdate') as string[];
   const empty: Record<string, unknown> = { string: '', number: 0, integer: 0, boolean: false, array: [], object: {} };
-  return clientFields('OrderUpdate').flatMap((field) => {
+  const emptyOrNull = updatable.flatMap((field) => {
     const type = contract().resolve(schema[field]).type as string;
     return [empty[type], null].map((value): UpdateEdge => {
       const name = `update ${field} = ${JSON.stringify(value)}`;
       // null is no value of any field's type: refused, or taken as no value (an optional field) or ignored (a required one).
       const kinds: EdgeKind[] = [value === null ? 'refusable' : 'plain'];
-      return { name, field, body: { [field]: value }, denoted: { [field]: value }, kinds, cases: [{ name, pointer: `/${field}` }], required: required.includes(field), roundTrip: !(Array.isArray(value) && field === 'items') };
+      const body = { [field]: value };
+      return { name, field, body, text: JSON.stringify(body), denoted: body, kinds, cases: [{ name, pointer: `/${field}` }], required: required.includes(field), roundTrip: !(Array.isArray(value) && field === 'items') };
     });
   });
+  const alone = (['integer', 'number'] as const).flatMap((type) => {
+    const values = (type === 'integer' ? INTEGER_EDGES : NUMBER_EDGES).filter((value) => !goesWithOthers(value) && value !== NEGATIVE_OVERFLOW);
+    return numericFields(type)
+      .filter(([field]) => updatable.includes(field))
+      .flatMap((path) =>
+        values.map((value): UpdateEdge => {
+          const at = inBody(path);
+          const name = `update ${named(at)} = ${value.label}`;
+          // An items array of one item, the edge its only unusual value.
+          const base = path[0] === 'items' ? { items: [{ ...item(), quantity: 1 }] } : {};
+          const sent = edgeBody(name, base, [{ name, path: at, value }]);
+          return { ...sent, field: path[0], body: sent.denoted, required: false, roundTrip: true };
+        }),
+      );
+  });
+  return [...emptyOrNull, ...alone];
 }

@@ -1,13 +1,27 @@
 import { contract } from '../../../contract/openapi';
 import type { StoredOrder } from '../../../reference/store';
 import { answersWhen, internalError } from './anomalies';
-import { because, callerOf, fault, is, isSuccess, jsonBodyOf, onFullForm, operationOf, withJsonBody, withReplyBody, type FaultDefinition, type Json } from './kit';
+import { because, callerOf, fault, is, isSuccess, jsonBodyOf, mapStrings, onFullForm, operationOf, withJsonBody, withReplyBody, type FaultDefinition, type Json } from './kit';
 
-/** A body with the quantity of each item changed (the rest kept). */
-function mapQuantities(body: Json, change: (quantity: number) => number): Json {
+/** A body with a number field of each item changed (the rest kept): 'quantity', or 'dimensions.length'. */
+function mapItemNumbers(body: Json, fields: string[], change: (value: number) => number): Json {
   if (!Array.isArray(body.items)) return body;
-  return { ...body, items: body.items.map((item: Json) => (item && typeof item === 'object' && typeof item.quantity === 'number' ? { ...item, quantity: change(item.quantity) } : item)) };
+  return { ...body, items: body.items.map((item: unknown) => fields.reduce((changed, field) => mapNumberAt(changed, field.split('.'), change), item)) };
 }
+
+/** A JSON value with the number at `path` changed, if there is one there (the rest kept). */
+function mapNumberAt(value: unknown, path: string[], change: (value: number) => number): unknown {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return value;
+  const [key, ...rest] = path;
+  const inner = (value as Json)[key];
+  if (rest.length > 0) return inner && typeof inner === 'object' ? { ...value, [key]: mapNumberAt(inner, rest, change) } : value;
+  return typeof inner === 'number' ? { ...value, [key]: change(inner) } : value;
+}
+
+const mapQuantities = (body: Json, change: (quantity: number) => number) => mapItemNumbers(body, ['quantity'], change);
+
+/** What a DECIMAL(12,2) column of MySQL holds at most: without strict mode it stores a larger value as this, with a warning. */
+const DECIMAL_12_2_LARGEST = 9_999_999_999.99;
 
 /** A JSON value holds a scalar `found` picks, at any depth. */
 function holds(value: unknown, found: (scalar: unknown) => boolean): boolean {
@@ -92,6 +106,90 @@ export const EDGE_FAULTS: FaultDefinition[] = [
     description: 'An item quantity of 2.5 is taken and stored as 2 (an integer column that truncates what it is given, instead of refusing it).',
     hooks: () => ({
       rewriteRequest: (request) => (is(request, 'create', 'update') ? withJsonBody(request, (body) => mapQuantities(body, Math.trunc)) : request),
+    }),
+  }),
+  fault({
+    id: 'dimensions-int32-wrap',
+    level: 'MUST',
+    catches: ['ORD-CREATE-004'],
+    collateral: READ_BACK,
+    subtle: true,
+    description:
+      'Item dimensions are kept in int32 columns when whole (a Go service converting int64 to int32): a length, width or height of 2^31 or more wraps around (2147483648 comes back as -2147483648, 2^32 as 0).',
+    hooks: () => ({
+      rewriteRequest: (request) =>
+        is(request, 'create', 'update')
+          ? withJsonBody(request, (body) => mapItemNumbers(body, ['dimensions.length', 'dimensions.width', 'dimensions.height'], (value) => (Number.isSafeInteger(value) ? value | 0 : value)))
+          : request,
+    }),
+  }),
+  fault({
+    id: 'weight-rounded-to-cents',
+    level: 'MUST',
+    catches: ['ORD-CREATE-004'],
+    collateral: READ_BACK,
+    subtle: true,
+    description:
+      'Item weights are kept in the NUMERIC(12,2) columns made for amounts and rounded to two decimals without a word: a weight of 0.001 comes back as 0 (an amount may be stored to the cent, ORD-OBS-015; a weight may not).',
+    hooks: () => ({
+      rewriteRequest: (request) => (is(request, 'create', 'update') ? withJsonBody(request, (body) => mapItemNumbers(body, ['weight'], (value) => Number(value.toFixed(2)))) : request),
+    }),
+  }),
+  fault({
+    id: 'tax-rate-float32',
+    level: 'MUST',
+    catches: ['ORD-CREATE-004'],
+    collateral: READ_BACK,
+    subtle: false,
+    description:
+      'Item tax rates are kept in float32 columns (PostgreSQL real): a rate of 0.001 comes back as 0.0010000000474974513, 2^31-1 as 2147483648 (a value a float32 cannot hold at all stays as sent).',
+    hooks: () => ({
+      rewriteRequest: (request) =>
+        is(request, 'create', 'update') ? withJsonBody(request, (body) => mapItemNumbers(body, ['tax_rate'], (value) => (Number.isFinite(Math.fround(value)) ? Math.fround(value) : value))) : request,
+    }),
+  }),
+  fault({
+    id: 'billing-amounts-clamped',
+    level: 'MUST',
+    catches: ['ORD-CREATE-004'],
+    collateral: because('the order is stored with the amount clamped, so a get of it shows it clamped too', ['ORD-GET-002']),
+    subtle: true,
+    description:
+      'Billing amounts are kept in DECIMAL(12,2) columns of a MySQL without strict mode: an amount beyond them (2^53, 1e308) is stored as 9999999999.99 with a warning only, where a correct server refuses it or keeps it.',
+    hooks: () => ({
+      rewriteRequest: (request) =>
+        is(request, 'create')
+          ? withJsonBody(request, (body) => {
+              const billing = body.billing;
+              if (!billing || typeof billing !== 'object' || Array.isArray(billing)) return body;
+              const clamp = (value: unknown) => (typeof value === 'number' && Math.abs(value) > DECIMAL_12_2_LARGEST ? Math.sign(value) * DECIMAL_12_2_LARGEST : value);
+              return { ...body, billing: Object.fromEntries(Object.entries(billing as Json).map(([field, value]) => [field, clamp(value)])) };
+            })
+          : request,
+    }),
+  }),
+  fault({
+    id: 'text-astral-as-question-marks',
+    level: 'MUST',
+    catches: ['ORD-CREATE-004'],
+    collateral: READ_BACK,
+    subtle: true,
+    description:
+      'Text is kept in MySQL utf8mb3 columns without strict mode: each character beyond the BMP (an emoji, a flag) is stored as "?", while accents and other scripts come back as sent.',
+    hooks: () => ({
+      rewriteRequest: (request) => (is(request, 'create', 'update') ? withJsonBody(request, (body) => mapStrings(body, (text) => text.replace(/[\u{10000}-\u{10ffff}]/gu, '?')) as Json) : request),
+    }),
+  }),
+  fault({
+    id: 'update-quantity-fraction-truncated',
+    level: 'MUST',
+    catches: ['ORD-ERR-004', 'ORD-UPDATE-002'],
+    collateral: because('the order after the update shows the quantity truncated', ['ORD-UPDATE-003']),
+    subtle: true,
+    description:
+      'The create refuses a quantity of 2.5, but the update reads its body with a model of its own (Pydantic v1, whose int truncates): an update to 2.5 is taken and stored as 2.',
+    hooks: () => ({
+      rewriteRequest: (request) => (is(request, 'update') ? withJsonBody(request, (body) => mapQuantities(body, Math.trunc)) : request),
     }),
   }),
   fault({
