@@ -8,6 +8,8 @@ import { checkedSettings, environmentFrom } from './environment';
 import { UsageError, type Parsed } from './options';
 import { MERGE_CONFIG, runPlaywright } from './playwright';
 import { checkReportFiles, exitCode } from './run';
+import { keepOutsideFindings, OUTSIDE_FINDINGS_FILE, outsideTestsFile, readOutsideFindings } from '../harness/record/outside-tests';
+import { newRunId } from '../harness/http/ledger';
 
 interface Shard {
   directory: string;
@@ -27,7 +29,10 @@ export async function merge({ options, positionals }: Parsed): Promise<number> {
   const settings = checkedSettings(env, options);
   checkReportFiles(settings);
   const out = resolve(settings.reportDir);
-  writeSettings({ reportDir: out, mergedRun }, env);
+  // What the shards' exchanges outside any test violated, handed to the merged run under a run id of its own.
+  const runId = newRunId();
+  writeSettings({ reportDir: out, mergedRun, runId }, env);
+  keepOutsideFindings(shards.flatMap((shard) => readOutsideFindings(join(shard.directory, 'blob', OUTSIDE_FINDINGS_FILE))), outsideTestsFile(runId));
   const blobs = mkdtempSync(join(tmpdir(), 'oms-merge-'));
   try {
     shards.forEach((shard, index) => {

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { stripVTControlCharacters } from 'node:util';
-import { relative, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import type { KeyObject } from 'node:crypto';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, TestResult } from '@playwright/test/reporter';
 import { endWithExitCode, exitOnConfigurationError } from '../config/exit-codes';
@@ -29,7 +29,7 @@ import { runInfoAtStart, suiteIdentity } from './run-info';
 import type { RunInfo } from '../config/run-info';
 import { clearReport, writeReport } from './write-report';
 import { serverWentSilent } from '../harness/http/silence';
-import { takeOutsideFindings } from '../harness/record/outside-tests';
+import { keepOutsideFindings, OUTSIDE_FINDINGS_FILE, takeOutsideFindings } from '../harness/record/outside-tests';
 
 export type { RequirementResult, RequirementStatus } from './report';
 
@@ -95,6 +95,7 @@ export default class ConformanceReporter implements Reporter {
   /** The failure of the step that makes the orders for the list views, if it failed: the phases after it do not run (config/phases.ts). */
   private viewOrdersFailed?: { requirement?: string };
   private suite?: Suite;
+  private shard = false;
   private run?: RunInfo;
   private progress?: Progress;
   /** Read before the global setup sets OMS_BASE_URL to the embedded server's address. */
@@ -136,6 +137,7 @@ export default class ConformanceReporter implements Reporter {
 
   onBegin(config: FullConfig, suite: Suite): void {
     this.suite = suite;
+    this.shard = config.shard !== null;
     const settings = readSettings();
     this.run = this.options.mergedRun ?? runInfoAtStart(config, settings, this.options.runId ?? (settings.runId as string));
     clearReport(this.outputDir);
@@ -297,7 +299,11 @@ export default class ConformanceReporter implements Reporter {
    * requirement, named by where it was met in place of a test, and counts in the verdict like any failure.
    */
   private recordOutsideTests(runId: string): void {
-    for (const { where, record } of takeOutsideFindings(runId)) {
+    const findings = takeOutsideFindings(runId);
+    // A shard's blob report carries its tests only: its outside findings go beside it, for `merge` (cli/merge.ts).
+    const blobs = process.env.PLAYWRIGHT_BLOB_OUTPUT_DIR;
+    if (this.shard && blobs) keepOutsideFindings(findings, join(blobs, OUTSIDE_FINDINGS_FILE));
+    for (const { where, record } of findings) {
       const title = `outside the tests: ${where}`;
       this.mark(record.requirementId, 'failed', title, (r) => {
         r.occurrences++;

@@ -35,13 +35,30 @@ export function judgeOutsideTests(where: string, exchange: Exchange, runId = cur
 /** What the run's exchanges outside the tests violated; the file is removed (it is read once, at the end of the run). */
 export function takeOutsideFindings(runId: string): OutsideFinding[] {
   rmSync(cleanedUpFile(runId), { force: true });
+  const findings = readOutsideFindings(outsideTestsFile(runId));
+  rmSync(outsideTestsFile(runId), { force: true });
+  return findings;
+}
+
+/** The file of a shard's outside findings, in its blob report's folder. */
+export const OUTSIDE_FINDINGS_FILE = 'outside-tests.jsonl';
+
+/**
+ * Outside findings kept in a file of their own: a shard's, next to its blob report, for `merge` to hand on to
+ * the merged run (keepOutsideFindings), since the merged report is built from the shards' tests alone.
+ */
+export function keepOutsideFindings(findings: OutsideFinding[], file: string): void {
+  if (findings.length) appendFileSync(file, findings.map((finding) => `${JSON.stringify(finding)}\n`).join(''));
+}
+
+/** The outside findings a file holds (none if it is missing); a line that is not one is left out. */
+export function readOutsideFindings(file: string): OutsideFinding[] {
   let text: string;
   try {
-    text = readFileSync(outsideTestsFile(runId), 'utf8');
+    text = readFileSync(file, 'utf8');
   } catch {
     return [];
   }
-  rmSync(outsideTestsFile(runId), { force: true });
   return text.split('\n').flatMap((line) => {
     try {
       const parsed = JSON.parse(line) as OutsideFinding;
