@@ -15,8 +15,8 @@ export interface Difference {
  * (compared in Unicode NFC, so a canonically equivalent spelling is not a difference), numbers by value
  * (an x-amount to the cent where the server answers cents), timestamps by instant at the precision the
  * server stores (a second-precision answer is the sent instant truncated or rounded to the second, never
- * further off; text also with its whitespace trimmed and collapsed), arrays element by element in the order sent, a sent null as null, absent or "",
- * an object or array sent empty ({}, []) as absent, null or a container of empty values.
+ * further off; text also with its whitespace trimmed and collapsed), arrays element by element in the order sent, a sent null as null, absent, ""
+ * or a container of empty values, an object or array sent empty ({}, []) as absent, null or a container of empty values.
  */
 export function differences(sent: unknown, received: unknown, pointer = ''): Difference[] {
   return compare(sent, received, pointer, 'stored');
@@ -59,8 +59,9 @@ function compare(sent: unknown, received: unknown, pointer: string, mode: Mode):
   const rule = ruleAt(pointer);
   // A field that "appears in some responses" may be in one answer and not the next: never a difference.
   if (rule?.inSomeResponses || (mode === 'stored' && rule?.computed)) return [];
-  // A sent null (no value) may be stored as no value at all: null, absent, or an empty string (ORD-OBS-011).
-  if (sent === null) return received === null || received === undefined || (mode === 'stored' && received === '') ? [] : [{ pointer, sent, received }];
+  // A sent null (no value) may be stored as no value at all: null, absent, an empty string, or (where an object
+  // goes) an object of no values, as a full form that always shows every field writes it (ORD-OBS-011).
+  if (sent === null) return received === null || received === undefined || (mode === 'stored' && (received === '' || (typeof received === 'object' && !holdsValue(received)))) ? [] : [{ pointer, sent, received }];
   // An object or array with nothing in it ({}, []) may come back as no value, as a field never sent may (ORD-OBS-011).
   if (isEmptyContainer(sent) && (received === undefined || received === null || (typeof received === 'object' && !holdsValue(received)))) return [];
   if (Array.isArray(sent)) {

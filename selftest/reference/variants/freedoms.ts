@@ -27,6 +27,32 @@ export function nullUnsentFields(order: Json, schema: JsonSchema = contract().sc
   return fillUnsent(order, schema, () => null, 0, false);
 }
 
+/**
+ * Every object field sent as null or as {}, at any depth, stored as an object of its documented fields, each
+ * null: a service whose full form always has every field, an unset object included ({"main": null, "work": null}).
+ */
+export function nullObjectsAsObjectsOfNulls(): Hooks {
+  return {
+    // Its validation takes null where an object goes: read as {} on the way in.
+    // Its validation takes null where a nested object goes (customer.email; an order's own objects keep what they were): read as {} on the way in.
+    rewriteRequest: (request) => (is(request, 'create', 'update') ? withJsonBody(request, (body) => mapObjectFields(body, contract().schema('Order'), () => ({}), Object.keys(body))) : request),
+    ...storedAs((order) => mapObjectFields(order as unknown as Json, contract().schema('Order'), (object) => fillUnsent({}, object, () => null, 0, false)) as unknown as StoredOrder),
+  };
+}
+
+/** Every object field that is null or {}, at any depth, replaced by `replace` of its schema (but the fields `keep` at this level, whose insides still are). */
+function mapObjectFields(value: Json, schema: JsonSchema, replace: (object: JsonSchema) => Json, keep: string[] = []): Json {
+  const properties = (objectBranch(schema)?.properties as Record<string, JsonSchema> | undefined) ?? {};
+  const out: Json = { ...value };
+  for (const [field, inner] of Object.entries(properties)) {
+    const object = objectBranch(inner);
+    if (!object) continue;
+    if (!keep.includes(field) && (out[field] === null || (isObject(out[field]) && Object.keys(out[field] as Json).length === 0))) out[field] = replace(object);
+    else if (isObject(out[field])) out[field] = mapObjectFields(out[field] as Json, inner, replace);
+  }
+  return out;
+}
+
 function fillUnsent(order: Json, schema: JsonSchema, fill: Filler, depth: number, nullAsEmpty: boolean): Json {
   const resolved = objectBranch(schema);
   const properties = (resolved?.properties as Record<string, JsonSchema> | undefined) ?? {};

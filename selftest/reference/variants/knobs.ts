@@ -11,6 +11,7 @@ import {
   coerceNumericStrings,
   deletedIdsReused,
   emptyObjectsDropped,
+  nullObjectsAsObjectsOfNulls,
   emptyUpdateBodyAsObject,
   lenientBodies,
   refuseDuplicateKeys,
@@ -117,7 +118,11 @@ export const KNOBS: readonly Knob[] = [
     empty: () => unsentFields(emptyUnsentFields),
     'null-at-any-depth': () => unsentFields(nullUnsentFields),
   }),
-  choice('empty-objects', 'ORD-OBS-011', 'kept', { dropped: () => ({ rewriteRequest: emptyObjectsDropped }), 'left-out-of-summary': summariesWithoutEmptyObjects }),
+  choice('empty-objects', 'ORD-OBS-011', 'kept', {
+    dropped: () => ({ rewriteRequest: emptyObjectsDropped }),
+    'left-out-of-summary': summariesWithoutEmptyObjects,
+    'null-as-object-of-nulls': nullObjectsAsObjectsOfNulls,
+  }),
   choice('unknown-fields', 'ORD-OBS-012', 'ignored', {
     'unknown-fields-rejected': () => variantHooks('unknown-fields-rejected'),
     'rejected-at-any-depth-422': refuseUndeclaredFieldsAnywhere,
