@@ -136,7 +136,7 @@ test('the refusal of a request larger than any order needs answers to ORD-GEN-00
   expect(responseRequirements(refusal('{"note":"small"}'))).not.toContain('ORD-GEN-005');
 });
 
-test('headers larger than any order needs: nginx\'s 400 page named for what it is, and Node\'s own bare 431 fails only the SHOULD of the envelope', () => {
+test('headers larger than any order needs: nginx\'s 400 page named for what it is, and Node\'s own bare 431 (the HTTP layer\'s, before any handler) fails nothing', () => {
   const headed = (status: number, headers: Record<string, string>, text: string): Exchange => ({
     ...answer('createOrder', status, undefined),
     request: { method: 'POST', url: 'http://127.0.0.1/orders', path: '/orders', headers: { 'Content-Type': 'application/json', 'X-Padding': 'x'.repeat(32 * 1024) }, body: '{}' },
@@ -148,8 +148,11 @@ test('headers larger than any order needs: nginx\'s 400 page named for what it i
   expect(responseRequirements(nginx)).not.toContain('ORD-GEN-001');
   expect(responseChecks(nginx).find((judgement) => judgement?.requirementId === 'ORD-GEN-005')?.finding?.received).toContain('titled "400 Request Header Or Cookie Too Large"');
   const failedBy = (exchange: Exchange) => responseChecks(exchange).flatMap((judgement) => (judgement?.finding ? [requirement(judgement.requirementId).level] : []));
-  // Node's http server past its 16 KiB limit: 431, no body. No MUST is broken; the missing envelope is a SHOULD (strict).
-  expect(failedBy(headed(431, {}, ''))).toEqual(['SHOULD']);
+  // Node's http server past its 16 KiB limit: 431, no body, before any handler of the service ran: no envelope is asked of it.
+  expect(failedBy(headed(431, {}, ''))).toEqual([]);
+  expect(responseRequirements(headed(431, {}, ''))).not.toContain('ORD-ERR-001');
+  // With a body, the refusal is the service's or a proxy's page: JSON and the envelope are asked of it (SHOULD).
+  expect(failedBy(nginx)).toEqual(['SHOULD', 'SHOULD']);
 });
 
 test('JSON a lenient parser reads: taken or refused passes, a 5xx fails; a later get that is no JSON (NaN written out) fails, whatever its label', () => {
