@@ -49,8 +49,7 @@ export function phaseProjects(workers: number) {
     { name: VIEWS_PHASE, grep: VIEW, dependencies: [VIEW_ORDERS_PHASE], use: { writesHeld: VIEWS_HOLD_WRITES } },
     { name: 'views-break', testMatch: [], dependencies: [VIEW_ORDERS_PHASE] },
     { name: ALONE_PHASE, grep: ALONE, dependencies: ['views-break'], workers: 1, use: { runsAlone: true } },
-    // Alone at the end: it has every worker's share of requests in flight for its deletes.
-    { name: VIEW_ORDERS_CLEANUP_PHASE, testMatch: VIEW_ORDERS_CLEANUP_FILE, workers: 1, use: { runsAlone: true } },
+    { name: VIEW_ORDERS_CLEANUP_PHASE, testMatch: VIEW_ORDERS_CLEANUP_FILE, workers: 1 },
   ];
 }
 

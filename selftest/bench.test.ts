@@ -3,8 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { criticalPath, type NetworkResults } from '../bench/network';
-import type { TestTiming } from '../bench/timing-reporter';
+import type { NetworkResults } from '../bench/network';
 import type { BenchResults } from '../bench/results';
 import { PROJECT_ROOT } from './support/run-suite';
 
@@ -166,21 +165,4 @@ test('npm run bench -- --only network, tiny: five bare requests and Dredd at 0 m
   } finally {
     rmSync(outDir, { recursive: true, force: true });
   }
-});
-
-test("the critical path adds up the run's phases: the longest chain of the first level, of the views, every chain of the tests that run alone, and the cleanup", () => {
-  const timing = (phase: string, chain: number) => ({ phase, chain }) as TestTiming;
-  const tests = {
-    a: timing('together', 5),
-    b: timing('together', 9),
-    c: timing('view-orders', 8),
-    d: timing('views', 4),
-    e: timing('views', 6),
-    f: timing('alone', 3),
-    g: timing('alone', 2),
-    h: timing('view-orders-cleanup', 1),
-  };
-  expect(criticalPath(tests)).toBe(9 + 6 + 3 + 2 + 1);
-  // A run of one worker: every test in one phase, one after another.
-  expect(criticalPath({ a: timing('alone', 5), b: timing('alone', 4) })).toBe(9);
 });
