@@ -8,7 +8,7 @@ import { startBenchReference } from './reference';
 import { median, nowMs, round } from './stats';
 import { runAgainst, runRemote } from './suite';
 import type { TestTiming } from './timing-reporter';
-import { ALONE_PHASE, VIEW_ORDERS_CLEANUP_PHASE, VIEWS_PHASE } from '../config/phases';
+import { ALONE_PHASE } from '../config/phases';
 
 /**
  * Issue 21, item 6: the suite's quick run beside peer tools from npm, against the same reference server
@@ -123,23 +123,18 @@ interface ToolRun {
 
 /**
  * A run's critical path in requests: the longest chain of requests it must wait for one after another, however
- * many workers. Phase by phase (config/phases.ts): the longest chain of a test of the first level (together and
- * the view orders side by side), then of a list view, then the chains of the tests that run alone, one after
- * another, then the cleanup of the view orders. Times the round trip, it is the floor a run could reach
- * (start-up, the set-up's sign-in and preflight and the workers' cleanup not counted).
+ * many workers: the longest chain of a test of the first phase (its tests side by side), then the chains of the
+ * tests that run alone, one after another (config/phases.ts). Times the round trip, it is the floor a run could
+ * reach (start-up, the set-up's sign-in and preflight and the workers' cleanup not counted).
  */
 export function criticalPath(tests: Record<string, TestTiming>): number {
-  const longest = new Map<string, number>();
+  let together = 0;
   let alone = 0;
   for (const test of Object.values(tests)) {
-    const chain = test.chain ?? 0;
-    if (test.phase === ALONE_PHASE) alone += chain;
-    else {
-      const level = test.phase === VIEWS_PHASE || test.phase === VIEW_ORDERS_CLEANUP_PHASE ? test.phase : 'first';
-      longest.set(level, Math.max(longest.get(level) ?? 0, chain));
-    }
+    if (test.phase === ALONE_PHASE) alone += test.chain ?? 0;
+    else together = Math.max(together, test.chain ?? 0);
   }
-  return [...longest.values()].reduce((sum, chain) => sum + chain, alone);
+  return together + alone;
 }
 
 const SUITE_NAME = 'oms-conformance quick run (`npm run -s conformance`)';

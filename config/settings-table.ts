@@ -217,13 +217,6 @@ export const SETTINGS = {
     internal: true,
     meaning: 'The round trip to the server measured at start (harness/http/round-trip.ts), handed to the workers to size their concurrency.',
   }),
-  ordersAtStart: setting({
-    variable: 'OMS_ORDERS_AT_START',
-    value: integer('N'),
-    default: undefined,
-    internal: true,
-    meaning: "The orders account A held at the start (the preflight's meta.total), handed to the workers: the orders the list views read are made on top of them (tests/phases/).",
-  }),
   seedFrom: setting({
     variable: 'OMS_SEED_FROM',
     value: choice(SEED_SOURCES),

@@ -17,7 +17,6 @@ import { quoted, visible } from '../config/safe-text';
 import { redact } from '../config/redaction';
 import { clientCredentials, fetchToken, TokenSource } from './http/token';
 import { collectGarbage } from './memory';
-import { VIEW_ORDERS_PHASE } from '../config/phases';
 import type { Exchange } from '../contract/exchange';
 
 /** Requests from which a test counts as heavy, its garbage collected at its end (harness/memory.ts). */
@@ -52,8 +51,6 @@ export interface WorkerOptions {
    * view), and it has the run's whole share of requests in flight and of OMS_MAX_RPS.
    */
   runsAlone: boolean;
-  /** Why this worker may not write (the views phase, config/phases.ts); undefined where it may. */
-  writesHeld: string | undefined;
 }
 
 interface WorkerFixtures extends WorkerOptions {
@@ -82,7 +79,6 @@ interface TestFixtures {
 export const test = base.extend<TestFixtures, WorkerFixtures>({
   target: [undefined, { scope: 'worker', option: true }],
   runsAlone: [false, { scope: 'worker', option: true }],
-  writesHeld: [undefined, { scope: 'worker', option: true }],
 
   settings: [
     async ({ target, runsAlone }, use, workerInfo) => {
@@ -100,7 +96,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   ],
 
   accounts: [
-    async ({ settings, runsAlone, writesHeld }, use, workerInfo) => {
+    async ({ settings, runsAlone }, use, workerInfo) => {
       // One gate for both accounts: the worker's requests in flight, its share of OMS_MAX_RPS, and 429 pauses.
       const gate = new RequestGate({
         maxInFlight: settings.concurrency as number,
@@ -123,7 +119,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
           renewToken: tokens && (async (refused) => (await tokens.renew(refused)).accessToken),
           gate,
         });
-        return new OmsApi(name, client, created, { readOnly: settings.readOnly, listSettleMs: settings.listSettleMs, writesHeld });
+        return new OmsApi(name, client, created, { readOnly: settings.readOnly, listSettleMs: settings.listSettleMs });
       };
       const accounts: Accounts = {
         gate,
@@ -131,7 +127,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         B: settings.tokenB || settings.clientIdB ? open('B', settings.tokenB) : undefined,
       };
       // Across a network, example orders are made ahead of the tests that need one; nothing is written in read-only mode.
-      const depth = settings.readOnly || runsAlone || writesHeld ? 0 : ordersMadeAhead(settings.roundTripMs);
+      const depth = settings.readOnly || runsAlone ? 0 : ordersMadeAhead(settings.roundTripMs);
       for (const api of [accounts.A, accounts.B]) if (api) poolOrders(api, depth);
       await use(accounts);
       await judgeUntaken(accounts);
@@ -159,8 +155,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       const findings = testInfo.attachments.flatMap((attachment) => recordOf(attachment) ?? []);
       // Later generated tests of this run, in any worker, need not shrink a counterexample of these again.
       recordViolated(findings.map((finding) => finding.requirementId));
-      // The step a later phase depends on fails as it is: Playwright then skips that phase, whose tests would read what the step did not make.
-      if (testInfo.status === 'failed' && findings.length > 0 && testInfo.errors.length <= findings.length && onlyConformanceReporter(testInfo.config) && testInfo.project.name !== VIEW_ORDERS_PHASE) {
+      if (testInfo.status === 'failed' && findings.length > 0 && testInfo.errors.length <= findings.length && onlyConformanceReporter(testInfo.config)) {
         testInfo.fail(true, `${findings.length} finding(s): requirements violated, see the conformance report`);
       }
     },

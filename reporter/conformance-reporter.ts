@@ -4,7 +4,7 @@ import { join, relative, resolve } from 'node:path';
 import type { KeyObject } from 'node:crypto';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, TestResult } from '@playwright/test/reporter';
 import { endWithExitCode, exitOnConfigurationError } from '../config/exit-codes';
-import { afterViewOrders, isPhaseProject, VIEW_ORDERS_PHASE } from '../config/phases';
+import { isPhaseProject } from '../config/phases';
 import { readSetting, readSettings, registerSettingsSecrets, writeSettings } from '../config/settings';
 import { RATE_LIMIT_ANNOTATION } from '../harness/requests/api';
 import { inFlight, ledgerFile, leftovers, newRunId, readLedger } from '../harness/http/ledger';
@@ -92,9 +92,6 @@ export default class ConformanceReporter implements Reporter {
   private readonly cuts: CutEntry[] = [];
   private readonly generated: GeneratedEntry[] = [];
   private requests = 0;
-  /** The failure of the step that makes the orders for the list views, if it failed: the phases after it do not run (config/phases.ts). */
-  private viewOrdersFailed?: { requirement?: string };
-  private suite?: Suite;
   private shard = false;
   private run?: RunInfo;
   private progress?: Progress;
@@ -136,7 +133,6 @@ export default class ConformanceReporter implements Reporter {
   }
 
   onBegin(config: FullConfig, suite: Suite): void {
-    this.suite = suite;
     this.shard = config.shard !== null;
     const settings = readSettings();
     this.run = this.options.mergedRun ?? runInfoAtStart(config, settings, this.options.runId ?? (settings.runId as string));
@@ -184,7 +180,7 @@ export default class ConformanceReporter implements Reporter {
     for (const runs of result.annotations.flatMap((annotation) => generatedRunsOf(annotation) ?? [])) this.generated.push({ ...runs, test: title, requirements: verified });
     if (result.status === 'skipped') {
       this.tests.skipped++;
-      for (const id of verified) this.skip(id, title, skipOfTest(test, result, afterViewOrders(project) ? this.viewOrdersFailed : undefined));
+      for (const id of verified) this.skip(id, title, skipOfTest(test, result));
       return;
     }
     if (result.status === 'interrupted') {
@@ -204,7 +200,6 @@ export default class ConformanceReporter implements Reporter {
     this.tests[failed || found.size > 0 ? 'failed' : 'passed']++;
     if (failed && found.size === 0) this.unattributed.push(title);
     const violated = [...found.keys()];
-    if (project === VIEW_ORDERS_PHASE && (failed || violated.length)) this.viewOrdersFailed = { requirement: violated[0] };
     for (const [id, evidence] of found) {
       this.mark(id, 'failed', title, (r) => {
         r.occurrences += evidence.reduce((sum, e) => sum + 1 + (e.repeats ?? 0), 0);
@@ -248,12 +243,6 @@ export default class ConformanceReporter implements Reporter {
 
   async onEnd(result: FullResult): Promise<{ status?: FullResult['status'] } | undefined> {
     this.progress?.end();
-    // Tests of the phases after a failed view-orders step never start, and no reporter hears of them but here.
-    if (this.viewOrdersFailed) {
-      for (const test of this.suite?.allTests() ?? []) {
-        if (test.results.length === 0 && afterViewOrders(test.titlePath()[1])) this.record(test, { status: 'skipped', annotations: [] } as unknown as TestResult);
-      }
-    }
     const settings = readSettings();
     registerSettingsSecrets(settings);
     const run = this.run as RunInfo;
@@ -362,16 +351,10 @@ export default class ConformanceReporter implements Reporter {
  * Why a skipped test judged nothing: its structured skip (harness/record/skips.ts), never its wording. A skip
  * made some other way (a plain test.skip) is a precondition: not checked, and so not complete.
  */
-function skipOfTest(test: TestCase, result: TestResult, viewOrdersFailed?: { requirement?: string }): Skip {
+function skipOfTest(test: TestCase, result: TestResult): Skip {
   const annotations = [...result.annotations, ...test.annotations];
   const structured = annotations.map(skipOf).find(Boolean);
   if (structured) return structured;
-  // Playwright skips, unannotated, the tests of a phase whose dependency failed.
-  if (viewOrdersFailed) {
-    const reason = 'not run: making the orders the list views read failed, and the phases after it did not run';
-    const { requirement } = viewOrdersFailed;
-    return requirement ? { kind: 'blocked', blockedBy: requirement, reason: `${reason} (${requirement})` } : { kind: 'precondition', reason };
-  }
   return { kind: 'precondition', reason: annotations.find((a) => a.type === 'skip')?.description ?? 'skipped' };
 }
 

@@ -15,11 +15,8 @@ import { REFERENCE_PATTERN } from '../../contract/examples';
  * account by their marker. One JSON Lines file per run: <OMS_LEDGER_DIR>/<run id>.jsonl.
  */
 export interface LedgerEntry {
-  /**
-   * creating: a create is being sent; created: it made orderId; answered: it got an answer that made no order;
-   * handed-over: the worker that made it left it for a later phase of the run to delete (config/phases.ts); deleted.
-   */
-  event: 'creating' | 'created' | 'answered' | 'handed-over' | 'deleted';
+  /** creating: a create is being sent; created: it made orderId; answered: it got an answer that made no order; deleted. */
+  event: 'creating' | 'created' | 'answered' | 'deleted';
   runId: string;
   /** The order (created, deleted); empty for creating and answered. */
   orderId: string;
@@ -31,7 +28,7 @@ export interface LedgerEntry {
   marker?: string;
 }
 
-const EVENTS: ReadonlyArray<LedgerEntry['event']> = ['creating', 'created', 'answered', 'handed-over', 'deleted'];
+const EVENTS: ReadonlyArray<LedgerEntry['event']> = ['creating', 'created', 'answered', 'deleted'];
 
 /**
  * The marker of a create body: its customer name when it holds the suite's reference (contract/examples
@@ -73,11 +70,6 @@ export class Ledger {
   /** A create answered without making an order (refused, or no id): nothing to look for. */
   answered(account: AccountName, marker: string | undefined): void {
     this.append('answered', '', account, marker);
-  }
-
-  /** Left, still this run's, for a later phase to delete: until it is deleted, the cleanup still finds it. */
-  handedOver(orderId: string, account: AccountName): void {
-    this.append('handed-over', orderId, account);
   }
 
   deleted(orderId: string, account: AccountName): void {
@@ -123,15 +115,9 @@ export function leftovers(entries: LedgerEntry[]): LedgerEntry[] {
   const open = new Map<string, LedgerEntry>();
   for (const entry of entries) {
     if (entry.event === 'created') open.set(key(entry), entry);
-    else if (entry.event === 'deleted') open.delete(key(entry));
+    else open.delete(key(entry));
   }
   return [...open.values()];
-}
-
-/** Orders a ledger records as handed over to a later phase and not (yet) deleted. */
-export function handedOver(entries: LedgerEntry[]): LedgerEntry[] {
-  const handed = new Set(entries.filter((entry) => entry.event === 'handed-over').map((entry) => JSON.stringify([entry.baseUrl, entry.account, entry.orderId])));
-  return leftovers(entries).filter((entry) => handed.has(JSON.stringify([entry.baseUrl, entry.account, entry.orderId])));
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { TestDetails } from '@playwright/test';
 import { requirement } from '../../requirements/catalogue';
-import { ALONE_TAG, VIEW_TAG } from '../../config/phases';
+import { ALONE_TAG } from '../../config/phases';
 import { currentTest } from './current-test';
 
 export const REQUIREMENT_ANNOTATION = 'requirement';
@@ -24,41 +24,20 @@ export function verifies(...ids: string[]): TestDetails {
 
 /**
  * Runs the test in the run's phase of tests that run alone (config/phases.ts), no other test of the run
- * beside it: test('…', runsAlone(verifies('ORD-LIST-007')), …).
+ * writing meanwhile: test('…', runsAlone(verifies('ORD-LIST-003')), …).
  */
 export function runsAlone(details: TestDetails): TestDetails {
-  return tagged(details, ALONE_TAG);
-}
-
-/**
- * Runs the test in the run's phase of list views (config/phases.ts), beside other views but while no test of
- * the run writes; it may write nothing itself: test('…', readsViews(verifies('ORD-LIST-003')), …).
- */
-export function readsViews(details: TestDetails): TestDetails {
-  return tagged(details, VIEW_TAG);
-}
-
-function tagged(details: TestDetails, tag: string): TestDetails {
-  return { ...details, tag: [...[details.tag ?? []].flat(), tag] };
+  return { ...details, tag: [...[details.tag ?? []].flat(), ALONE_TAG] };
 }
 
 /**
  * Throws (a defect of the suite, not of the server) when the test running now does not run alone: `what`
- * rests on no other test of the run meeting it. Outside a test (a benchmark, a unit test) nothing to hold.
+ * rests on no other write of the run meeting it. Outside a test (a benchmark, a unit test) nothing to hold.
  */
 export function mustRunAlone(what: string): void {
-  mustRunIn(what, [ALONE_TAG], 'runsAlone(verifies(…)) so it runs in the phase where no other test of the run runs');
-}
-
-/** Throws, as mustRunAlone, unless the test running now reads views while no test of the run writes (alone, or in the views phase). */
-export function mustReadUndisturbed(what: string): void {
-  mustRunIn(what, [VIEW_TAG, ALONE_TAG], 'readsViews(verifies(…)) so it runs in the phase where no test of the run writes');
-}
-
-function mustRunIn(what: string, tags: string[], advice: string): void {
   const info = currentTest();
-  if (info && !tags.some((tag) => info.tags.includes(tag))) {
-    throw new Error(`${what} in a test that runs beside the run's other tests: declare it with ${advice} (config/phases.ts)`);
+  if (info && !info.tags.includes(ALONE_TAG)) {
+    throw new Error(`${what} in a test that runs beside the run's other tests: declare it with runsAlone(verifies(…)) so it runs in the phase where no other test of the run writes (config/phases.ts)`);
   }
 }
 

@@ -21,8 +21,6 @@ export interface ApiOptions {
   readOnly: boolean;
   /** OMS_LIST_SETTLE_MS: how long a write may take to show in the list (harness/requests/listing.ts judgedWhenSettled). */
   listSettleMs: number;
-  /** Why this worker may not write (the views phase, config/phases.ts): a write is a defect of the suite. */
-  writesHeld?: string;
 }
 
 /** Annotation type of a request that waited out 429/503 answers; its description starts with the count. */
@@ -61,20 +59,20 @@ export class OmsApi {
   }
 
   update(id: string, body: unknown): Promise<Exchange> {
-    this.refuseWrite('update an order');
+    this.refuseInReadOnly('update an order');
     this.created.assertOwn(id);
     return this.send({ ...orderRequest('updateOrder', id), json: body });
   }
 
   async delete(id: string): Promise<Exchange> {
-    this.refuseWrite('delete an order');
+    this.refuseInReadOnly('delete an order');
     this.created.assertOwn(id);
     return this.send(orderRequest('deleteOrder', id));
   }
 
   /** Any request, for the cases the operations above cannot make (broken auth, malformed bodies). */
   async send(spec: RequestSpec): Promise<Exchange> {
-    if (spec.method !== 'GET') this.refuseWrite(`send ${spec.method} ${spec.path}`);
+    if (spec.method !== 'GET') this.refuseInReadOnly(`send ${spec.method} ${spec.path}`);
     if (spec.method !== 'GET' && spec.method !== 'POST') this.created.assertOwn(orderIdOf(spec.path));
     let exchange: Exchange;
     try {
@@ -90,7 +88,6 @@ export class OmsApi {
    * run's at once (the ledger, the cleanup), whichever test takes it, or none.
    */
   createAhead(body: unknown): Promise<Made> {
-    this.refuseWrite('create an order ahead');
     return this.transmitted({ ...requestLine('createOrder'), json: body }).then(
       (exchange) => ({ exchange }),
       (error: unknown) => ({ error }),
@@ -167,11 +164,6 @@ export class OmsApi {
     return this.options.readOnly;
   }
 
-  /** Why this worker may not write, if it may not (the views phase). */
-  get writesHeld(): string | undefined {
-    return this.options.writesHeld;
-  }
-
   /** How long a write may take to show in the list (OMS_LIST_SETTLE_MS). */
   get listSettleMs(): number {
     return this.options.listSettleMs;
@@ -210,16 +202,6 @@ export class OmsApi {
     this.created.allowAfterDelete(id);
   }
 
-  /** Every order this worker holds, left to a later phase of the run to delete (config/phases.ts). */
-  handOver(): void {
-    this.created.handOver();
-  }
-
-  /** Orders of this account another worker of the run handed over: this worker may delete them now, and deletes what is left at its end. */
-  adopt(ids: string[]): void {
-    this.created.adopt(ids.map((id) => [id, this.account]));
-  }
-
   /** An order of this run that a write after its delete brought back: the cleanup deletes it again. */
   reclaim(id: string): void {
     this.created.reclaim(id, this.account);
@@ -234,12 +216,6 @@ export class OmsApi {
     const ids = [`Zoë-Ünïcödé-${suffix}`, `🦄🍵-${suffix}`, `100%-${suffix}`];
     for (const id of ids) this.created.allowMissing(id);
     return ids;
-  }
-
-  /** A write: skipped in read-only mode; where no test may write, a defect of the suite. */
-  private refuseWrite(what: string): void {
-    if (this.options.writesHeld) throw new Error(`The suite refuses to ${what} here: ${this.options.writesHeld}. A test that writes is declared with runsAlone() or none, not readsViews().`);
-    this.refuseInReadOnly(what);
   }
 
   private refuseInReadOnly(what: string): void {

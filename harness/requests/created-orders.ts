@@ -53,21 +53,6 @@ export class CreatedOrders {
     this.creates.set(id, 1);
   }
 
-  /** Every order held, left to a later phase of the run to delete (config/phases.ts): no longer this worker's. */
-  handOver(): void {
-    for (const [id, account] of this.owners) runLedger().handedOver(id, account);
-    this.owners.clear();
-    this.creates.clear();
-  }
-
-  /** Orders another worker of the run handed over (handOver): held here now, so this worker deletes them. */
-  adopt(orders: Array<[string, AccountName]>): void {
-    for (const [id, account] of orders) {
-      this.owners.set(id, account);
-      this.creates.set(id, 1);
-    }
-  }
-
   forget(id: string): void {
     // An id the server gave to several of this run's creates stays this run's until each was deleted once.
     const creates = this.creates.get(id) ?? 0;

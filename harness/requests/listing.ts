@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { readOnlyOff, type OmsApi } from './api';
-import { skipTest, type Skip } from '../record/skips';
+import { skipTest } from '../record/skips';
 import { settingName } from '../../config/settings';
 import { isPastLastPage, listAccepted, listAnswerInRange, readPage, summaryCarriesFullForm, type Listed, type ListPage, type ListSearch } from '../../checks/listing';
 import { getAccepted, requiredOnlyCreateAccepted } from '../../checks/orders';
@@ -9,7 +9,7 @@ import type { Exchange } from '../../contract/exchange';
 import { ensure, judged } from '../record/findings';
 import type { Judgement, Judgements } from '../../checks/check';
 import { minimalOrder } from '../../contract/examples';
-import { mustReadUndisturbed } from '../record/verifies';
+import { mustRunAlone } from '../record/verifies';
 import { bounds, isValidQuery, type ListQuery } from '../../contract/query';
 import { together } from './together';
 import { sentAsOne } from '../http/gate';
@@ -32,8 +32,8 @@ const REREAD_LAST_WAIT_MS = 100;
 
 /**
  * The same list requests, answered twice in a row with identical results: a view of the account that
- * no other client changed while it was taken (no write of this run can: the test runs where no test of the
- * run writes, config/phases.ts). Every page of a view is in flight at once (sentAsOne). A shared account may be written
+ * no other client changed while it was taken (no write of this run can: the test runs alone,
+ * config/phases.ts). Every page of a view is in flight at once (sentAsOne). A shared account may be written
  * to at any time, so a changed view is read again, at once a few times, then after a short wait that grows
  * (a client writing now and then leaves gaps that two reads fit in; a list that lags behind writes goes on
  * changing a while after the writes stopped), `attempts` times and for as long as OMS_LIST_SETTLE_MS lasts;
@@ -45,7 +45,7 @@ export async function readStableView(
   queries: Array<Record<string, string | number>>,
   { attempts = 10, stop = ensure }: { attempts?: number; stop?: (judgement: Judgement | undefined) => void } = {},
 ): Promise<ListPage[] | undefined> {
-  mustReadUndisturbed('a list view read twice for a stable account');
+  mustRunAlone('a list view read twice for a stable account');
   const until = Date.now() + api.listSettleMs;
   let previous: ListPage[] | undefined;
   let changes = 0;
@@ -87,24 +87,15 @@ const listCaughtUp = new WeakSet<object>();
  * missing ones, and that the list shows them: a list that lags behind writes is given the settle time
  * (OMS_LIST_SETTLE_MS) to count them, once per worker, so later views of the account are of a list that caught up.
  */
-export async function ensureOrders(api: OmsApi, count: number, heldBefore?: number): Promise<void> {
+export async function ensureOrders(api: OmsApi, count: number): Promise<void> {
   // Orders this worker created and still holds are there whatever anyone else did: no need to count.
   if (api.ownOrderCount() >= count && listCaughtUp.has(api.client)) return;
-  // Where no test may write (the views phase), the orders were made before it (VIEW_ORDERS): what the list shows of them is judged as it is.
-  if (api.writesHeld) {
-    if (listCaughtUp.has(api.client)) return;
-    const { total } = await readUntilShown(api, () => listPage(api, { limit: 1 }), (page) => (page.total ?? 0) >= count);
-    if (api.readOnly && (total ?? 0) < count) skipTest(tooFewInReadOnly(count, total));
-    listCaughtUp.add(api.client);
-    return;
-  }
   for (let round = 0; round < 3 && api.ownOrderCount() < count; round++) {
-    // `heldBefore`: what the account held before this run wrote, where other workers of the run are writing now (their orders go when they stop).
-    const total = heldBefore === undefined ? (await listPage(api, { limit: 1 })).total : heldBefore + api.ownOrderCount();
+    const { total } = await listPage(api, { limit: 1 });
     // Bounded by what this worker already created: a meta.total that stays low (a fault) costs `count` orders, not more.
     const missing = Math.min(count - (total ?? 0), count - api.ownOrderCount());
     if (missing <= 0) break;
-    if (api.readOnly) skipTest(tooFewInReadOnly(count, total));
+    if (api.readOnly) skipTest({ kind: 'configuration', reason: `read-only mode (${settingName('readOnly')}): this check needs an account holding at least ${count} orders, and it holds ${total ?? 0}`, settings: [readOnlyOff()] });
     // All at once: the worker's gate bounds how many are in flight, and none waits for another's answer.
     for (const exchange of await together(Array.from({ length: missing }, () => api.create(minimalOrder())))) ensure(requiredOnlyCreateAccepted(exchange));
   }
@@ -112,13 +103,6 @@ export async function ensureOrders(api: OmsApi, count: number, heldBefore?: numb
   await readUntilShown(api, () => listPage(api, { limit: 1 }), (page) => (page.total ?? 0) >= count);
   listCaughtUp.add(api.client);
 }
-
-function tooFewInReadOnly(count: number, total: number | undefined): Skip {
-  return { kind: 'configuration', reason: `read-only mode (${settingName('readOnly')}): this check needs an account holding at least ${count} orders, and it holds ${total ?? 0}`, settings: [readOnlyOff()] };
-}
-
-/** Orders an account holds for the list views: a page at the maximum limit is full, and a page beyond it exists. */
-export const VIEW_ORDERS = (bounds('limit').maximum as number) + 1;
 
 /** Pages of a search read side by side: the newest orders are on the first or the last pages, so a few usually suffice. */
 const PAGES_AT_ONCE = 4;

@@ -41,14 +41,7 @@ export function certificateAdvice(error: unknown): string {
  * message, not a cascade of failing tests. A list that answers 2xx but not in JSON is this interface
  * with a defect: the run goes on so ORD-GEN-001 can report it, and the note returned says so.
  */
-export interface Preflight {
-  /** A note for the terminal: what of the answer the run will judge. */
-  note?: string;
-  /** The orders the account holds before the run writes (the answer's meta.total), when the answer counts them. */
-  ordersHeld?: number;
-}
-
-export async function preflight(baseUrl: string, token: string, account: AccountName, timeoutMs: number, maxResponseBytes: number, runId?: string): Promise<Preflight> {
+export async function preflight(baseUrl: string, token: string, account: AccountName, timeoutMs: number, maxResponseBytes: number, runId?: string): Promise<string | undefined> {
   const { method, path } = requestLine('listOrders');
   const url = `${baseUrl}${path}?limit=1`;
   let response: HttpResponse;
@@ -111,10 +104,9 @@ export async function preflight(baseUrl: string, token: string, account: Account
     );
   }
   if (!json) {
-    return { note: `GET /orders?limit=1 answered ${response.status} with ${quoted(redact(contentType || 'no content type'))} and a body that is not JSON: the run goes on, and ORD-GEN-001 judges it.` };
+    return `GET /orders?limit=1 answered ${response.status} with ${quoted(redact(contentType || 'no content type'))} and a body that is not JSON: the run goes on, and ORD-GEN-001 judges it.`;
   }
-  const total = (body as { meta?: { total?: unknown } } | null)?.meta?.total;
-  return { ordersHeld: response.status < 300 && Number.isSafeInteger(total) && (total as number) >= 0 ? (total as number) : undefined };
+  return undefined;
 }
 
 /** The fields of the list envelope (4.1): an answer of this interface to GET /orders, right or wrong, has one of them. */
