@@ -1,7 +1,7 @@
 import { defineConfig } from '@playwright/test';
 import { exitOnConfigurationError } from './config/exit-codes';
 import { defaultWorkers } from './config/network';
-import { PHASE_PROJECTS } from './config/phases';
+import { phaseProjects } from './config/phases';
 import { readSettings, writeSettings, type Settings } from './config/settings';
 import { measureRoundTrip } from './harness/http/round-trip';
 import { newRunId } from './harness/http/ledger';
@@ -32,11 +32,13 @@ if (process.env.TEST_WORKER_INDEX === undefined && settings.baseUrl && settings.
   writeSettings({ roundTripMs: settings.roundTripMs });
 }
 
+const workers = settings.workers ?? defaultWorkers(settings.roundTripMs);
+
 export default defineConfig<{}, WorkerOptions>({
   testDir: 'tests',
   globalSetup: require.resolve('./harness/setup/global-setup'),
   fullyParallel: true,
-  workers: settings.workers ?? defaultWorkers(settings.roundTripMs),
+  workers,
   retries: 0,
   timeout: 120_000,
   outputDir: 'test-results',
@@ -44,5 +46,5 @@ export default defineConfig<{}, WorkerOptions>({
   // It reads its own settings (the report directory, the profile) like the rest of the suite.
   reporter: [[require.resolve('./reporter/conformance-reporter')]],
   use: { trace: 'off' },
-  projects: PHASE_PROJECTS,
+  projects: phaseProjects(workers),
 });

@@ -191,7 +191,7 @@ export const SETTINGS = {
     defaultNote: 'from the round trip: 1 on the same machine, 4 across a network',
     flag: { name: 'workers', commands: ['run', 'replay'], help: 'parallel workers (processes)' },
     meaning:
-      'Parallel Playwright workers (processes, about 170 MB each). By default the round trip to `OMS_BASE_URL`, measured at start, decides: 1 below 10 ms (every test in one phase), 4 above (the phases of config/phases.ts).',
+      'Parallel Playwright workers (processes, about 170 MB each). By default the round trip to `OMS_BASE_URL`, measured at start, decides: 1 below 10 ms (every test in one phase), 4 above (in the two phases of config/phases.ts).',
   }),
   concurrency: setting({
     variable: 'OMS_CONCURRENCY',

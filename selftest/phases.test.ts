@@ -6,7 +6,7 @@ import type { ApiReply, ApiRequest } from '../reference/http';
 import { ALONE_TAG } from '../config/phases';
 import { mustRunAlone } from '../harness/record/verifies';
 import { DEV_TOKEN_A, startServer, temporaryDirectory } from './support/cli';
-import { runSuite } from './support/run-suite';
+import { ordersLeftBehind, runSuite } from './support/run-suite';
 
 /** Tests of both phases: list views and writes after a delete (alone), creates, updates and deletes (together). */
 const SELECTION = '@ORD-LIST-00[37]|@ORD-DELETE-00[15]|@ORD-CREATE-00[1-4]|@ORD-UPDATE-00[1-3]';
@@ -83,6 +83,23 @@ test('tests that read a view or write after a delete run alone: after every othe
     expect(lateWrites, 'writes to orders of the first phase once the second began').toEqual([]);
     const deleted = new Set(writes.filter((w) => w.touched && w.at < phaseStart).map((w) => w.touched));
     expect([...firstPhaseOrders].filter((id) => !deleted.has(id)), 'orders of the first phase still there when the second began').toEqual([]);
+  } finally {
+    await server.close();
+  }
+});
+
+test('a run of one worker runs every test in one phase, and leaves no order behind', async () => {
+  const server = await startServer([]);
+  const results = join(temporaryDirectory('oms-phases-'), 'results.json');
+  try {
+    const run = await runSuite({ OMS_BASE_URL: server.url, OMS_TOKEN: DEV_TOKEN_A, OMS_WORKERS: '1', PLAYWRIGHT_JSON_OUTPUT_NAME: results }, ['--reporter', 'json', '--grep', SELECTION]);
+    expect(run.exitCode, run.output).toBe(0);
+    const report = JSON.parse(readFileSync(results, 'utf8')) as JSONReport;
+    const ran = report.suites.flatMap(testsOf).flatMap(({ test }) => test.results.map((result) => ({ project: test.projectName, worker: result.workerIndex })));
+    expect(ran.length).toBeGreaterThanOrEqual(13);
+    expect(new Set(ran.map((t) => t.project))).toEqual(new Set(['alone']));
+    expect(new Set(ran.map((t) => t.worker)).size).toBe(1);
+    expect(ordersLeftBehind(run)).toBe(0);
   } finally {
     await server.close();
   }
