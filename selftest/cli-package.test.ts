@@ -1,10 +1,11 @@
 import { execFile } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { expect, test } from '@playwright/test';
+import { chromium, expect, test } from '@playwright/test';
 import { behavioursFromEnvironment } from './reference/behaviours';
-import { behaviourTarget, PROJECT_ROOT, readReport, runCli, startServer, temporaryDirectory } from './support/cli';
+import { behaviourTarget, CHROMIUM, PROJECT_ROOT, readReport, runCli, startServer, temporaryDirectory } from './support/cli';
 import { clientCalls, startProxy } from './support/proxy';
 
 const exec = promisify(execFile);
@@ -85,6 +86,32 @@ test.describe('the packed package, installed in an empty folder', () => {
       expect(again.output).not.toContain('No tests found');
       const replayed = readReport(join(installed.app, 'replay-report'));
       expect(replayed.requirements.find((r) => r.id === 'ORD-LIST-006')?.status, again.output).toBe('failed');
+    } finally {
+      await target.server.close();
+    }
+  });
+
+  test("the installed package's report of a failing run renders in the browser: the verdict in one line, the failure, the field at fault marked", async () => {
+    test.skip(!existsSync(CHROMIUM.executablePath as string), `no browser at ${CHROMIUM.executablePath}`);
+    const target = await behaviourTarget({ OMS_FAULT: 'format-customer-email-as-string' });
+    try {
+      const run = await runCli([...target.args, '--grep', '@ORD-FORM-001', '--out', 'email-report'], { cwd: installed.app, bin: installed.bin, env: target.env });
+      expect(run.exitCode, run.stdout + run.stderr).toBe(1);
+      const browser = await chromium.launch(CHROMIUM);
+      try {
+        const page = await browser.newPage();
+        await page.goto(pathToFileURL(join(installed.app, 'email-report', 'index.html')).href);
+        await expect(page.locator('h1')).toHaveText(/^OMS conformance \(core\): NOT CONFORMANT · \d+ of \d+ gating requirements passed · incomplete, not a certification$/);
+        const failure = page.locator('details.failure[data-id="ORD-FORM-001"]');
+        await expect(failure).toBeVisible();
+        const mark = failure.locator('mark.at-fault').first();
+        await mark.scrollIntoViewIfNeeded();
+        await expect(mark).toBeInViewport();
+        await expect(mark).toContainText('"email": "');
+        await expect(failure.locator('pre.at-fault').first()).toHaveText('/customer/email');
+      } finally {
+        await browser.close();
+      }
     } finally {
       await target.server.close();
     }
