@@ -62,6 +62,12 @@ const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
 const EXPECT_CONTINUE_BYTES = 1024 * 1024;
 /** How long to wait for 100 Continue before sending the body anyway (a server may ignore Expect: RFC 9110 10.1.1). */
 const CONTINUE_WAIT_MS = 1_000;
+/**
+ * How long to wait after a 100 Continue before sending the body: a server that answers 100 before its handler runs
+ * (Python's http.server does) and whose handler then refuses the size and closes without reading sends its final
+ * answer right behind the 100; a body already on its way would meet the reset that loses that answer.
+ */
+const CONTINUE_GRACE_MS = 100;
 
 export class HttpTransport {
   // Keep-alive pools of this transport alone: nothing is shared with another account's client.
@@ -162,7 +168,10 @@ export class HttpTransport {
         outgoing.end(request.body);
       };
       continueWait = setTimeout(sendBody, CONTINUE_WAIT_MS);
-      outgoing.on('continue', sendBody);
+      outgoing.on('continue', () => {
+        clearTimeout(continueWait);
+        continueWait = setTimeout(sendBody, CONTINUE_GRACE_MS);
+      });
       outgoing.flushHeaders();
     });
   }
