@@ -36,7 +36,7 @@ export function nullObjectsAsObjectsOfNulls(): Hooks {
     // Its validation takes null where an object goes: read as {} on the way in.
     // Its validation takes null where a nested object goes (customer.email; an order's own objects keep what they were): read as {} on the way in.
     rewriteRequest: (request) => (is(request, 'create', 'update') ? withJsonBody(request, (body) => mapObjectFields(body, contract().schema('Order'), () => ({}), Object.keys(body))) : request),
-    ...storedAs((order) => mapObjectFields(order as unknown as Json, contract().schema('Order'), (object) => fillUnsent({}, object, () => null, 0, false)) as unknown as StoredOrder),
+    ...storedAs((order) => mapObjectFields(order as unknown as Json, contract().schema('Order'), (object) => nullUnsentFields({}, object)) as unknown as StoredOrder),
   };
 }
 
