@@ -1,3 +1,4 @@
+import { hasLoneSurrogate } from '../config/safe-text';
 
 /**
  * Values a correct server may refuse, since the document states types but no required-ness, lengths or
@@ -25,9 +26,6 @@ export function holdsExoticValue(value: unknown): boolean {
   return exoticValue(value) !== undefined;
 }
 
-/** A high surrogate not followed by a low one, or a low one not preceded by a high one (matched by UTF-16 unit: no u flag). */
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-
 /**
  * Empty, blank (only spaces, however written), longer than COMMON_LENGTH_LIMIT, holding a control character
  * (NUL and the other C0 controls but tab and line breaks: a text column may refuse them) or a lone surrogate
@@ -38,7 +36,7 @@ function exoticText(value: string, key: string): string | undefined {
   if (value.replace(/[\s\u200b-\u200f\u2060\ufeff]/gu, '') === '') return `${field} is ${value === '' ? 'empty' : 'blank'}`;
   if (value.length > COMMON_LENGTH_LIMIT) return `${field} is longer than ${COMMON_LENGTH_LIMIT} characters`;
   if (/[\x00-\x08\x0b\x0c\x0e-\x1f]/.test(value)) return `${field} holds a control character`;
-  if (LONE_SURROGATE.test(value)) return `${field} holds a lone surrogate`;
+  if (hasLoneSurrogate(value)) return `${field} holds a lone surrogate`;
   if (/email|^main$|^work$/i.test(key) && value.includes('@') && /[^\x20-\x7e]/.test(value)) return `${field} is an e-mail address outside ASCII`;
   return undefined;
 }

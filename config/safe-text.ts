@@ -51,6 +51,11 @@ export function hasLoneSurrogate(text: string): boolean {
   return LONE_SURROGATE.test(text);
 }
 
+/** Each lone UTF-16 half made U+FFFD, as Go's encoding/json reads the escape \ud800 (and every UTF-8 encoder writes it). */
+export function loneSurrogatesReplaced(text: string): string {
+  return text.replace(new RegExp(LONE_SURROGATE.source, 'g'), '\ufffd');
+}
+
 export function hasInvisible(text: string): boolean {
   INVISIBLE.lastIndex = 0;
   return INVISIBLE.test(text);

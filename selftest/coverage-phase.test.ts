@@ -91,7 +91,7 @@ test.describe('the coverage phase against servers', () => {
     ['create-merges-repeated-items', 'OMS_FAULT', ['ORD-CREATE-004', 'ORD-GET-002']],
     ['billing-amounts-clamped', 'OMS_FAULT', ['ORD-CREATE-004', 'ORD-GET-002']],
     ['update-quantity-fraction-truncated', 'OMS_FAULT', ['ORD-UPDATE-002', 'ORD-UPDATE-003', 'ORD-ERR-004']],
-    ['amounts=cents,billing-totals=computed,item-total=with-tax-and-discount,unicode-form=nfd,non-finite-numbers=taken', 'OMS_KNOBS', []],
+    ['amounts=cents,billing-totals=computed,item-total=with-tax-and-discount,unicode-form=nfd,lone-surrogates=replaced,non-finite-numbers=taken', 'OMS_KNOBS', []],
     ['control-text=refused,number-literals=plain-decimals-only,scalar-coercion=pydantic-lax,update-null-over-required=ignored,exotic-values=all-refused', 'OMS_KNOBS', []],
   ] as const) {
     test(`${behaviour}: ${failed.length ? `caught as ${failed.join(', ')}` : 'passes'}`, async () => {

@@ -1,6 +1,7 @@
 import { instantOf } from '../../../contract/datetime';
 import { ruleAt } from '../../../contract/fields';
 import { contract, type JsonSchema } from '../../../contract/openapi';
+import { loneSurrogatesReplaced } from '../../../config/safe-text';
 import { ApiError, errorReply, type ApiReply, type ApiRequest } from '../../../reference/http';
 import type { StoredOrder } from '../../../reference/store';
 import type { HookContext } from '../../../reference/app';
@@ -345,6 +346,11 @@ export function hourOnlyOffsetTimestamps(): Hooks {
 /** Text of a created or updated order stored in Unicode NFD (decomposed), as some databases and file systems keep it. */
 export function textInNfd(request: ApiRequest): ApiRequest {
   return is(request, 'create', 'update') ? withJsonBody(request, (body) => mapStrings(body, (text) => text.normalize('NFD')) as Json) : request;
+}
+
+/** Each lone surrogate of the text sent read as U+FFFD, as Go's encoding/json reads the escape \ud800. */
+export function loneSurrogatesAsReplacement(request: ApiRequest): ApiRequest {
+  return is(request, 'create', 'update') ? withJsonBody(request, (body) => mapStrings(body, loneSurrogatesReplaced) as Json) : request;
 }
 
 /** Text stored with its whitespace normalised, as validators that trim do: `squish` also makes every run of whitespace one space. */

@@ -44,6 +44,7 @@ import {
   summariesWithoutEmptyObjects,
   uniqueChannelReferences,
   textInNfd,
+  loneSurrogatesAsReplacement,
   textWhitespace,
   unsentFields,
   versionHeader,
@@ -162,6 +163,7 @@ export const KNOBS: readonly Knob[] = [
     'decoded-base64url': () => tokensDecodedBeforeLookup(),
   }),
   choice('unicode-form', 'ORD-OBS-023', 'as-sent', { nfd: () => ({ rewriteRequest: textInNfd }) }),
+  choice('lone-surrogates', 'ORD-OBS-023', 'kept', { replaced: () => ({ rewriteRequest: loneSurrogatesAsReplacement }) }),
   choice('text-whitespace', 'ORD-OBS-023', 'as-sent', { trimmed: () => ({ rewriteRequest: textWhitespace(false) }), squished: () => ({ rewriteRequest: textWhitespace(true) }) }),
   choice('some-response-fields', 'ORD-OBS-024', 'absent', {
     present: () => ({ rewriteReply: (request, reply) => onFullForm(request, reply, (order) => someResponseFields(order)) }),
