@@ -160,9 +160,9 @@ export function allowedTypes(schema: JsonSchema): string[] {
 
 /**
  * Values of every other JSON type than the schema allows (null left out: servers differ on null as absent),
- * none of which denotes a value of the allowed type: a server may take "12.5" for a number or 12.5 for a
- * string (scalar coercion, ORD-OBS-019), so a word stands for a wrong string and only containers for a
- * wrong string field.
+ * none of which denotes a value of the allowed type: a server may take "12.5" for a number, true for 1 or 12.5
+ * for a string (scalar coercion, ORD-OBS-019), so a word stands for a wrong string, no boolean for a wrong
+ * number and only containers for a wrong string field.
  */
 export function wrongValuesFor(schema: JsonSchema): unknown[] {
   const allowed = allowedTypes(schema);
@@ -178,6 +178,8 @@ export function wrongValuesFor(schema: JsonSchema): unknown[] {
   return candidates
     .filter(({ type }) => !allowed.includes(type) && !(type === 'integer' && allowed.includes('number')))
     .filter(({ type }) => !(scalarsDenoteStrings && ['number', 'integer', 'boolean'].includes(type)))
+    // true denotes 1 to a lax parser (Pydantic v1 reads it so into an int and a float field): coercible, as the edge catalogue sends it.
+    .filter(({ type }) => !(type === 'boolean' && (allowed.includes('number') || allowed.includes('integer'))))
     .map(({ value }) => value);
 }
 

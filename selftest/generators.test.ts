@@ -8,6 +8,8 @@ import { billing } from '../generators/billing';
 import { customer, email, phone } from '../generators/customer';
 import { invalidOrder, invalidOrderUpdate, lenientBodies } from '../generators/invalid';
 import { duplicateKeyIn, lenientJson } from './reference/faults/kit';
+import { laxScalar } from './reference/variants/edges';
+import { readScalars } from './reference/variants/freedoms';
 import type { InvalidRequest } from '../checks/invalid-input';
 import { dimensions, item } from '../generators/item';
 import { EDGE_AMOUNTS } from '../generators/numbers';
@@ -204,6 +206,18 @@ test.describe('invalid arbitraries fail openapi.yaml', () => {
         // An empty create read as {} by a lenient parser still misses every required field.
         if (invalid.rawBody.trim() === '') expect(operationId === 'createOrder' && schema.problems({}).length > 0, `an empty ${name} body`).toBe(true);
         else expect(read, invalid.rawBody).toBeUndefined();
+      }
+    });
+  }
+
+  for (const [name, arbitrary, operationId] of cases) {
+    test(`invalid ${name}: no sample turns valid read as a lax parser reads it without loss (Pydantic v1: "3" and true as numbers)`, () => {
+      const schema = contract().request(operationId);
+      const component = contract().schema(operationId === 'createOrder' ? 'OrderCreate' : 'OrderUpdate');
+      for (const invalid of sample(arbitrary, 500)) {
+        if (invalid.rawBody !== undefined) continue;
+        const read = readScalars(invalid.body, component, laxScalar);
+        expect(schema.problems(read).length, `${invalid.description}: valid once read laxly`).toBeGreaterThan(0);
       }
     });
   }

@@ -2,7 +2,7 @@ import { ruleAt } from '../../../contract/fields';
 import { contract } from '../../../contract/openapi';
 import type { ApiRequest } from '../../../reference/http';
 import { is, withJsonBody } from '../faults/kit';
-import { scalarsReadAs } from './freedoms';
+import { numericStringAsNumber, scalarsReadAs } from './freedoms';
 
 /**
  * What correct servers do with the values of the edge catalogue (generators/coverage.ts) where the document
@@ -44,8 +44,18 @@ export function amountBeyondColumn(value: unknown, pointer = ''): string | undef
   return undefined;
 }
 
-/** A create or update whose booleans sent for integer fields are read as 1 and 0 (Pydantic's lax mode). */
-export const booleansAsIntegers = scalarsReadAs((value, type) => (typeof value === 'boolean' && type === 'integer' ? Number(value) : value));
+/**
+ * A scalar read as Pydantic v1 reads it where nothing is lost: a numeric string or a boolean where a number or an
+ * integer goes, as the number it denotes ("3" as 3, true as 1). (Its lossy readings, 2.5 as 2, are faults.)
+ */
+export function laxScalar(value: unknown, type: unknown): unknown {
+  const types = [type].flat();
+  if (typeof value === 'boolean' && (types.includes('number') || types.includes('integer'))) return Number(value);
+  return numericStringAsNumber(value, type);
+}
+
+/** A create or update read as Pydantic v1's lax mode reads it (laxScalar). */
+export const pydanticLax = scalarsReadAs(laxScalar);
 
 /** An update that reads null over a field the create requires as "not sent" (Pydantic's exclude_none): the field is kept. */
 export function requiredNullsIgnoredOnUpdate(request: ApiRequest): ApiRequest {

@@ -302,7 +302,8 @@ export function scalarsReadAs(read: (value: unknown, type: unknown) => unknown):
   };
 }
 
-function readScalars(value: unknown, schema: JsonSchema, read: (value: unknown, type: unknown) => unknown): unknown {
+/** A body with each scalar replaced by `read` of it and its schema's type, at any depth. */
+export function readScalars(value: unknown, schema: JsonSchema, read: (value: unknown, type: unknown) => unknown): unknown {
   const resolved = contract().resolve(schema);
   if (Array.isArray(value)) return resolved.items ? value.map((element) => readScalars(element, resolved.items as JsonSchema, read)) : value;
   if (isObject(value)) {
@@ -314,9 +315,14 @@ function readScalars(value: unknown, schema: JsonSchema, read: (value: unknown, 
 }
 
 /** A numeric string where the request schema wants a number (or integer) taken as that number, at any depth. */
-export const coerceNumericStrings = scalarsReadAs((value, type) =>
-  typeof value === 'string' && (type === 'number' || (type === 'integer' && /^-?\d+$/.test(value.trim()))) && /^\s*-?\d+(\.\d+)?\s*$/.test(value) ? Number(value) : value,
-);
+export const coerceNumericStrings = scalarsReadAs(numericStringAsNumber);
+
+/** A numeric string read as its number where a number goes (an integer one where an integer goes), any other value as it is. */
+export function numericStringAsNumber(value: unknown, type: unknown): unknown {
+  const types = [type].flat();
+  const denotes = typeof value === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(value) && (types.includes('number') || (types.includes('integer') && /^-?\d+$/.test(value.trim())));
+  return denotes ? Number(value) : value;
+}
 
 /** Optional fields that were not sent, filled in every full form and summary (with an empty value of their type). */
 export function unsentFields(fill: (order: Json, schema: JsonSchema) => Json): Hooks {

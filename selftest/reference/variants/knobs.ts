@@ -49,7 +49,7 @@ import {
   unsentFields,
   versionHeader,
 } from './freedoms';
-import { amountBeyondColumn, booleansAsIntegers, requiredNullsIgnoredOnUpdate, unplainNumberLiteral, unstorableText } from './edges';
+import { amountBeyondColumn, pydanticLax, requiredNullsIgnoredOnUpdate, unplainNumberLiteral, unstorableText } from './edges';
 import type { StoredOrder } from '../../../reference/store';
 import { nestedFieldLeftOut } from '../../../checks/nested-fields';
 
@@ -152,7 +152,7 @@ export const KNOBS: readonly Knob[] = [
   choice('order-id-check', 'ORD-OBS-018', 'looked-up', { 'malformed-refused': () => ({ intercept: refuseMalformedIds() }) }),
   choice('scalar-coercion', 'ORD-OBS-019', 'refused', {
     'numeric-strings-taken': () => ({ rewriteRequest: coerceNumericStrings }),
-    'pydantic-lax': () => ({ rewriteRequest: (request) => booleansAsIntegers(coerceNumericStrings(request)) }),
+    'pydantic-lax': () => ({ rewriteRequest: pydanticLax }),
   }),
   choice('body-label', 'ORD-OBS-030', 'any', { 'json-only-415': refuseUnlabelledBodies }),
   choice('service-arrays', 'ORD-OBS-031', 'empty', { null: () => emptyServiceArrays(null), absent: () => emptyServiceArrays(undefined) }),
