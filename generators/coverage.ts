@@ -149,6 +149,18 @@ export const INTEGER_EDGES: readonly EdgeValue[] = [
   edge('true (a boolean)', 1, 'coercible', 'true'),
 ];
 
+/**
+ * Edge values of a `boolean` field: both values, and false written as a lax parser still reads it (Pydantic reads
+ * "false" and 0 as false). Taken, they must come back false: a converter that casts any non-empty string to true
+ * (class-transformer's implicit conversion) stores "false" as true.
+ */
+export const BOOLEAN_EDGES: readonly EdgeValue[] = [
+  edge('false', false),
+  edge('true', true),
+  edge('"false" (a string)', false, 'coercible', '"false"'),
+  edge('0 (a number)', false, 'coercible', '0'),
+];
+
 /** Every C0 control character but NUL, which has its own case. */
 const C0_CONTROLS = Array.from({ length: 31 }, (_, index) => String.fromCharCode(index + 1)).join('');
 
@@ -260,13 +272,13 @@ function goesWithOthers(value: EdgeValue): boolean {
 type SchemaPath = string[];
 
 /**
- * The number or integer fields a create sends (components.schemas.OrderCreate at every depth, the readOnly
+ * The number, integer or boolean fields a create sends (components.schemas.OrderCreate at every depth, the readOnly
  * ones and those inside a readOnly object left out): price, items[].quantity, items[].weight,
- * items[].dimensions.length, billing.shipping … each gets the catalogue of its type. No field of openapi.yaml
+ * items[].dimensions.length, billing.shipping, sales_channel.mark_as_paid … each gets the catalogue of its type. No field of openapi.yaml
  * bounds its number (no minimum, maximum or multipleOf: the document shows none), so every value is a value of
  * the field's type.
  */
-export function numericFields(type: 'number' | 'integer'): SchemaPath[] {
+export function fieldsOfType(type: 'number' | 'integer' | 'boolean'): SchemaPath[] {
   const properties = everyProperty('OrderCreate');
   const readOnly = properties.filter(({ schema }) => contract().resolve(schema).readOnly === true || schema.readOnly === true).map(({ path }) => path.join('/'));
   return properties
@@ -303,7 +315,7 @@ export function createEdgeBodies(base: () => Record<string, unknown>): EdgeBody[
   };
   // Each item of a bundle named apart, so only repeatedItemBodies sends two of one name: a fault that merges them is caught by name.
   const itemNumber = (index: number) => ({ ...baseItem(), name: `${String(baseItem().name)} #${index + 1}`, quantity: 1, price: 1 });
-  const send = (type: 'number' | 'integer' | 'text', fields: SchemaPath[], values: readonly EdgeValue[]) => {
+  const send = (type: 'number' | 'integer' | 'boolean' | 'text', fields: SchemaPath[], values: readonly EdgeValue[]) => {
     const inItems = fields.filter((path) => path[0] === 'items' && path[1] === '*');
     const own = fields.filter((path) => !path.includes('*'));
     const bundled = values.filter(goesWithOthers);
@@ -326,8 +338,9 @@ export function createEdgeBodies(base: () => Record<string, unknown>): EdgeBody[
       }
     }
   };
-  send('integer', numericFields('integer'), INTEGER_EDGES);
-  send('number', numericFields('number'), NUMBER_EDGES);
+  send('integer', fieldsOfType('integer'), INTEGER_EDGES);
+  send('number', fieldsOfType('number'), NUMBER_EDGES);
+  send('boolean', fieldsOfType('boolean'), BOOLEAN_EDGES);
   send('text', [['items', '*', 'name']], TEXT_EDGES);
   // An empty or blank note is the update's to send (update note = ""); the other text edges go in the order's own note too.
   for (const value of TEXT_EDGES.filter((text) => text.denotes !== '' && !/^\s+$/.test(text.denotes as string))) {
@@ -423,7 +436,7 @@ export function updateEdges(): UpdateEdge[] {
   });
   const alone = (['integer', 'number'] as const).flatMap((type) => {
     const values = (type === 'integer' ? INTEGER_EDGES : NUMBER_EDGES).filter((value) => !goesWithOthers(value) && value !== NEGATIVE_OVERFLOW);
-    return numericFields(type)
+    return fieldsOfType(type)
       .filter(([field]) => updatable.includes(field))
       .flatMap((path) =>
         values.map((value): UpdateEdge => {

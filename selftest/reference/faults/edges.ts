@@ -1,5 +1,6 @@
 import { contract } from '../../../contract/openapi';
 import type { StoredOrder } from '../../../reference/store';
+import { scalarsReadAs } from '../variants/freedoms';
 import { answersWhen, internalError } from './anomalies';
 import { because, callerOf, fault, is, isSuccess, jsonBodyOf, mapStrings, onFullForm, operationOf, withJsonBody, withReplyBody, type FaultDefinition, type Json } from './kit';
 
@@ -191,6 +192,16 @@ export const EDGE_FAULTS: FaultDefinition[] = [
     hooks: () => ({
       rewriteRequest: (request) => (is(request, 'update') ? withJsonBody(request, (body) => mapQuantities(body, Math.trunc)) : request),
     }),
+  }),
+  fault({
+    id: 'boolean-strings-cast',
+    level: 'MUST',
+    catches: ['ORD-CREATE-004', 'ORD-GET-002'],
+    collateral: because('a word sent for a boolean (a generated wrong type) is taken as true', ['ORD-ERR-004']),
+    subtle: true,
+    description:
+      'Booleans read as class-transformer\'s implicit conversion reads them (NestJS with enableImplicitConversion: Boolean(value)): any non-empty string is true, so a mark_as_paid of "false" is stored as true.',
+    hooks: () => ({ rewriteRequest: scalarsReadAs((value, type) => ([type].flat().includes('boolean') && typeof value === 'string' ? value !== '' : value)) }),
   }),
   fault({
     id: 'text-nul-answered-500',

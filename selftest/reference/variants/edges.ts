@@ -46,11 +46,13 @@ export function amountBeyondColumn(value: unknown, pointer = ''): string | undef
 
 /**
  * A scalar read as Pydantic v1 reads it where nothing is lost: a numeric string or a boolean where a number or an
- * integer goes, as the number it denotes ("3" as 3, true as 1). (Its lossy readings, 2.5 as 2, are faults.)
+ * integer goes, as the number it denotes ("3" as 3, true as 1); "false", "true", 0 and 1 where a boolean goes, as
+ * that boolean. (Its lossy readings, 2.5 as 2, are faults.)
  */
 export function laxScalar(value: unknown, type: unknown): unknown {
   const types = [type].flat();
   if (typeof value === 'boolean' && (types.includes('number') || types.includes('integer'))) return Number(value);
+  if (types.includes('boolean') && ['false', 'true', 0, 1].includes(value as string | number)) return value === 'true' || value === 1;
   return numericStringAsNumber(value, type);
 }
 
