@@ -30,6 +30,8 @@ export interface Behaviour {
   stop?(): void;
   /** Close idle keep-alive connections after this many ms (the listener's setting; the shortest one wins). */
   keepAliveTimeoutMs?: number;
+  /** Take a request larger than any order needs (a 2 MiB body, a 32 KiB header), as a service with no size limit does. */
+  takesLargeRequests?: boolean;
 }
 
 /** What every hook may consult: the (wrapped) services and who each token belongs to. */
@@ -61,8 +63,9 @@ const ORDER_PATH = /^\/orders\/([^/]+)$/;
 export function createReferenceApp(options: ReferenceOptions = {}): ReferenceApp {
   const accounts = options.accounts ?? new AccountRegistry();
   const behaviours = options.behaviours ?? [];
-  const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
-  const maxHeaderBytes = options.maxHeaderBytes ?? DEFAULT_MAX_HEADER_BYTES;
+  const large = behaviours.some((behaviour) => behaviour.takesLargeRequests);
+  const maxBodyBytes = options.maxBodyBytes ?? (large ? LARGE_REQUEST_BYTES : 1024 * 1024);
+  const maxHeaderBytes = options.maxHeaderBytes ?? (large ? LARGE_HEADER_BYTES : DEFAULT_MAX_HEADER_BYTES);
   let services = defaultServices(options.store ?? new InMemoryOrderStore());
   for (const behaviour of behaviours) services = behaviour.wrapServices?.(services, accounts) ?? services;
   const context: HookContext = { services, accounts };
@@ -185,6 +188,10 @@ function readRequest(incoming: IncomingMessage, maxBodyBytes: number): Promise<A
 
 /** Node's own limit on a request head; the listener takes more (reference/server.ts) so that the app refuses it with the envelope. */
 export const DEFAULT_MAX_HEADER_BYTES = 16 * 1024;
+
+/** What a behaviour that takes large requests reads: a body and a head past the suite's largest (2 MiB, 32 KiB), within the listener's 64 KiB head. */
+const LARGE_REQUEST_BYTES = 8 * 1024 * 1024;
+const LARGE_HEADER_BYTES = 60 * 1024;
 
 /** The size of the request head as sent: each header line (name, ": ", value, CRLF). */
 function headBytes(incoming: IncomingMessage): number {

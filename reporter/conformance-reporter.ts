@@ -9,7 +9,7 @@ import { readSetting, readSettings, registerSettingsSecrets, writeSettings } fro
 import { RATE_LIMIT_ANNOTATION } from '../harness/requests/api';
 import { inFlight, ledgerFile, leftovers, newRunId, readLedger } from '../harness/http/ledger';
 import { redact } from '../config/redaction';
-import { catalogue, onlyFaultyServersAnswer, requirement } from '../requirements/catalogue';
+import { catalogue, mayNeverBeAnswered, requirement } from '../requirements/catalogue';
 import { OBSERVATION_ANNOTATION, REQUESTS_ANNOTATION, REQUIREMENT_ANNOTATION } from '../harness/record/verifies';
 import { Progress } from './progress';
 import { CHECKED_ON_ANNOTATION } from '../harness/record/checked-on';
@@ -228,8 +228,8 @@ export default class ConformanceReporter implements Reporter {
         continue;
       }
       if (observedHere.has(id)) continue;
-      // A statement about answers only a faulty server gives (a 5xx) holds when none came.
-      if (requirement(id).level !== 'OBSERVED' && (judged.has(id) || onlyFaultyServersAnswer(requirement(id)))) this.mark(id, 'passed', title);
+      // A statement about answers a correct server may never give (a 5xx, the refusal of an oversized request it takes) holds when none came.
+      if (requirement(id).level !== 'OBSERVED' && (judged.has(id) || mayNeverBeAnswered(requirement(id)))) this.mark(id, 'passed', title);
       else if (stoppedBy && !judged.has(id)) {
         this.skip(id, title, { kind: 'blocked', blockedBy: stoppedBy, reason: `blocked by ${stoppedBy}: the test stopped at its failure, before it could judge this` });
       }

@@ -15,7 +15,7 @@ export interface Requirement {
   quote: string;
   /** Why the statement cannot be tested; absent for every tested entry. */
   not_tested?: string;
-  /** The operations and response kinds a MUST or SHOULD statement holds for: 'listOrders/2xx'; a trailing '?' where the clean reference server never answers that kind (only a faulty one does, or one that takes a freedom: a 2xx for an out-of-range page that it clamps). */
+  /** The operations and response kinds a MUST or SHOULD statement holds for: 'listOrders/2xx'; a trailing '?' where a correct server may never answer that kind: a 5xx (only a faulty server does), a 2xx for an out-of-range page (only one that clamps does), the refusal of an oversized request (a server may take it). */
   applies_to?: string[];
   /**
    * OBSERVED (and optionally NONE): the range of behaviours a correct server may show where the document
@@ -60,8 +60,8 @@ export function requirement(id: string): Requirement {
   return found;
 }
 
-/** True when every response kind a statement applies to is one only a faulty server answers (a 5xx: 'createOrder/5xx?'). */
-export function onlyFaultyServersAnswer(r: Requirement): boolean {
+/** True when every response kind a statement applies to is one a correct server may never answer (a 5xx: 'createOrder/5xx?'). */
+export function mayNeverBeAnswered(r: Requirement): boolean {
   return (r.applies_to ?? []).length > 0 && (r.applies_to ?? []).every((cell) => cell.endsWith('?'));
 }
 

@@ -158,6 +158,7 @@ export const KNOBS: readonly Knob[] = [
   choice('service-arrays', 'ORD-OBS-031', 'empty', { null: () => emptyServiceArrays(null), absent: () => emptyServiceArrays(undefined) }),
   choice('channel-reference', 'ORD-OBS-032', 'not-unique', { 'unique-409': uniqueChannelReferences }),
   toggle('keep-alive', 'ORD-OBS-020', 'node-default', 'keep-alive-500ms'),
+  choice('large-requests', 'ORD-OBS-028', 'refused', { taken: () => ({ takesLargeRequests: true }) }),
   toggle('token-endpoint', 'ORD-DOC-003', 'any-form', 'oauth-form-1s-tokens'),
   choice('token-lookup', 'ORD-DOC-003', 'exact-text', {
     'decoded-base64url': () => tokensDecodedBeforeLookup(),
@@ -215,6 +216,8 @@ export function knobNamed(name: string, value?: string): Knob {
 
 /** Several hooks as one: services wrapped and requests and replies rewritten in turn; the first intercept that answers wins. */
 export function combine(all: Hooks[]): Hooks {
+  // The listener's settings: the shortest idle timeout wins; one knob that takes large requests makes the server take them.
+  const idleMs = Math.min(...all.map((hooks) => hooks.keepAliveTimeoutMs ?? Infinity));
   return {
     wrapServices: (services, accounts) => all.reduce((wrapped, hooks) => hooks.wrapServices?.(wrapped, accounts) ?? wrapped, services),
     rewriteRequest: (request, context) => all.reduce((rewritten, hooks) => hooks.rewriteRequest?.(rewritten, context) ?? rewritten, request),
@@ -232,6 +235,9 @@ export function combine(all: Hooks[]): Hooks {
     },
     start: (services, accounts) => all.forEach((hooks) => hooks.start?.(services, accounts)),
     stop: () => all.forEach((hooks) => hooks.stop?.()),
+    answerBeforeBody: (request, context) => all.reduce<ReturnType<NonNullable<Hooks['answerBeforeBody']>>>((early, hooks) => early ?? hooks.answerBeforeBody?.(request, context), undefined),
+    keepAliveTimeoutMs: Number.isFinite(idleMs) ? idleMs : undefined,
+    takesLargeRequests: all.some((hooks) => hooks.takesLargeRequests) || undefined,
   };
 }
 
