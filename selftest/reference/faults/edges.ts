@@ -215,7 +215,8 @@ export const EDGE_FAULTS: FaultDefinition[] = [
     id: 'text-nul-breaks-reads',
     level: 'MUST',
     catches: ['ORD-GET-001'],
-    collateral: because('the list pages that hold the order answer 500 too', ['ORD-LIST-001']),
+    // Which list tests meet a page that holds the order depends on the draw (seen with OMS_SEED=1 and 777): any of them may fail.
+    collateral: because('the list pages that hold the order answer 500 too', ['ORD-LIST-001', 'ORD-LIST-004']),
     subtle: true,
     description: 'An order whose text holds a NUL character is stored, but every later get of it answers 500 (the stored text breaks the serializer).',
     hooks: () => ({
