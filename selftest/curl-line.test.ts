@@ -71,6 +71,16 @@ test(`running a curl line in ${SHELLS.join(', ')} runs curl once with exactly th
   }
 });
 
+test(`a body with a long run of one character (the suite's 2 MiB padding) makes a short line, and curl reads the body byte for byte in ${SHELLS.join(', ')}`, () => {
+  for (const body of [`{"note":"${'x'.repeat(2 * 1024 * 1024 + 7)}"}`, `${'é'.repeat(5000)}'${"'".repeat(4096)}\n`, `${'a'.repeat(4095)}|${'b'.repeat(4096)}`]) {
+    const spec = request(body);
+    const line = curlLine(spec);
+    expect(line.length, 'a line of a few kilobytes').toBeLessThan(30_000);
+    expect(hasInvisible(line)).toBe(false);
+    for (const shellName of SHELLS) expect(shell.curlArguments(line, shellName), shellName).toEqual(expectedArguments(spec));
+  }
+});
+
 test('ids holding quotes, backslashes, line breaks and tabs stay in the URL percent-encoded: no control character and no escape in it', () => {
   const line = curlLine(request(undefined, `/orders/${encodeURIComponent("..\\x h!!41'(id)* $`\n\tzoë")}`));
   expect(line).toContain(`'http://127.0.0.1:9/api/orders/..%5Cx%20h!!41'\\''(id)*%20%24%60%0A%09zo%C3%AB'`);

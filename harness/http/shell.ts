@@ -39,6 +39,37 @@ export function printfCommand(text: string): string {
   return `printf ${printfFormat(text)}`;
 }
 
+/** A run of one character at least this long goes through a loop of printf: a 2 MiB padding body makes a short line. */
+const LONG_RUN = 4096;
+const RUN_BLOCK = 1024;
+const LONG_RUN_SOURCE = `(.)\\1{${LONG_RUN - 1},}`;
+
+/** True when `text` holds a run of one character LONG_RUN long or longer. */
+export function hasLongRun(text: string): boolean {
+  return new RegExp(LONG_RUN_SOURCE, 'su').test(text);
+}
+
+/**
+ * Commands of the shell's own (printf, while, [) that write `text` to stdout byte for byte, in a group for a pipe:
+ * the text between long runs as printfCommand writes it, each long run as a loop that prints a block of it, so the
+ * line stays short however long the run.
+ */
+export function printfGroup(text: string): string {
+  const commands: string[] = [];
+  let from = 0;
+  for (const match of text.matchAll(new RegExp(LONG_RUN_SOURCE, 'gsu'))) {
+    if (match.index > from) commands.push(printfCommand(text.slice(from, match.index)));
+    const char = match[1];
+    const count = [...match[0]].length;
+    const blocks = Math.floor(count / RUN_BLOCK);
+    commands.push(`i=0; while [ "$i" -lt ${blocks} ]; do printf ${printfFormat(char.repeat(RUN_BLOCK))}; i=$((i + 1)); done`);
+    if (count % RUN_BLOCK > 0) commands.push(printfCommand(char.repeat(count % RUN_BLOCK)));
+    from = match.index + match[0].length;
+  }
+  if (from < text.length) commands.push(printfCommand(text.slice(from)));
+  return `{ ${commands.join('; ')}; }`;
+}
+
 function quoteLiteral(text: string): string {
   if (!hasInvisible(text)) return `'${text.replace(/'/g, `'\\''`)}'`;
   // Only where HTTP allows no line break (a method, a URL, a header), so command substitution loses nothing.

@@ -3,6 +3,7 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hasInvisible } from '../../config/safe-text';
+import { hasLongRun } from '../../harness/http/shell';
 
 /** The shells a reproduction line must run in as printed: POSIX sh (dash here), bash, and zsh where it is installed. */
 export type ShellName = 'sh' | 'bash' | 'zsh';
@@ -81,13 +82,13 @@ interface RecordedRequest {
 
 /**
  * The arguments a curl line must hand curl for this request, the placeholders ($OMS_TOKEN …) replaced by the
- * environment's values: a body with a control or invisible character comes from stdin (--data-binary @-). What
+ * environment's values: a body with a control or invisible character, or a long run of one, comes from stdin (--data-binary @-). What
  * goes on the wire is UTF-8: a lone surrogate is sent, and so reproduced, as U+FFFD.
  */
 export function intendedArguments(request: RecordedRequest, environment: Record<string, string>): string[] {
   const longestFirst = Object.entries(environment).sort(([a], [b]) => b.length - a.length);
   const expand = (text: string) => longestFirst.reduce((value, [name, secret]) => value.split(`$${name}`).join(secret), text);
   const headers = Object.entries(request.headers).flatMap(([name, value]) => ['-H', `${name}: ${expand(value)}`]);
-  const body = request.body === undefined ? [] : [hasInvisible(request.body) ? '--data-binary' : '--data-raw', request.body];
+  const body = request.body === undefined ? [] : [hasInvisible(request.body) || hasLongRun(request.body) ? '--data-binary' : '--data-raw', request.body];
   return ['-sS', '-i', '-X', request.method, request.url, ...headers, ...body].map((text) => Buffer.from(text, 'utf8').toString('utf8'));
 }
