@@ -161,6 +161,20 @@ export const BOOLEAN_EDGES: readonly EdgeValue[] = [
   edge('0 (a number)', false, 'coercible', '0'),
 ];
 
+/**
+ * Edge values of a date-time field the client sends (placed_at, sales_channel.updated_at): each must come back as
+ * the same instant, at the precision the server stores. An offset other than Z is what a timestamp column without
+ * time zone drops (PostgreSQL ignores it: the instant moves); the far past and future a column may not hold.
+ */
+export const DATE_TIME_EDGES: readonly EdgeValue[] = [
+  edge('an offset of +05:30', '2026-03-01T12:00:00+05:30'),
+  edge('an offset of -08:00', '2026-03-01T12:00:00-08:00'),
+  edge('microseconds', '2026-03-01T12:00:00.123456Z'),
+  edge('the last millisecond of a leap day', '2028-02-29T23:59:59.999Z'),
+  edge('before 1970', '1969-07-20T20:17:40Z', 'refusable'),
+  edge('after 2038 (past a 32-bit epoch)', '2038-01-19T03:14:08Z', 'refusable'),
+];
+
 /** Every C0 control character but NUL, which has its own case. */
 const C0_CONTROLS = Array.from({ length: 31 }, (_, index) => String.fromCharCode(index + 1)).join('');
 
@@ -278,12 +292,14 @@ type SchemaPath = string[];
  * bounds its number (no minimum, maximum or multipleOf: the document shows none), so every value is a value of
  * the field's type.
  */
-export function fieldsOfType(type: 'number' | 'integer' | 'boolean'): SchemaPath[] {
+export function fieldsOfType(type: 'number' | 'integer' | 'boolean' | 'date-time'): SchemaPath[] {
   const properties = everyProperty('OrderCreate');
   const readOnly = properties.filter(({ schema }) => contract().resolve(schema).readOnly === true || schema.readOnly === true).map(({ path }) => path.join('/'));
-  return properties
-    .filter(({ path, schema }) => contract().resolve(schema).type === type && !readOnly.some((at) => path.join('/') === at || path.join('/').startsWith(`${at}/`)))
-    .map(({ path }) => path);
+  const ofType = (schema: JsonSchema) => {
+    const resolved = contract().resolve(schema);
+    return type === 'date-time' ? resolved.type === 'string' && resolved.format === 'date-time' : resolved.type === type;
+  };
+  return properties.filter(({ path, schema }) => ofType(schema) && !readOnly.some((at) => path.join('/') === at || path.join('/').startsWith(`${at}/`))).map(({ path }) => path);
 }
 
 /** A schema path in a body: its first array element at '*'. */
@@ -315,7 +331,7 @@ export function createEdgeBodies(base: () => Record<string, unknown>): EdgeBody[
   };
   // Each item of a bundle named apart, so only repeatedItemBodies sends two of one name: a fault that merges them is caught by name.
   const itemNumber = (index: number) => ({ ...baseItem(), name: `${String(baseItem().name)} #${index + 1}`, quantity: 1, price: 1 });
-  const send = (type: 'number' | 'integer' | 'boolean' | 'text', fields: SchemaPath[], values: readonly EdgeValue[]) => {
+  const send = (type: 'number' | 'integer' | 'boolean' | 'date-time' | 'text', fields: SchemaPath[], values: readonly EdgeValue[]) => {
     const inItems = fields.filter((path) => path[0] === 'items' && path[1] === '*');
     const own = fields.filter((path) => !path.includes('*'));
     const bundled = values.filter(goesWithOthers);
@@ -341,6 +357,7 @@ export function createEdgeBodies(base: () => Record<string, unknown>): EdgeBody[
   send('integer', fieldsOfType('integer'), INTEGER_EDGES);
   send('number', fieldsOfType('number'), NUMBER_EDGES);
   send('boolean', fieldsOfType('boolean'), BOOLEAN_EDGES);
+  send('date-time', fieldsOfType('date-time'), DATE_TIME_EDGES);
   send('text', [['items', '*', 'name']], TEXT_EDGES);
   // An empty or blank note is the update's to send (update note = ""); the other text edges go in the order's own note too.
   for (const value of TEXT_EDGES.filter((text) => text.denotes !== '' && !/^\s+$/.test(text.denotes as string))) {

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { apart, asUpdate, createEdgeBodies, BOOLEAN_EDGES, INTEGER_EDGES, type EdgeBody, NUMBER_EDGES, fieldsOfType, oneByOne, orderCoverage, queryCoverage, updateEdges } from '../generators/coverage';
+import { apart, asUpdate, createEdgeBodies, BOOLEAN_EDGES, DATE_TIME_EDGES, INTEGER_EDGES, type EdgeBody, NUMBER_EDGES, fieldsOfType, oneByOne, orderCoverage, queryCoverage, updateEdges } from '../generators/coverage';
 import { minimalOrder } from '../contract/examples';
 import { boundaryValues } from '../generators/query';
 import { bounds } from '../contract/query';
@@ -53,7 +53,7 @@ test('the edge catalogue sends every value of issue 28 as its JSON text, one nam
   expect(updateEdges().find((edge) => edge.name === 'update price = 1e400 (overflows a double)')?.text).toBe('{"price":1e400}');
 });
 
-test('every number, integer and boolean field a create sends gets every edge value of its type, and two items of one name go on purpose', () => {
+test('every number, integer, boolean and date-time field a create sends gets every edge value of its type, and two items of one name go on purpose', () => {
   const number = fieldsOfType('number').map((path) => path.join('.'));
   // Read from openapi.yaml: the fields a client sends, at every depth, never those the service assigns.
   for (const field of ['price', 'items.*.price', 'items.*.weight', 'items.*.dimensions.length', 'items.*.discount', 'items.*.tax_rate', 'billing.shipping', 'billing.discount', 'billing.total']) expect(number).toContain(field);
@@ -62,7 +62,8 @@ test('every number, integer and boolean field a create sends gets every edge val
   const bodies = createEdgeBodies(() => minimalOrder() as Record<string, unknown>);
   const cases = bodies.flatMap((body) => body.cases.map((c) => c.name));
   expect(fieldsOfType('boolean').map((path) => path.join('.'))).toEqual(['sales_channel.mark_as_paid', 'sales_channel.use_carrier_tracking_page']);
-  for (const [type, values] of [['number', NUMBER_EDGES], ['integer', INTEGER_EDGES], ['boolean', BOOLEAN_EDGES]] as const) {
+  expect(fieldsOfType('date-time').map((path) => path.join('.'))).toEqual(['sales_channel.updated_at', 'placed_at']);
+  for (const [type, values] of [['number', NUMBER_EDGES], ['integer', INTEGER_EDGES], ['boolean', BOOLEAN_EDGES], ['date-time', DATE_TIME_EDGES]] as const) {
     for (const path of fieldsOfType(type)) {
       // items[3].weight = 2^31 names the field as items.*.weight.
       for (const value of values) expect(cases.map((name) => name.replace(/\[\d+\]/g, '.*')), `${path.join('.')} = ${value.label}`).toContain(`${path.join('.')} = ${value.label}`);

@@ -194,6 +194,18 @@ export const EDGE_FAULTS: FaultDefinition[] = [
     }),
   }),
   fault({
+    id: 'sent-timestamp-offset-ignored',
+    level: 'MUST',
+    catches: ['ORD-CREATE-004', 'ORD-GET-002'],
+    collateral: because('an update that sends a date-time with an offset stores it the same way', ['ORD-UPDATE-002', 'ORD-UPDATE-003']),
+    subtle: true,
+    description:
+      'A date-time the client sends with an offset (placed_at "2026-03-01T12:00:00+05:30") is stored as its wall time in UTC ("2026-03-01T12:00:00Z"), as PostgreSQL does with a timestamp without time zone column: the instant moves by the offset.',
+    hooks: () => ({
+      rewriteRequest: (request) => (is(request, 'create', 'update') ? withJsonBody(request, (body) => mapStrings(body, wallTimeInUtc) as Json) : request),
+    }),
+  }),
+  fault({
     id: 'boolean-strings-cast',
     level: 'MUST',
     catches: ['ORD-CREATE-004', 'ORD-GET-002'],
@@ -250,3 +262,9 @@ export const EDGE_FAULTS: FaultDefinition[] = [
     }),
   }),
 ];
+
+/** A date-time with a non-zero offset read as the same wall time in UTC (the offset ignored); any other text as it is. */
+function wallTimeInUtc(text: string): string {
+  const offset = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?)[+-]\d{2}:\d{2}$/.exec(text);
+  return offset && !/[+-]00:00$/.test(text) ? `${offset[1]}Z` : text;
+}
