@@ -54,7 +54,8 @@ export function precisionOf(text: string): number {
 
 /**
  * True when `stored` is the instant `sent` written at the precision `stored` carries: the same instant,
- * or the sent one truncated or rounded to that unit (a server that keeps seconds). Never weaker: a value
+ * or the sent one truncated or rounded to that unit (a server that keeps seconds, or milliseconds of a sent
+ * microsecond). Never weaker: a value
  * that differs by more than that truncation or rounding is a different instant.
  */
 export function sameInstantAtStoredPrecision(sent: string, stored: string): boolean {
@@ -63,5 +64,6 @@ export function sameInstantAtStoredPrecision(sent: string, stored: string): bool
   if (Number.isNaN(a) || Number.isNaN(b)) return false;
   if (a === b) return true;
   const unit = precisionOf(stored);
-  return unit > 1 && (b === Math.floor(a / unit) * unit || b === Math.round(a / unit) * unit);
+  // Also at the millisecond: a sent .123456 kept as .123 (JavaScript's Date, a DATETIME(3) column).
+  return b === Math.floor(a / unit) * unit || b === Math.round(a / unit) * unit;
 }

@@ -137,20 +137,24 @@ export function amountsInCents(value: unknown, pointer = ''): unknown {
   return value;
 }
 
-/** A client-sent timestamp stored at second precision: the instant truncated to the second, written in UTC. */
-export function toSeconds(value: unknown): unknown {
+/** A client-sent timestamp stored to `unitMs` (1000: the second; 1: the millisecond, as a JavaScript Date keeps it), truncated, written in UTC. */
+function truncatedTo(value: unknown, unitMs: number): unknown {
   if (typeof value !== 'string') return value;
   const instant = Date.parse(value);
-  return Number.isNaN(instant) ? value : `${new Date(Math.floor(instant / 1000) * 1000).toISOString().slice(0, 19)}Z`;
+  if (Number.isNaN(instant)) return value;
+  const iso = new Date(Math.floor(instant / unitMs) * unitMs).toISOString();
+  return unitMs >= 1000 ? `${iso.slice(0, 19)}Z` : iso;
 }
 
-/** placed_at and sales_channel.updated_at (the timestamps a client sends) stored at second precision. */
-export function sentTimestampsInSeconds(order: StoredOrder): StoredOrder {
-  const channel = order.sales_channel;
-  return {
-    ...order,
-    ...('placed_at' in order ? { placed_at: toSeconds(order.placed_at) } : {}),
-    ...(isObject(channel) && 'updated_at' in channel ? { sales_channel: { ...channel, updated_at: toSeconds(channel.updated_at) } } : {}),
+/** placed_at and sales_channel.updated_at (the timestamps a client sends) stored to `unitMs`. */
+export function sentTimestampsTo(unitMs: number): (order: StoredOrder) => StoredOrder {
+  return (order) => {
+    const channel = order.sales_channel;
+    return {
+      ...order,
+      ...('placed_at' in order ? { placed_at: truncatedTo(order.placed_at, unitMs) } : {}),
+      ...(isObject(channel) && 'updated_at' in channel ? { sales_channel: { ...channel, updated_at: truncatedTo(channel.updated_at, unitMs) } } : {}),
+    };
   };
 }
 

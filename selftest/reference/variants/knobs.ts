@@ -36,7 +36,7 @@ import {
   refuseUndeclaredFieldsAnywhere,
   refuseUnlabelledBodies,
   repeatedDeleteAccepted,
-  sentTimestampsInSeconds,
+  sentTimestampsTo,
   someResponseFields,
   liveDeletedAt,
   tokensDecodedBeforeLookup,
@@ -130,7 +130,7 @@ export const KNOBS: readonly Knob[] = [
   }),
   choice('billing-totals', 'ORD-OBS-013', 'as-sent', { computed: () => storedAs(billingComputed) }),
   choice('item-total', 'ORD-CREATE-006', 'quantity-times-price', { 'with-tax-and-discount': () => storedAs(itemTotalsWithTax) }),
-  choice('sent-timestamps', 'ORD-OBS-014', 'as-sent', { seconds: () => storedAs(sentTimestampsInSeconds) }),
+  choice('sent-timestamps', 'ORD-OBS-014', 'as-sent', { seconds: () => storedAs(sentTimestampsTo(1000)), milliseconds: () => storedAs(sentTimestampsTo(1)) }),
   // A column that stores cents holds only so much: beyond it the amount is refused, never stored as something else.
   choice('amounts', 'ORD-OBS-015', 'as-sent', { cents: () => ({ ...storedAs((order) => amountsInCents(order) as StoredOrder), intercept: refuseExotic((body) => amountBeyondColumn(body)) }) }),
   choice('service-timestamps', 'ORD-OBS-016', 'utc-milliseconds', {
