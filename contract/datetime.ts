@@ -55,8 +55,7 @@ export function precisionOf(text: string): number {
 /**
  * True when `stored` is the instant `sent` written at the precision `stored` carries: the same instant,
  * or the sent one truncated or rounded to that unit (a server that keeps seconds, or milliseconds of a sent
- * microsecond). Never weaker: a value
- * that differs by more than that truncation or rounding is a different instant.
+ * microsecond). Never weaker: a value that differs by more than that truncation or rounding is a different instant.
  */
 export function sameInstantAtStoredPrecision(sent: string, stored: string): boolean {
   const a = instantOf(sent);
