@@ -10,6 +10,11 @@ interface Secret {
 }
 
 const secrets = new Map<string, Secret>();
+/**
+ * The length of the shortest text any form of a known secret can be: as written or escaped, a character is
+ * never shorter than itself ("+" for a space is as long), and a base64 form is as long as it is.
+ */
+let shortestForm = Infinity;
 
 /** Shorter secrets are masked only where they stand alone (see standingAlone): anywhere, they would blank out ordinary text. */
 const SHORT_SECRET = 6;
@@ -17,12 +22,14 @@ const SHORT_SECRET = 6;
 export function registerSecret(value: string | undefined, placeholder: string): void {
   if (!value || secrets.has(value)) return;
   const short = value.length < SHORT_SECRET;
+  const base64 = short ? [] : base64Forms(value);
   secrets.set(value, {
     placeholder,
     escaped: short ? standingAlone(escapedForms(value)) : escapedForms(value),
-    base64: short ? [] : base64Forms(value),
+    base64,
     asciiLower: /^[\x20-\x7e]+$/.test(value) ? value.toLowerCase() : undefined,
   });
+  shortestForm = Math.min(shortestForm, value.length, ...base64.map((form) => form.length));
 }
 
 /**
@@ -44,24 +51,40 @@ export function placeholders(): string[] {
  * \u-escaped (JSON) or percent-encoded (URLs, forms), and inside base64 (HTTP Basic "id:secret").
  */
 export function redact(text: string): string {
+  // Redaction runs on every header and body of every exchange: a text shorter than every form of every secret is most headers.
+  if (text.length < shortestForm) return text;
   let out = text;
+  let view: TextView | undefined;
   for (const secret of secrets.values()) {
-    if (mayHold(out, secret)) out = out.replace(secret.escaped, secret.placeholder);
+    view ??= textView(out);
+    if (mayHold(view, secret)) out = out.replace(secret.escaped, secret.placeholder);
     for (const form of secret.base64) if (out.includes(form)) out = out.split(form).join(secret.placeholder);
+    if (out !== view.text) view = undefined;
   }
   return out;
+}
+
+/** What mayHold asks of a text, worked out once for all secrets (again only after a replacement changed it). */
+interface TextView {
+  text: string;
+  lower: string;
+  escapable: boolean;
+}
+
+function textView(text: string): TextView {
+  return { text, lower: text.toLowerCase(), escapable: /[\\%+]/.test(text) };
 }
 
 /**
  * False only when the escaped pattern cannot match: each form of a character other than the character
  * itself holds a backslash, a percent sign or a plus, so in a text without them only the secret as written
- * (case aside) can match. Redaction runs on every header and body of every exchange; the pattern, one
- * alternation per character, is the costly part. Lower-casing keeps every ASCII run as it is, so an ASCII
- * secret present in any case is never missed (the `i` flag never folds a non-ASCII character to ASCII).
+ * (case aside) can match. The pattern, one alternation per character, is the costly part of redaction.
+ * Lower-casing keeps every ASCII run as it is, so an ASCII secret present in any case is never missed
+ * (the `i` flag never folds a non-ASCII character to ASCII).
  */
-function mayHold(text: string, secret: Secret): boolean {
-  if (secret.asciiLower === undefined || /[\\%+]/.test(text)) return true;
-  return text.toLowerCase().includes(secret.asciiLower);
+function mayHold(view: TextView, secret: Secret): boolean {
+  if (secret.asciiLower === undefined || view.escapable) return true;
+  return view.lower.includes(secret.asciiLower);
 }
 
 /** One pattern: each character as itself, as \uXXXX, as its UTF-8 %XX bytes, or (a space) as "+". */

@@ -2,8 +2,8 @@ import { expect, test } from '@playwright/test';
 import fc from 'fast-check';
 import { escapedForms, redact, registerSecret } from '../config/redaction';
 
-// redact() skips a secret's pattern when a text cannot hold it (mayHold): the shortcut must never let a
-// secret through. Proved against the pattern applied to every text, for texts that hold the secrets in
+// redact() skips a secret's pattern when a text cannot hold it (mayHold), and every secret in a text shorter
+// than any form of one: the shortcuts must never let a secret through. Proved against the pattern applied to every text, for texts that hold the secrets in
 // every form a server or the suite may write them.
 const SECRETS = [
   { value: 'tok_Ab3-xY9.zz', placeholder: '$OMS_TOKEN' },

@@ -80,8 +80,15 @@ export class Ledger {
   private append(event: LedgerEntry['event'], orderId: string, account: AccountName, marker?: string): void {
     // A server may put a secret it was sent into an id: the ledger is output too.
     const entry: LedgerEntry = { event, runId: this.runId, orderId: redact(orderId), account, at: new Date().toISOString(), baseUrl: this.baseUrl, ...(marker !== undefined && { marker }) };
-    mkdirSync(dirname(this.file), { recursive: true });
-    appendFileSync(this.file, `${JSON.stringify(entry)}\n`);
+    const line = `${JSON.stringify(entry)}\n`;
+    try {
+      appendFileSync(this.file, line);
+    } catch (error) {
+      // The folder is made on the first entry only: asking on every entry cost a system call per request.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      mkdirSync(dirname(this.file), { recursive: true });
+      appendFileSync(this.file, line);
+    }
   }
 }
 

@@ -146,16 +146,9 @@ function truncatedTo(value: unknown, unitMs: number): unknown {
   return unitMs >= 1000 ? `${iso.slice(0, 19)}Z` : iso;
 }
 
-/** placed_at and sales_channel.updated_at (the timestamps a client sends) stored to `unitMs`. */
+/** The date-times a client sends (each field OrderCreate gives format date-time: placed_at, sales_channel.updated_at) stored to `unitMs`. */
 export function sentTimestampsTo(unitMs: number): (order: StoredOrder) => StoredOrder {
-  return (order) => {
-    const channel = order.sales_channel;
-    return {
-      ...order,
-      ...('placed_at' in order ? { placed_at: truncatedTo(order.placed_at, unitMs) } : {}),
-      ...(isObject(channel) && 'updated_at' in channel ? { sales_channel: { ...channel, updated_at: truncatedTo(channel.updated_at, unitMs) } } : {}),
-    };
-  };
+  return (order) => readScalars(order, contract().schema('OrderCreate'), (value, _type, format) => (format === 'date-time' ? truncatedTo(value, unitMs) : value)) as StoredOrder;
 }
 
 /** Billing sub_total, tax (at 18 %) and total computed from the items, whatever the client sent. */
@@ -306,8 +299,8 @@ export function scalarsReadAs(read: (value: unknown, type: unknown) => unknown):
   };
 }
 
-/** A body with each scalar replaced by `read` of it and its schema's type, at any depth. */
-export function readScalars(value: unknown, schema: JsonSchema, read: (value: unknown, type: unknown) => unknown): unknown {
+/** A body with each scalar replaced by `read` of it and its schema's type and format, at any depth. */
+export function readScalars(value: unknown, schema: JsonSchema, read: (value: unknown, type: unknown, format: unknown) => unknown): unknown {
   const resolved = contract().resolve(schema);
   if (Array.isArray(value)) return resolved.items ? value.map((element) => readScalars(element, resolved.items as JsonSchema, read)) : value;
   if (isObject(value)) {
@@ -315,7 +308,7 @@ export function readScalars(value: unknown, schema: JsonSchema, read: (value: un
     const properties = resolved.properties as Record<string, JsonSchema>;
     return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, properties[key] ? readScalars(inner, properties[key], read) : inner]));
   }
-  return read(value, resolved.type);
+  return read(value, resolved.type, resolved.format);
 }
 
 /** A numeric string where the request schema wants a number (or integer) taken as that number, at any depth. */
