@@ -6,7 +6,7 @@ import { FAULT_CLASSES } from './failing';
 import { PEERS, peersDirectory, preparePeer, runPeer, type PeerId } from './peers';
 import { startBenchReference } from './reference';
 import { median, nowMs, round } from './stats';
-import { runAgainst, runRemote } from './suite';
+import { medianPeakMiB, runAgainst, runRemote } from './suite';
 import type { TestTiming } from './timing-reporter';
 import { ALONE_PHASE } from '../config/phases';
 
@@ -31,6 +31,8 @@ export interface NetworkOptions {
   faults: string[];
   /** Install peers missing from the cache (npm); false: a missing peer is reported as not run. */
   install: boolean;
+  /** One thorough run of the suite at the largest latency, for its memory with every worker a network brings (about 40 s at 150 ms). */
+  thorough: boolean;
 }
 
 export const LATENCIES = [0, 50, 150];
@@ -78,6 +80,8 @@ export interface NetworkRow {
   errors: string[];
   /** The suite against the correct server: its critical path in requests (criticalPath), median of the runs; null for a peer. */
   medianCriticalPath?: number | null;
+  /** The suite against the correct server: the most memory its processes held at once (MiB), median of the runs. */
+  medianPeakMiB?: number | null;
 }
 
 export interface FaultOutcome {
@@ -104,6 +108,8 @@ export interface NetworkResults {
   tools: NetworkTool[];
   rows: NetworkRow[];
   faults: FaultOutcome[];
+  /** The suite's thorough run against the correct server at the largest latency; absent when not measured. */
+  thorough?: { latencyMs: number; wallMs: number; peakMiB: number | null; verdict: string };
 }
 
 interface ToolRun {
@@ -119,6 +125,8 @@ interface ToolRun {
   detail: string;
   /** The suite against the correct server: the run's critical path in requests (criticalPath). */
   criticalPath?: number;
+  /** The suite against the correct server: the most memory its processes held at once. */
+  peakRssBytes?: number;
 }
 
 /**
@@ -187,10 +195,12 @@ export async function networkSection(options: NetworkOptions, command: string, l
         const key = `${id}@${latencyMs}`;
         const run = await measure(id, latencyMs).catch((error: unknown) => ({ error: (error as Error).message }));
         samples.set(key, [...(samples.get(key) ?? []), run]);
-        log(`network: round ${round}, ${id} at ${latencyMs} ms: ${'error' in run ? `could not run: ${run.error}` : `${seconds(run.wallMs)} s, ${run.requests} requests${run.criticalPath === undefined ? '' : ` (critical path ${run.criticalPath}: floor ${seconds(run.criticalPath * latencyMs)} s)`}, ${run.failed ? `FAILED the correct server (${run.detail})` : 'passed'}`}`);
+        log(`network: round ${round}, ${id} at ${latencyMs} ms: ${'error' in run ? `could not run: ${run.error}` : `${seconds(run.wallMs)} s, ${run.requests} requests${run.criticalPath === undefined ? '' : ` (critical path ${run.criticalPath}: floor ${seconds(run.criticalPath * latencyMs)} s)`}${run.peakRssBytes === undefined ? '' : `, peak ${Math.round(run.peakRssBytes / 2 ** 20)} MiB`}, ${run.failed ? `FAILED the correct server (${run.detail})` : 'passed'}`}`);
       }
     }
   }
+
+  const thorough = options.thorough && runnable.has('suite') ? await thoroughAcrossNetwork(Math.max(...options.latencies), log) : undefined;
 
   const faults: FaultOutcome[] = [];
   for (const [index, fault] of options.faults.entries()) {
@@ -220,7 +230,10 @@ export async function networkSection(options: NetworkOptions, command: string, l
         medianRequests: runs.length ? median(runs.map((run) => run.requests)) : null,
         passed: runs.filter((run) => !run.failed).length,
         errors: all.flatMap((run) => ('error' in run ? [run.error] : [])),
-        ...(tool === 'suite' && { medianCriticalPath: runs.some((run) => run.criticalPath !== undefined) ? median(runs.flatMap((run) => run.criticalPath ?? [])) : null }),
+        ...(tool === 'suite' && {
+          medianCriticalPath: runs.some((run) => run.criticalPath !== undefined) ? median(runs.flatMap((run) => run.criticalPath ?? [])) : null,
+          medianPeakMiB: medianPeakMiB(runs),
+        }),
       };
     }),
   );
@@ -238,7 +251,21 @@ export async function networkSection(options: NetworkOptions, command: string, l
     tools,
     rows,
     faults,
+    ...(thorough && { thorough }),
   };
+}
+
+/** The suite's thorough run against a fresh correct server `latencyMs` away: its wall time and the most memory its processes held. */
+async function thoroughAcrossNetwork(latencyMs: number, log: (line: string) => void): Promise<NetworkResults['thorough']> {
+  const server = await startBenchReference({ behaviours: behavioursFromEnvironment({ OMS_KNOBS: latencyMs ? `latency=latency-${latencyMs}ms` : '' }), responseBudgetBytes: 0 });
+  try {
+    const run = await runAgainst(server.url, 'thorough');
+    const peakMiB = medianPeakMiB([run]);
+    log(`network: the thorough run at ${latencyMs} ms: ${seconds(run.wallMs)} s, peak ${peakMiB ?? '—'} MiB, exit ${run.exitCode}, ${run.verdict ?? 'no report'}`);
+    return { latencyMs, wallMs: round(run.wallMs), peakMiB, verdict: run.verdict ?? `no report (exit ${run.exitCode})` };
+  } finally {
+    await server.close();
+  }
 }
 
 async function runSuite(baseUrl: string, fault?: string): Promise<Omit<ToolRun, 'wallMs' | 'requests'>> {
@@ -246,7 +273,12 @@ async function runSuite(baseUrl: string, fault?: string): Promise<Omit<ToolRun, 
     // Against the correct server with the bench's timing reporter beside the suite's: each test's chain of dependent requests.
     const run = await runAgainst(baseUrl, 'quick');
     if (run.verdict === undefined) throw new Error(`the suite wrote no report (exit ${run.exitCode})`);
-    return { failed: run.exitCode !== 0 || run.verdict !== 'conformant', detail: `exit ${run.exitCode}, ${run.verdict}`, ...(run.tests && { criticalPath: criticalPath(run.tests) }) };
+    return {
+      failed: run.exitCode !== 0 || run.verdict !== 'conformant',
+      detail: `exit ${run.exitCode}, ${run.verdict}`,
+      peakRssBytes: run.peakRssBytes,
+      ...(run.tests && { criticalPath: criticalPath(run.tests) }),
+    };
   }
   const level = FAULTS.find((f) => f.id === fault)?.level;
   const run = await runRemote(baseUrl, 'quick', level === 'SHOULD' ? { OMS_PROFILE: 'strict' } : {});
@@ -265,6 +297,17 @@ export function suiteWallAt(results: NetworkResults | null, latencyMs: number): 
   return results?.rows.find((row) => row.tool === 'suite' && row.latencyMs === latencyMs)?.medianWallMs ?? null;
 }
 
+/** The most memory the suite's runs held at any latency (the median of each latency's runs), when measured. */
+export function suitePeakMiB(results: NetworkResults | null): number | null {
+  const peaks = (results?.rows ?? []).flatMap((row) => (row.tool === 'suite' && row.medianPeakMiB != null ? [row.medianPeakMiB] : []));
+  return peaks.length ? Math.max(...peaks) : null;
+}
+
+/** The suite's critical path at a latency (median, in requests), when it was measured. */
+export function suiteCriticalPathAt(results: NetworkResults | null, latencyMs: number): number | null {
+  return results?.rows.find((row) => row.tool === 'suite' && row.latencyMs === latencyMs)?.medianCriticalPath ?? null;
+}
+
 /** The section of results.md. */
 export function networkMarkdown(r: NetworkResults): string[] {
   const s = (ms: number | null) => (ms === null ? '—' : `${(ms / 1000).toFixed(2)} s`);
@@ -278,10 +321,11 @@ export function networkMarkdown(r: NetworkResults): string[] {
       `${r.loadAverageAtEnd.join(' / ')} at the end. ${r.rounds} round(s), each running every tool once at every latency. Every run has a fresh reference ` +
       'server (127.0.0.1, in the bench process) with the latency knob, requests counted at its listener; wall time is the whole tool, start to exit, ' +
       'its generation step and (Prism) proxy start and stop included. Critical path: the suite\'s longest chain of requests that wait for one another (the longest ' +
-      'test of the first phase, then the tests that run alone, one after another), in requests; times the latency, the floor a run could reach.',
+      'test of the first phase, then the tests that run alone, one after another), in requests; times the latency, the floor a run could reach. ' +
+      'Peak memory (the suite): the most resident memory its processes (npm, Playwright\'s runner, its workers) held at once, read every 0.2 s.',
     '',
-    `| Tool | Latency | Wall, median of ${r.rounds} | Requests | Critical path (floor) | Correct server | Faults caught (at ${r.faultLatencyMs} ms) |`,
-    '|---|---|---|---|---|---|---|',
+    `| Tool | Latency | Wall, median of ${r.rounds} | Requests | Critical path (floor) | Peak memory | Correct server | Faults caught (at ${r.faultLatencyMs} ms) |`,
+    '|---|---|---|---|---|---|---|---|',
   ];
   for (const tool of ran) {
     const caught = faultsCaught(r, tool.id);
@@ -289,10 +333,14 @@ export function networkMarkdown(r: NetworkResults): string[] {
       const correct = row.runs === 0 ? `not run: ${tableText(row.errors[0] ?? 'no result')}` : `passed ${row.passed} of ${row.runs}`;
       const faultCell = index > 0 || r.faults.length === 0 ? '' : `${caught.caught} of ${caught.of}${caught.errors ? ` (${caught.errors} could not run)` : ''}${row.passed < row.runs ? ' (fails the correct server too)' : ''}`;
       const floor = row.medianCriticalPath == null ? '—' : `${n(row.medianCriticalPath)} × ${row.latencyMs} ms = ${s(row.medianCriticalPath * row.latencyMs)}`;
-      lines.push(`| ${index === 0 ? tool.name : ''} | ${row.latencyMs} ms | ${s(row.medianWallMs)} | ${n(row.medianRequests)} | ${floor} | ${correct} | ${faultCell} |`);
+      const memory = row.medianPeakMiB == null ? '—' : `${row.medianPeakMiB} MiB`;
+      lines.push(`| ${index === 0 ? tool.name : ''} | ${row.latencyMs} ms | ${s(row.medianWallMs)} | ${n(row.medianRequests)} | ${floor} | ${memory} | ${correct} | ${faultCell} |`);
     }
   }
   lines.push('');
+  if (r.thorough) {
+    lines.push(`The suite's thorough run (\`OMS_EFFORT=thorough\`) against the correct server at ${r.thorough.latencyMs} ms: ${s(r.thorough.wallMs)}, peak memory ${r.thorough.peakMiB ?? '—'} MiB, ${r.thorough.verdict}.`, '');
+  }
   const unavailable = r.tools.filter((t) => t.unavailable);
   if (unavailable.length) lines.push(...unavailable.map((t) => `- **${t.name} did not run here**: ${tableText(t.unavailable!)}`), '');
   if (r.faults.length) {

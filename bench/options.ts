@@ -69,7 +69,7 @@ export function parseOptions(argv: string[]): BenchOptions {
         faults: QUICK_FAULTS,
         outDir: BENCH_DIR,
         // No download in a run meant to take seconds: peers not in the cache are reported as not run.
-        network: { latencies: [0], rounds: 1, tools: TOOL_IDS, faults: ['format-text-plain'], install: false },
+        network: { latencies: [0], rounds: 1, tools: TOOL_IDS, faults: ['format-text-plain'], install: false, thorough: false },
       }
     : {
         quick,
@@ -85,7 +85,7 @@ export function parseOptions(argv: string[]): BenchOptions {
         microPassMs: 200,
         faults: FAULT_CLASSES.map((c) => c.fault),
         outDir: BENCH_DIR,
-        network: { latencies: LATENCIES, rounds: 3, tools: TOOL_IDS, faults: REPRESENTATIVE_FAULTS, install: true },
+        network: { latencies: LATENCIES, rounds: 3, tools: TOOL_IDS, faults: REPRESENTATIVE_FAULTS, install: true, thorough: true },
       };
   for (let i = 0; i < argv.length; i++) {
     const value = () => {

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
 /** Processes the bench starts: each in its own process group, bounded in time, stopped with everything it started. */
@@ -11,6 +12,8 @@ export interface BoundedRun {
   outputBytes: number;
   /** True when the time limit ended it. */
   timedOut: boolean;
+  /** The most resident memory its processes held at once (summed, sampled every MEMORY_SAMPLE_MS); undefined off Linux. */
+  peakRssBytes?: number;
 }
 
 export interface CommandOptions {
@@ -25,12 +28,12 @@ export function runBounded(command: string, args: string[], options: CommandOpti
   return new Promise<BoundedRun>((resolve, reject) => {
     const started = startInGroup(command, args, options);
     started.child.on('error', (error) => {
-      started.clearLimit();
+      started.stopTimers();
       reject(error);
     });
     started.child.on('close', (code) => {
-      started.clearLimit();
-      resolve({ exitCode: code ?? -1, output: started.output(), outputLines: started.lines(), outputBytes: started.bytes(), timedOut: started.timedOut() });
+      started.stopTimers();
+      resolve({ exitCode: code ?? -1, output: started.output(), outputLines: started.lines(), outputBytes: started.bytes(), timedOut: started.timedOut(), peakRssBytes: started.peakRssBytes() });
     });
   });
 }
@@ -67,7 +70,7 @@ export function startBackground(command: string, args: string[], options: Comman
         await ended;
         clearTimeout(kill);
       }
-      started.clearLimit();
+      started.stopTimers();
     },
   };
 }
@@ -91,14 +94,53 @@ function startInGroup(command: string, args: string[], options: CommandOptions) 
   };
   child.stdout.on('data', keep);
   child.stderr.on('data', keep);
+  let peakRssBytes: number | undefined;
+  const sampleMemory = () => {
+    const rss = child.pid === undefined ? undefined : groupRssBytes(child.pid);
+    if (rss !== undefined) peakRssBytes = Math.max(peakRssBytes ?? 0, rss);
+  };
+  const sampler = setInterval(sampleMemory, MEMORY_SAMPLE_MS);
   return {
     child,
     output: () => text,
     lines: () => lines,
     bytes: () => bytes,
     timedOut: () => timedOut,
-    clearLimit: () => clearTimeout(timer),
+    peakRssBytes: () => peakRssBytes,
+    stopTimers: () => {
+      clearTimeout(timer);
+      clearInterval(sampler);
+    },
   };
+}
+
+/** How often the memory of a running command is read: often enough for a peak of a few seconds, rarely enough to cost the measured run nothing to speak of. */
+const MEMORY_SAMPLE_MS = 200;
+
+/**
+ * Resident memory of the processes of a process group, summed (VmRSS of /proc/N/status): a command the bench
+ * starts, with every process it started (npm, Playwright's runner and its workers); undefined off Linux.
+ */
+export function groupRssBytes(groupId: number): number | undefined {
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return undefined;
+  }
+  let total = 0;
+  for (const pid of pids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      // After the command in parentheses (which may hold spaces): state, parent, process group.
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]) !== groupId) continue;
+      const rss = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+      if (rss) total += Number(rss[1]) * 1024;
+    } catch {
+      // The process ended between the listing and the read.
+    }
+  }
+  return total;
 }
 
 function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {

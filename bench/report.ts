@@ -7,6 +7,7 @@ const END = '<!-- bench:results:end -->';
 
 const s = (ms: number | null) => (ms === null || !Number.isFinite(ms) ? '—' : `${(ms / 1000).toFixed(2)} s`);
 const n = (value: number) => (Number.isFinite(value) ? Math.round(value).toLocaleString('en-US') : '—');
+const mib = (value: number | null | undefined) => (value === null || value === undefined ? '—' : `${value} MiB`);
 const yes = (met: boolean | null) => (met === null ? 'not measured' : met ? 'met' : '**missed**');
 
 /** results.json as the Markdown tables of results.md (and of the README). */
@@ -31,14 +32,18 @@ export function renderMarkdown(r: BenchResults): string {
 
   lines.push('### Conformance runs (`npm run conformance`, embedded server, command start to exit)', '');
   table(
-    ['Effort', 'Runs', 'Median', 'Each run', 'CPU time (user + sys), median'],
+    ['Effort', 'Runs', 'Median', 'Each run', 'CPU time (user + sys), median', 'Peak memory, median'],
     [
-      ['quick', r.quickRun.runs, s(r.quickRun.medianMs), r.quickRun.wallMs.map((ms) => s(ms)).join(', '), s(r.quickRun.medianCpuMs)],
-      ['thorough', r.thoroughRun.runs, s(r.thoroughRun.medianMs), r.thoroughRun.wallMs.map((ms) => s(ms)).join(', ') || 'not run', s(r.thoroughRun.medianCpuMs)],
-      [`one test (\`-- ${r.oneTestRun.args}\`): the fixed costs`, r.oneTestRun.runs, s(r.oneTestRun.medianMs), r.oneTestRun.wallMs.map((ms) => s(ms)).join(', '), s(r.oneTestRun.medianCpuMs)],
+      ['quick', r.quickRun.runs, s(r.quickRun.medianMs), r.quickRun.wallMs.map((ms) => s(ms)).join(', '), s(r.quickRun.medianCpuMs), mib(r.quickRun.medianPeakMiB)],
+      ['thorough', r.thoroughRun.runs, s(r.thoroughRun.medianMs), r.thoroughRun.wallMs.map((ms) => s(ms)).join(', ') || 'not run', s(r.thoroughRun.medianCpuMs), mib(r.thoroughRun.medianPeakMiB)],
+      [`one test (\`-- ${r.oneTestRun.args}\`): the fixed costs`, r.oneTestRun.runs, s(r.oneTestRun.medianMs), r.oneTestRun.wallMs.map((ms) => s(ms)).join(', '), s(r.oneTestRun.medianCpuMs), mib(r.oneTestRun.medianPeakMiB)],
     ],
   );
-  lines.push('CPU time is that of the command and every process it started; it hardly moves when others load the machine, wall time does.', '');
+  lines.push(
+    'CPU time is that of the command and every process it started; it hardly moves when others load the machine, wall time does. ' +
+      'Peak memory: the most resident memory (RSS) the command and every process it started (npm, Playwright\'s runner with the embedded server, its workers) held at once, read every 0.2 s.',
+    '',
+  );
 
   lines.push(...failingMarkdown(r.failingRuns));
 

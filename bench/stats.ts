@@ -37,5 +37,7 @@ export interface WallTimes {
   medianMs: number | null;
   /** CPU time (user + system) of the command and its processes, median; null off Linux or without runs. */
   medianCpuMs: number | null;
+  /** The most resident memory the command and its processes held at once (MiB), median of the runs; null off Linux or without runs. */
+  medianPeakMiB: number | null;
   exitCodes: number[];
 }

@@ -23,6 +23,8 @@ export interface SuiteRun {
   wallMs: number;
   /** CPU time (user + system) of the command and every process it started; undefined off Linux. */
   cpuMs?: number;
+  /** The most resident memory the command and every process it started held at once; undefined off Linux. */
+  peakRssBytes?: number;
   exitCode: number;
   /** Per test ("file › describe › title"): duration and step counts, when the run was timed per test. */
   tests?: Record<string, TestTiming>;
@@ -77,7 +79,7 @@ async function timedRun(command: string, args: string[], env: Record<string, str
   const timingsFile = join(scratch, 'timings.json');
   const cpuBefore = childrenCpuMs();
   const started = nowMs();
-  const { exitCode, output, outputLines, outputBytes } = await runBounded(command, [...args, '--output', join(scratch, 'test-results')], {
+  const { exitCode, output, outputLines, outputBytes, peakRssBytes } = await runBounded(command, [...args, '--output', join(scratch, 'test-results')], {
     cwd: PROJECT_ROOT,
     // A failure store of its own: a measured run replays nothing another run found.
     env: { CI: '1', OMS_REPORT_DIR: join(scratch, 'report'), OMS_LEDGER_DIR: join(scratch, 'ledger'), OMS_FAILURE_STORE: join(scratch, 'failures'), BENCH_TIMINGS_FILE: timingsFile, ...env },
@@ -89,7 +91,7 @@ async function timedRun(command: string, args: string[], env: Record<string, str
   const tests = perTest && existsSync(timingsFile) ? readTimings(timingsFile) : undefined;
   const { testsRun, verdict } = readReport(join(scratch, 'report', 'report.json'));
   rmSync(scratch, { recursive: true, force: true });
-  return { startedAt: started, wallMs, cpuMs, exitCode, tests, outputTail: output, outputLines, outputBytes, testsRun, verdict };
+  return { startedAt: started, wallMs, cpuMs, peakRssBytes, exitCode, tests, outputTail: output, outputLines, outputBytes, testsRun, verdict };
 }
 
 /**
@@ -117,7 +119,13 @@ function readTimings(file: string): Record<string, TestTiming> {
   return JSON.parse(readFileSync(file, 'utf8')) as Record<string, TestTiming>;
 }
 
-/** Wall and CPU time of repeated runs, as medians. */
+/** The median of the runs' memory peaks, in MiB; null off Linux or without runs. */
+export function medianPeakMiB(runs: Array<{ peakRssBytes?: number }>): number | null {
+  const peaks = runs.flatMap((r) => (r.peakRssBytes === undefined ? [] : [r.peakRssBytes]));
+  return peaks.length ? Math.round(median(peaks) / 2 ** 20) : null;
+}
+
+/** Wall and CPU time and memory peak of repeated runs, as medians. */
 export function wallTimes(runs: SuiteRun[]): WallTimes {
   const cpu = runs.flatMap((r) => (r.cpuMs === undefined ? [] : [r.cpuMs]));
   return {
@@ -125,6 +133,7 @@ export function wallTimes(runs: SuiteRun[]): WallTimes {
     wallMs: runs.map((r) => round(r.wallMs)),
     medianMs: runs.length ? round(median(runs.map((r) => r.wallMs))) : null,
     medianCpuMs: cpu.length ? round(median(cpu)) : null,
+    medianPeakMiB: medianPeakMiB(runs),
     exitCodes: runs.map((r) => r.exitCode),
   };
 }

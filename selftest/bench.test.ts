@@ -67,7 +67,10 @@ test('npm run bench -- --quick writes results.json with every figure, and result
     expect(results.validation.responses).toBeGreaterThan(0);
     expect(Object.keys(results.requests.quick.byOperation)).toEqual(expect.arrayContaining(['createOrder', 'getOrder', 'listOrders', 'updateOrder', 'deleteOrder']));
     // --quick runs no thorough run: the fields are there, and say so.
-    expect(results.thoroughRun).toEqual({ runs: 0, wallMs: [], medianMs: null, medianCpuMs: null, exitCodes: [] });
+    expect(results.thoroughRun).toEqual({ runs: 0, wallMs: [], medianMs: null, medianCpuMs: null, medianPeakMiB: null, exitCodes: [] });
+    // The memory of every process of the command (npm, the runner with the embedded server, its worker): more than an idle Node, far less than the machine.
+    if (process.platform === 'linux') expect(results.quickRun.medianPeakMiB).toBeGreaterThan(100);
+    if (process.platform === 'linux') expect(results.quickRun.medianPeakMiB).toBeLessThan(4096);
     expect(results.requests.thorough).toBeNull();
 
     expect(Object.keys(results.generation.microseconds).length).toBeGreaterThan(0);
@@ -99,13 +102,24 @@ test('npm run bench -- --quick writes results.json with every figure, and result
       'quick passing run (issue 15)',
       'failing run against the passing run, worst fault class',
       'reference GET /orders/{id}',
-      'quick run, server 150 ms away (issue 21)',
+      'quick run, same machine (issues 28, 30)',
+      'quick run, server 50 ms away (issue 30)',
+      'quick run, server 150 ms away (issue 30)',
+      'peak memory, quick run (issue 30)',
+      'peak memory, thorough run (issue 30)',
     ]);
     // --quick measures the network section at 0 ms only, with the peers already installed (none installed is no failure: each says why).
-    expect(results.targets.find((t) => t.name === 'quick run, server 150 ms away (issue 21)')?.met).toBeNull();
+    for (const latency of [50, 150]) expect(results.targets.find((t) => t.name === `quick run, server ${latency} ms away (issue 30)`)?.met).toBeNull();
+    expect(results.targets.find((t) => t.name === 'quick run, same machine (issues 28, 30)')?.measured).toBeCloseTo(results.quickRun.medianMs! / 1000, 1);
+    expect(results.targets.find((t) => t.name === 'peak memory, thorough run (issue 30)')?.met).toBeNull();
     const suiteRow = results.network?.rows.find((row) => row.tool === 'suite');
     expect(suiteRow?.latencyMs).toBe(0);
     expect(suiteRow!.medianRequests).toBeGreaterThan(0);
+    if (process.platform === 'linux') expect(suiteRow!.medianPeakMiB).toBeGreaterThan(100);
+    if (process.platform === 'linux') {
+      const quickPeak = results.targets.find((t) => t.name === 'peak memory, quick run (issue 30)')!;
+      expect(quickPeak.measured).toBe(Math.max(results.quickRun.medianPeakMiB!, suiteRow!.medianPeakMiB!));
+    }
     for (const tool of results.network!.tools) expect(tool.unavailable === undefined || tool.unavailable.length > 0).toBe(true);
     // A passing run beside failing runs of two fault classes, with what each printed, and the bare floor.
     expect(results.failingRuns.failing.map((row) => row.fault)).toEqual(['format-text-plain', 'update-mangles-non-ascii']);
@@ -161,7 +175,7 @@ test('npm run bench -- --only network, tiny: five bare requests and Dredd at 0 m
 
     const markdown = readFileSync(join(outDir, 'results.md'), 'utf8');
     expect(markdown).toContain('### Across a network: the quick run and peer tools at 0 ms');
-    expect(markdown).toMatch(/\| five requests, no tool \(2xx, an id\) \| 0 ms \| \d+\.\d\d s \| 5 \| — \| passed 1 of 1 \| 0 of 1 \|/);
+    expect(markdown).toMatch(/\| five requests, no tool \(2xx, an id\) \| 0 ms \| \d+\.\d\d s \| 5 \| — \| — \| passed 1 of 1 \| 0 of 1 \|/);
   } finally {
     rmSync(outDir, { recursive: true, force: true });
   }
