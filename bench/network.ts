@@ -200,7 +200,13 @@ export async function networkSection(options: NetworkOptions, command: string, l
     }
   }
 
-  const thorough = options.thorough && runnable.has('suite') ? await thoroughAcrossNetwork(Math.max(...options.latencies), log) : undefined;
+  const thorough =
+    options.thorough && runnable.has('suite')
+      ? await thoroughAcrossNetwork(Math.max(...options.latencies), log).catch((error: unknown) => {
+          log(`network: the thorough run could not run: ${(error as Error).message}`);
+          return undefined;
+        })
+      : undefined;
 
   const faults: FaultOutcome[] = [];
   for (const [index, fault] of options.faults.entries()) {
