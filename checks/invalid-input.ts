@@ -47,7 +47,7 @@ export function invalidBodyRefused(invalid: InvalidRequest): Check {
   return wrongTypeRefused(body);
 }
 
-/** JSON a lenient parser reads (ORD-OBS-033: NaN, a key twice, a trailing comma, an empty update) is taken or refused; never a 5xx. */
+/** JSON a lenient parser reads (ORD-OBS-033: NaN, a key twice, a trailing comma, bytes that are not UTF-8, an empty update) is taken or refused; never a 5xx. */
 export const lenientBodyAnswered =
   (what: string): Check =>
   (exchange) =>

@@ -1,7 +1,7 @@
 import { bounds, isValidQuery, type ListQuery } from '../contract/query';
 import { violationIn, type Judgement } from './check';
 import type { Finding, FindingContext } from './finding';
-import { parseJson, type Exchange, type Json } from '../contract/exchange';
+import { holdsNonUtf8Bytes, parseJson, type Exchange, type Json } from '../contract/exchange';
 import { answered401, refusedWithBadCredentials, validTokenAccepted, type BadCredentials } from './auth';
 import { responseChecks, responseRequirements } from './body';
 import { deleteUnknownIdAnswer } from './deletion';
@@ -224,6 +224,7 @@ function orderIdOf(exchange: Exchange): string {
 }
 
 function jsonObject(text: string | undefined): Json | undefined {
-  const value = text === undefined ? undefined : parseJson(text);
+  // Bytes that are not UTF-8 make no JSON text: what a lenient decoder reads of them is the server's choice (ORD-OBS-033).
+  const value = text === undefined || holdsNonUtf8Bytes(text) ? undefined : parseJson(text);
   return value && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : undefined;
 }

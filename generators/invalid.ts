@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { contract, type JsonSchema, type OperationId } from '../contract/openapi';
+import { nonUtf8Byte } from '../contract/exchange';
 import type { InvalidRequest } from '../checks/invalid-input';
 import { anyOrder } from './order';
 import { requestComponent, requiredFields } from './schema';
@@ -101,24 +102,36 @@ export function emptyBody(): fc.Arbitrary<InvalidRequest> {
   return fc.constant({ kind: 'empty-body', description: 'the body is empty', requirementId: 'ORD-ERR-002', rawBody: '' });
 }
 
-/** A literal that stands for price in a body's JSON text until it is replaced by raw text. */
+/** Literals that stand for a value in a body's JSON text until it is replaced by raw text. */
 const RAW_PRICE = '\u0000oms-raw-price';
+const RAW_NOTE = '\u0000oms-raw-note';
+
+/** A note of JSON text holding `bytes`, none of them UTF-8 (contract/exchange.ts: how a body's text holds them). */
+function noteWithBytes(bytes: number[]): string {
+  return `"read ${bytes.map(nonUtf8Byte).join('')} leniently"`;
+}
 
 /**
  * JSON that a lenient parser reads and a strict one refuses (ORD-OBS-033), made from a valid body with a price:
- * NaN or Infinity, a key given twice (the last value valid, as Python's json keeps it), a trailing comma; for an
- * update, an empty body too (Express reads it as {}). A correct server takes or refuses each (ORD-ERR-009).
+ * NaN or Infinity, a key given twice (the last value valid, as Python's json keeps it), a trailing comma; a note
+ * whose bytes are not UTF-8, so no JSON text (RFC 8259, 8.1), which a lenient decoder reads as U+FFFD (Node, Go)
+ * and Python's json.loads refuses with a UnicodeDecodeError, no JSONDecodeError, or, for a UTF-16 half in UTF-8
+ * form, takes as that half (which PostgreSQL cannot store); for an update, an empty body too (Express reads it
+ * as {}). A correct server takes or refuses each (ORD-ERR-009).
  */
 export function lenientBodies(valid: Json, operation: 'createOrder' | 'updateOrder'): Array<{ name: string; rawBody: string }> {
   if (typeof valid.price !== 'number') throw new Error('lenientBodies: the valid body needs a price to spoil');
   const json = JSON.stringify(valid);
   const priceAs = (literal: string) => JSON.stringify({ ...valid, price: RAW_PRICE }).replace(JSON.stringify(RAW_PRICE), literal);
+  const noteAs = (text: string) => JSON.stringify({ ...valid, note: RAW_NOTE }).replace(JSON.stringify(RAW_NOTE), text);
   return [
     { name: 'price NaN, then price again with a number', rawBody: `{"price":NaN,${json.slice(1)}` },
     { name: 'price NaN', rawBody: priceAs('NaN') },
     { name: 'price Infinity', rawBody: priceAs('Infinity') },
     { name: 'price given twice, first as a word', rawBody: `{"price":"free",${json.slice(1)}` },
     { name: 'a trailing comma', rawBody: `${json.slice(0, -1)},}` },
+    { name: 'a note with the bytes FF FE, which are not UTF-8', rawBody: noteAs(noteWithBytes([0xff, 0xfe])) },
+    { name: 'a note with the bytes ED A0 80 (U+D800, a UTF-16 half, in UTF-8 form: not UTF-8)', rawBody: noteAs(noteWithBytes([0xed, 0xa0, 0x80])) },
     ...(operation === 'updateOrder' ? [{ name: 'an empty body', rawBody: '' }] : []),
   ];
 }

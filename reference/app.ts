@@ -1,4 +1,5 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { isUtf8 } from 'node:buffer';
 import { AccountRegistry } from './accounts';
 import { ApiError, errorReply, type ApiReply, type ApiRequest } from './http';
 import { createOrder, deleteOrder, getOrder, listOrders, updateOrder } from './routes/orders';
@@ -181,7 +182,8 @@ function readRequest(incoming: IncomingMessage, maxBodyBytes: number): Promise<A
         reject(new ApiError(413, 'payload_too_large', `The request body exceeds ${maxBodyBytes} bytes`));
         return;
       }
-      resolve({ ...requestLine(incoming), bodyText: Buffer.concat(chunks).toString('utf8') });
+      const body = Buffer.concat(chunks);
+      resolve({ ...requestLine(incoming), bodyText: body.toString('utf8'), ...(!isUtf8(body) && { nonUtf8Body: body }) });
     });
   });
 }

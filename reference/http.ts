@@ -9,8 +9,10 @@ export interface ApiRequest {
   rawPath?: string;
   query: URLSearchParams;
   headers: IncomingHttpHeaders;
-  /** The raw body text ('' when none was sent). */
+  /** The raw body text ('' when none was sent), decoded as Node decodes UTF-8: each bad sequence U+FFFD. */
   bodyText: string;
+  /** The body's bytes, only when they are not UTF-8 (bodyText then holds U+FFFD for what did not decode). */
+  nonUtf8Body?: Buffer;
 }
 
 /** What a route answers; serialised by the app, so behaviours can rewrite it first. */

@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import { operationOf } from '../contract/operations';
-import { parseJson, type Exchange, type ExchangeTiming } from '../contract/exchange';
+import { bodyBytes, holdsNonUtf8Bytes, parseJson, type Exchange, type ExchangeTiming } from '../contract/exchange';
 import type { FindingContext } from '../checks/finding';
 import { redact } from '../config/redaction';
 import type { Evidence } from './evidence';
@@ -48,7 +48,7 @@ export interface HarEntry {
     cookies: NameValue[];
     headers: NameValue[];
     queryString: NameValue[];
-    postData?: { mimeType: string; text: string; _truncated?: true };
+    postData?: { mimeType: string; text: string; comment?: string; _truncated?: true };
     headersSize: number;
     bodySize: number;
   };
@@ -86,6 +86,9 @@ export function renderHar(exchanges: HarExchange[], creator: { name: string; ver
   return `${jsonText(har)}\n`;
 }
 
+/** HAR's postData is text: a body sent with bytes that are not UTF-8 keeps them as contract/exchange.ts writes them. */
+const NON_UTF8_COMMENT = 'bytes that are not UTF-8 were sent: each lone UTF-16 half U+DC80 to U+DCFF in text stands for the byte 0x80 to 0xFF (Python\'s surrogateescape)';
+
 function harEntry({ exchange, requirement, test, context, truncated }: HarExchange, at: Date): HarEntry {
   const url = redact(exchange.request.url);
   const requestBody = exchange.request.body === undefined ? undefined : redact(exchange.request.body);
@@ -103,10 +106,10 @@ function harEntry({ exchange, requirement, test, context, truncated }: HarExchan
       headers: nameValues(exchange.request.headers),
       queryString: queryOf(url),
       ...(requestBody !== undefined && {
-        postData: { mimeType: header(exchange.request.headers, 'content-type') || 'application/octet-stream', text: requestBody, ...(truncated?.request && { _truncated: true as const }) },
+        postData: { mimeType: header(exchange.request.headers, 'content-type') || 'application/octet-stream', text: requestBody, ...(holdsNonUtf8Bytes(requestBody) && { comment: NON_UTF8_COMMENT }), ...(truncated?.request && { _truncated: true as const }) },
       }),
       headersSize: -1,
-      bodySize: requestBody === undefined ? 0 : (exchange.request.bodyBytes ?? Buffer.byteLength(requestBody)),
+      bodySize: requestBody === undefined ? 0 : (exchange.request.bodyBytes ?? bodyBytes(requestBody).length),
     },
     response: {
       status: exchange.status,

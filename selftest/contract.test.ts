@@ -1,4 +1,6 @@
 import { expect, test } from '@playwright/test';
+import fc from 'fast-check';
+import { bodyBytes, holdsNonUtf8Bytes, nonUtf8Byte } from '../contract/exchange';
 import { contract, formatProblems } from '../contract/openapi';
 import { instantOf, isIso8601DateTime } from '../contract/datetime';
 import { changesBetween, differences } from '../checks/roundtrip';
@@ -111,4 +113,19 @@ test('holds responses to the type of client-sent fields, and requests to their f
   expect(contract().response('getOrder', 200)!.problems({ id: 'x', user_id: '7c9e6679-7425-40de-944b-e07fc1f90ae7', status: 'created', created_at: '', updated_at: '2026-11-20T09:30:00Z', deleted_at: null, customer: {}, items: [], currency: 'EUR', price: 1 }).map((p) => p.pointer)).toEqual(['/created_at']);
   // The fields a create requires are never null or absent in the full form (ORD-FORM-001): no update may clear them.
   expect(contract().response('getOrder', 200)!.problems({ id: 'x', user_id: '7c9e6679-7425-40de-944b-e07fc1f90ae7', status: 'created', created_at: '2026-11-20T09:30:00Z', updated_at: '2026-11-20T09:30:00Z', deleted_at: null, customer: null, items: [], currency: 'EUR' }).map((p) => p.pointer).sort()).toEqual(['/customer', '/price']);
+});
+
+test('the text of a request body stands for exactly its bytes: UTF-8, and each byte that is not UTF-8 as itself; no JSON.stringify output holds such a byte', () => {
+  const segment = fc.oneof(fc.string({ unit: 'binary', maxLength: 8 }), fc.integer({ min: 0x80, max: 0xff }));
+  fc.assert(
+    fc.property(fc.array(segment, { maxLength: 8 }), (segments) => {
+      const text = segments.map((part) => (typeof part === 'number' ? nonUtf8Byte(part) : part)).join('');
+      const bytes = Buffer.concat(segments.map((part) => (typeof part === 'number' ? Buffer.of(part) : Buffer.from(part, 'utf8'))));
+      expect(bodyBytes(text).equals(bytes)).toBe(true);
+      expect(holdsNonUtf8Bytes(text)).toBe(segments.some((part) => typeof part === 'number'));
+    }),
+    { numRuns: 500 },
+  );
+  fc.assert(fc.property(fc.jsonValue(), fc.string({ unit: 'binary-ascii' }), (value, text) => !holdsNonUtf8Bytes(JSON.stringify({ value, text, half: '\udcff' }))));
+  expect(() => nonUtf8Byte(0x7f)).toThrow(RangeError);
 });

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import fc from 'fast-check';
 import { curlLine } from '../harness/http/exchange';
-import type { Exchange } from '../contract/exchange';
+import { bodyBytes, nonUtf8Byte, type Exchange } from '../contract/exchange';
 import { registerSecret } from '../config/redaction';
 import { hasInvisible } from '../config/safe-text';
 import { intendedArguments, RecordingShell, SHELLS } from './support/shell';
@@ -78,6 +78,20 @@ test(`a body with a long run of one character (the suite's 2 MiB padding) makes 
     expect(line.length, 'a line of a few kilobytes').toBeLessThan(30_000);
     expect(hasInvisible(line)).toBe(false);
     for (const shellName of SHELLS) expect(shell.curlArguments(line, shellName), shellName).toEqual(expectedArguments(spec));
+  }
+});
+
+test(`a body with bytes that are not UTF-8 (sent on purpose: ORD-ERR-009) reaches curl as those bytes in ${SHELLS.join(', ')}, a long run of one character beside them too`, () => {
+  const bytes = (...values: number[]) => values.map(nonUtf8Byte).join('');
+  const bodies: Array<[string, Buffer]> = [
+    [`{"note":"read ${bytes(0xff, 0xfe)} and ${bytes(0xed, 0xa0, 0x80)} zoë"}`, Buffer.from([...Buffer.from('{"note":"read '), 0xff, 0xfe, ...Buffer.from(' and '), 0xed, 0xa0, 0x80, ...Buffer.from(' zoë"}')])],
+    [`${'x'.repeat(5000)}${bytes(0xc3)}`, Buffer.concat([Buffer.from('x'.repeat(5000)), Buffer.of(0xc3)])],
+  ];
+  for (const [body, sent] of bodies) {
+    expect(bodyBytes(body).equals(sent), 'the bytes the transport sends').toBe(true);
+    const line = curlLine(request(body));
+    expect(hasInvisible(line), `printable as it is: ${line.slice(0, 200)}`).toBe(false);
+    for (const shellName of SHELLS) expect(shell.curlArgumentBytes(line, shellName).at(-1)?.equals(sent), `${shellName}: curl read the body's bytes from stdin`).toBe(true);
   }
 });
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import Ajv2020 from 'ajv/dist/2020';
-import type { Exchange } from '../contract/exchange';
+import { nonUtf8Byte, type Exchange } from '../contract/exchange';
 import { registerSecret } from '../config/redaction';
 import { readHar, renderHar, type HarExchange } from '../reporter/har';
 import { runSuite } from './support/run-suite';
@@ -130,6 +130,18 @@ test('failures.har is HAR 1.2, one entry per exchange, with its timings, require
   const [first, second] = readHar(text);
   expect([first.exchange.operationId, first.exchange.request.path, first.exchange.json]).toEqual(['listOrders', '/orders?limit=500&page=0', { echo: 'Bearer $OMS_TOKEN', note: 'Grüße' }]);
   expect([second.exchange.operationId, second.requirement, second.context, second.truncated, second.exchange.timing]).toEqual(['createOrder', post.requirement, { ownForm: true }, { response: true }, post.exchange.timing]);
+});
+
+test('a body sent with bytes that are not UTF-8 keeps them in HAR as the suite keeps them, says so, counts its bytes, and reads back the same', () => {
+  const body = `{"note":"read ${nonUtf8Byte(0xff)}${nonUtf8Byte(0xfe)} leniently"}`;
+  const sent = exchange({ operationId: 'createOrder', request: { method: 'POST', url: 'http://127.0.0.1:1/orders', path: '/orders', headers: { 'Content-Type': 'application/json' }, body }, status: 400 });
+  const text = renderHar([{ exchange: sent }], { name: 'oms-conformance', version: '1.0.0' });
+  const har = JSON.parse(text) as Entries;
+  expectHar12(har);
+  const [entry] = har.log.entries;
+  expect([entry.request.postData.text, entry.request.bodySize]).toEqual([body, Buffer.byteLength('{"note":"read  leniently"}') + 2]);
+  expect(entry.request.postData.comment).toMatch(/not UTF-8.*U\+DC80 to U\+DCFF.*0x80 to 0xFF/);
+  expect(readHar(text)[0].exchange.request.body).toBe(body);
 });
 
 test('readHar takes the path prefix of the base URL, or finds it, and leaves other URLs without an operation', () => {

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { OperationId } from '../../contract/openapi';
-import type { Exchange } from '../../contract/exchange';
+import { bodyBytes, type Exchange } from '../../contract/exchange';
 import { redactedExchange, redactHeaders } from './exchange';
 import { redact } from '../../config/redaction';
 import { currentRunId } from '../../config/settings';
@@ -16,7 +16,7 @@ export interface RequestSpec {
   query?: Record<string, string | number>;
   /** Sent as JSON. */
   json?: unknown;
-  /** Sent as is (malformed JSON, empty bodies, oversized bodies). */
+  /** Sent as is (malformed JSON, empty bodies, oversized bodies); bytes that are not UTF-8 written as contract/exchange.ts nonUtf8Byte writes them. */
   rawBody?: string;
   /** Content-Type of the body: application/json unless given; null sends the body without one. */
   contentType?: string | null;
@@ -134,7 +134,7 @@ export class OmsClient {
         url,
         method: spec.method,
         headers,
-        body: body === undefined ? undefined : Buffer.from(body, 'utf8'),
+        body: body === undefined ? undefined : bodyBytes(body),
         timeoutMs: this.options.timeoutMs,
         maxResponseBytes: this.options.maxResponseBytes,
       });

@@ -8,6 +8,7 @@
  * the line.
  */
 import { hasInvisible } from '../../config/safe-text';
+import { bodyBytes } from '../../contract/exchange';
 
 export function shellWord(text: string, placeholders: readonly string[] = []): string {
   if (text === '') return "''";
@@ -77,13 +78,14 @@ function quoteLiteral(text: string): string {
 }
 
 /**
- * A single-quoted printf format that prints exactly the UTF-8 bytes of `text`: printable ASCII as it is, every
+ * A single-quoted printf format that prints exactly the bytes `text` stands for (its UTF-8, and each byte that is
+ * not UTF-8 as itself: contract/exchange.ts bodyBytes): printable ASCII as it is, every
  * other byte as a three-digit octal escape (the only numeric escape POSIX printf has: \x is bash's), the quote
  * and a leading "-" (an option to some printf) escaped too.
  */
 function printfFormat(text: string): string {
   const octal = (byte: number) => `\\${byte.toString(8).padStart(3, '0')}`;
-  const format = [...Buffer.from(text, 'utf8')]
+  const format = [...bodyBytes(text)]
     .map((byte, index) => {
       if (byte === 0x25) return '%%';
       if (byte === 0x5c) return '\\\\';

@@ -13,9 +13,9 @@ const SHELL_PATHS: Record<ShellName, string> = { sh: '/bin/sh', bash: '/bin/bash
 /** The shells of this machine that lines are run in; zsh only where installed (apt-get install zsh). */
 export const SHELLS: ShellName[] = (Object.keys(SHELL_PATHS) as ShellName[]).filter((name) => existsSync(SHELL_PATHS[name]));
 
-/** What running one line did: each curl call with its arguments, and anything else it printed or reported. */
+/** What running one line did: each curl call with its arguments (the bytes curl got), and anything else it printed or reported. */
 export interface ShellRun {
-  calls: string[][];
+  calls: Buffer[][];
   status: number | null;
   stdout: string;
   stderr: string;
@@ -50,16 +50,21 @@ export class RecordingShell {
   run(line: string, shell: ShellName = 'bash'): ShellRun {
     rmSync(this.log, { force: true });
     const run = spawnSync(SHELL_PATHS[shell], ['-c', line], { env: { PATH: this.folder, HOME: '/nonexistent', ...this.environment }, encoding: 'utf8' });
-    const calls: string[][] = [];
+    const calls: Buffer[][] = [];
     for (const entry of existsSync(this.log) ? readFileSync(this.log, 'utf8').split('\n').slice(0, -1) : []) {
       if (entry === 'call') calls.push([]);
-      else calls[calls.length - 1].push(Buffer.from(entry, 'base64').toString('utf8'));
+      else calls[calls.length - 1].push(Buffer.from(entry, 'base64'));
     }
     return { calls, status: run.status, stdout: run.stdout, stderr: run.stderr };
   }
 
   /** The arguments curl received when the shell ran the line (curl's own name left out); throws unless curl ran once and nothing else happened. */
   curlArguments(line: string, shell: ShellName = 'bash'): string[] {
+    return this.curlArgumentBytes(line, shell).map((bytes) => bytes.toString('utf8'));
+  }
+
+  /** curlArguments as the bytes curl received: a body that is not UTF-8 included. */
+  curlArgumentBytes(line: string, shell: ShellName = 'bash'): Buffer[] {
     const run = this.run(line, shell);
     if (run.status !== 0 || run.stderr || run.stdout || run.calls.length !== 1) {
       throw new Error(`${shell} -c ${JSON.stringify(line)}: exit ${run.status}, ${run.calls.length} curl call(s), stdout ${JSON.stringify(run.stdout)}, stderr ${JSON.stringify(run.stderr)}`);

@@ -77,7 +77,7 @@ test.describe('Invalid input (4.2, 4.4, 7)', () => {
     check(nonJsonBodyRefused('an empty create body')(await api.send({ ...requestLine('createOrder'), rawBody: '', contentType: 'application/json' })));
   });
 
-  test('takes or refuses JSON a lenient parser reads (NaN, Infinity, a key twice, a trailing comma, an empty update), never a 5xx, and reads back what it took in JSON', verifies('ORD-ERR-009', 'ORD-OBS-033'), async ({ api }) => {
+  test('takes or refuses JSON a lenient parser reads (NaN, Infinity, a key twice, a trailing comma, bytes that are not UTF-8, an empty update), never a 5xx, and reads back what it took in JSON', verifies('ORD-ERR-009', 'ORD-OBS-033'), async ({ api }) => {
     // Each body on an order of its own, all side by side: an update read back meets no other body's value.
     const updateBodies = lenientBodies({ note: 'read leniently', price: 19.5 }, 'updateOrder');
     const [creates, orders] = await both(

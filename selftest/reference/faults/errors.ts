@@ -16,6 +16,14 @@ export const ERROR_FAULTS: FaultDefinition[] = [
     }),
   }),
   fault({
+    id: 'errors-non-utf8-body-500',
+    level: 'SHOULD',
+    catches: ['ORD-ERR-009'],
+    subtle: true,
+    description: "A create or update whose bytes are not UTF-8 crashes the handler, which catches only the JSON parser's own error (Python: a UnicodeDecodeError is no JSONDecodeError): 500.",
+    hooks: () => answersWhen(['create', 'update'], (request) => request.nonUtf8Body !== undefined, () => internalError("UnicodeDecodeError: 'utf-8' codec can't decode byte 0xff in position 60: invalid start byte")),
+  }),
+  fault({
     id: 'errors-wrong-type-500',
     level: 'SHOULD',
     catches: ['ORD-ERR-004'],

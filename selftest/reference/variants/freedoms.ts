@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { instantOf } from '../../../contract/datetime';
 import { ruleAt } from '../../../contract/fields';
 import { contract, type JsonSchema } from '../../../contract/openapi';
@@ -669,6 +670,38 @@ export function refuseDuplicateKeys(): Hooks {
         ? errorReply(new ApiError(400, 'invalid_json', 'The request body gives a key twice', [{ field: '(body)', error: 'duplicate key' }]))
         : undefined,
   };
+}
+
+/**
+ * A create or update whose bytes are not UTF-8, decoded as Python's json.loads decodes bytes (ORD-OBS-033): a UTF-16
+ * half in UTF-8 form (ED A0 80 to ED BF BF) read as that half ('surrogatepass'), any other byte that is not UTF-8
+ * refused with 400 (a UnicodeDecodeError, caught as the ValueError it is). The clean server reads each as Node: U+FFFD.
+ */
+export function bytesDecodedAsPython(): Hooks {
+  return {
+    rewriteRequest: (request, { accounts }) => {
+      if (!request.nonUtf8Body || !is(request, 'create', 'update') || !callerOf(request, accounts)) return request;
+      const text = surrogatePassUtf8(request.nonUtf8Body);
+      if (text === undefined) throw new ApiError(400, 'invalid_json', 'The request body is not UTF-8', [{ field: '(body)', error: 'invalid utf-8' }]);
+      return { ...request, bodyText: text };
+    },
+  };
+}
+
+/** UTF-8 with each UTF-16 half in UTF-8 form taken as that half, as Python decodes with 'surrogatepass'; undefined for any other byte that is not UTF-8. */
+function surrogatePassUtf8(bytes: Buffer): string | undefined {
+  let text = '';
+  let from = 0;
+  for (let index = 0; index + 2 < bytes.length; index++) {
+    if (bytes[index] !== 0xed || bytes[index + 1] < 0xa0 || bytes[index + 1] > 0xbf || (bytes[index + 2] & 0xc0) !== 0x80) continue;
+    const before = bytes.subarray(from, index);
+    if (!isUtf8(before)) return undefined;
+    text += before.toString('utf8') + String.fromCharCode(0xd000 | ((bytes[index + 1] & 0x3f) << 6) | (bytes[index + 2] & 0x3f));
+    from = index + 3;
+    index += 2;
+  }
+  const rest = bytes.subarray(from);
+  return isUtf8(rest) ? text + rest.toString('utf8') : undefined;
 }
 
 /** An update with an empty body (Content-Type application/json, zero bytes) read as {}, as Express's JSON body parser reads it: an update of nothing. */

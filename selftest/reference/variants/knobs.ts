@@ -14,6 +14,7 @@ import {
   nullObjectsAsObjectsOfNulls,
   emptyUpdateBodyAsObject,
   lenientBodies,
+  bytesDecodedAsPython,
   refuseDuplicateKeys,
   emptyServiceArrays,
   emptyUnsentFields,
@@ -93,6 +94,7 @@ function choice(name: string, entry: string, clean: string, others: Record<strin
 
 export const KNOBS: readonly Knob[] = [
   // First: the bodies they read leniently are JSON to every knob after them that rewrites a body.
+  choice('non-utf8-bytes', 'ORD-OBS-033', 'replaced', { 'python-json': bytesDecodedAsPython }),
   choice('non-finite-numbers', 'ORD-OBS-033', 'refused', { taken: () => lenientBodies({ nonFinite: true }) }),
   choice('trailing-comma', 'ORD-OBS-033', 'refused', { ignored: () => lenientBodies({ trailingComma: true }) }),
   choice('duplicate-keys', 'ORD-OBS-033', 'last-wins', { refused: refuseDuplicateKeys }),
