@@ -359,8 +359,44 @@ function describeErrors(errors: ErrorObject[]): SchemaProblem[] {
   );
 }
 
+/**
+ * A value as its JSON text, cut at `max` characters. Written only as far as it is shown: a large value costs no
+ * more than a small one, and one nested deeper than JSON.stringify's stack (a request of ORD-ERR-004's, a server
+ * echoing it) is shown, not thrown on.
+ */
 export function excerpt(value: unknown, max = 120): string {
-  const text = value === undefined ? 'undefined' : JSON.stringify(value);
+  const parts: string[] = [];
+  let length = 0;
+  // Each returns false once the text is longer than shown: the nesting it walks is never deeper than `max`.
+  const emit = (piece: string): boolean => {
+    parts.push(piece);
+    length += piece.length;
+    return length <= max;
+  };
+  const write = (item: unknown): boolean => {
+    if (item !== null && typeof item === 'object' && typeof (item as { toJSON?: unknown }).toJSON === 'function') return write((item as { toJSON(): unknown }).toJSON());
+    if (typeof item === 'string') return emit(JSON.stringify(item.slice(0, max + 1)));
+    if (item === null || typeof item !== 'object') return emit(JSON.stringify(item) ?? 'null');
+    if (Array.isArray(item)) {
+      if (!emit('[')) return false;
+      for (let index = 0; index < item.length; index++) {
+        const element: unknown = item[index];
+        if ((index > 0 && !emit(',')) || !write(element === undefined || typeof element === 'function' ? null : element)) return false;
+      }
+      return emit(']');
+    }
+    if (!emit('{')) return false;
+    let first = true;
+    for (const [key, inner] of Object.entries(item)) {
+      if (inner === undefined || typeof inner === 'function') continue;
+      if ((!first && !emit(',')) || !emit(`${JSON.stringify(key)}:`) || !write(inner)) return false;
+      first = false;
+    }
+    return emit('}');
+  };
+  if (value === undefined) emit('undefined');
+  else write(value);
+  const text = parts.join('');
   return text.length > max ? `${text.slice(0, max)}…` : text;
 }
 

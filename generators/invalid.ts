@@ -102,9 +102,13 @@ export function emptyBody(): fc.Arbitrary<InvalidRequest> {
   return fc.constant({ kind: 'empty-body', description: 'the body is empty', requirementId: 'ORD-ERR-002', rawBody: '' });
 }
 
-/** Literals that stand for a value in a body's JSON text until it is replaced by raw text. */
-const RAW_PRICE = '\u0000oms-raw-price';
-const RAW_NOTE = '\u0000oms-raw-note';
+/** A literal that stands for a value in a body's JSON text until it is replaced by raw text. */
+const RAW_VALUE = '\u0000oms-raw-value';
+
+/** `valid` as JSON text with `field` set to `literal`, raw text that JSON.stringify cannot write (NaN, bytes that are not UTF-8, a deep nesting). */
+function withLiteral(valid: Json, field: string, literal: string): string {
+  return JSON.stringify({ ...valid, [field]: RAW_VALUE }).replace(JSON.stringify(RAW_VALUE), literal);
+}
 
 /** A note of JSON text holding `bytes`, none of them UTF-8 (contract/exchange.ts: how a body's text holds them). */
 function noteWithBytes(bytes: number[]): string {
@@ -122,8 +126,8 @@ function noteWithBytes(bytes: number[]): string {
 export function lenientBodies(valid: Json, operation: 'createOrder' | 'updateOrder'): Array<{ name: string; rawBody: string }> {
   if (typeof valid.price !== 'number') throw new Error('lenientBodies: the valid body needs a price to spoil');
   const json = JSON.stringify(valid);
-  const priceAs = (literal: string) => JSON.stringify({ ...valid, price: RAW_PRICE }).replace(JSON.stringify(RAW_PRICE), literal);
-  const noteAs = (text: string) => JSON.stringify({ ...valid, note: RAW_NOTE }).replace(JSON.stringify(RAW_NOTE), text);
+  const priceAs = (literal: string) => withLiteral(valid, 'price', literal);
+  const noteAs = (text: string) => withLiteral(valid, 'note', text);
   return [
     { name: 'price NaN, then price again with a number', rawBody: `{"price":NaN,${json.slice(1)}` },
     { name: 'price NaN', rawBody: priceAs('NaN') },
@@ -133,6 +137,27 @@ export function lenientBodies(valid: Json, operation: 'createOrder' | 'updateOrd
     { name: 'a note with the bytes FF FE, which are not UTF-8', rawBody: noteAs(noteWithBytes([0xff, 0xfe])) },
     { name: 'a note with the bytes ED A0 80 (U+D800, a UTF-16 half, in UTF-8 form: not UTF-8)', rawBody: noteAs(noteWithBytes([0xed, 0xa0, 0x80])) },
     ...(operation === 'updateOrder' ? [{ name: 'an empty body', rawBody: '' }] : []),
+  ];
+}
+
+/**
+ * How deep deeplyNestedBodies nests: past the recursion of Python's json (about 1,000 levels, a RecursionError that
+ * is no JSONDecodeError) and of class-transformer on a Node.js stack (about 2,500), within Go's limit (10,000).
+ */
+export const DEEP_NESTING = 5_000;
+
+/**
+ * The body, and a string and a number field of it, as a value nested DEEP_NESTING deep: of the wrong type at any
+ * depth, so refused with a 4xx (ORD-ERR-004), by a parser's depth limit or by validation, never a crash.
+ */
+export function deeplyNestedBodies(valid: Json): Array<{ name: string; rawBody: string }> {
+  const levels = DEEP_NESTING.toLocaleString('en');
+  const array = `${'['.repeat(DEEP_NESTING)}${']'.repeat(DEEP_NESTING)}`;
+  const object = `${'{"a":'.repeat(DEEP_NESTING)}1${'}'.repeat(DEEP_NESTING)}`;
+  return [
+    { name: `the body as an array nested ${levels} deep`, rawBody: array },
+    { name: `note as an object nested ${levels} deep`, rawBody: withLiteral(valid, 'note', object) },
+    { name: `price as an array nested ${levels} deep`, rawBody: withLiteral(valid, 'price', array) },
   ];
 }
 

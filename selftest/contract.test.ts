@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import fc from 'fast-check';
 import { bodyBytes, holdsNonUtf8Bytes, nonUtf8Byte } from '../contract/exchange';
-import { contract, formatProblems } from '../contract/openapi';
+import { contract, excerpt, formatProblems } from '../contract/openapi';
 import { instantOf, isIso8601DateTime } from '../contract/datetime';
 import { changesBetween, differences } from '../checks/roundtrip';
 
@@ -128,4 +128,16 @@ test('the text of a request body stands for exactly its bytes: UTF-8, and each b
   );
   fc.assert(fc.property(fc.jsonValue(), fc.string({ unit: 'binary-ascii' }), (value, text) => !holdsNonUtf8Bytes(JSON.stringify({ value, text, half: '\udcff' }))));
   expect(() => nonUtf8Byte(0x7f)).toThrow(RangeError);
+});
+
+test('excerpt shows a value as the start of its JSON text, however large, and one nested deeper than JSON.stringify can write', () => {
+  const clipped = (value: unknown, max: number) => {
+    const text = value === undefined ? 'undefined' : JSON.stringify(value);
+    return text.length > max ? `${text.slice(0, max)}…` : text;
+  };
+  fc.assert(fc.property(fc.jsonValue(), fc.integer({ min: 1, max: 200 }), (value, max) => excerpt(value, max) === clipped(value, max)), { numRuns: 2_000 });
+  expect([excerpt(undefined, 4), excerpt(new Date(0), 30), excerpt({ a: undefined, b: [undefined] })]).toEqual(['unde…', '"1970-01-01T00:00:00.000Z"', '{"b":[null]}']);
+  const deep = JSON.parse(`${'['.repeat(20_000)}${']'.repeat(20_000)}`) as unknown;
+  expect(() => JSON.stringify(deep)).toThrow(RangeError);
+  expect(excerpt(deep, 10)).toBe(`${'['.repeat(10)}…`);
 });

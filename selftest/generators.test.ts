@@ -7,11 +7,12 @@ import { generatedTypesAreCurrent } from '../contract/openapi-types';
 import { address, ADDRESS_FORMS } from '../generators/address';
 import { billing } from '../generators/billing';
 import { customer, email, phone } from '../generators/customer';
-import { invalidOrder, invalidOrderUpdate, lenientBodies } from '../generators/invalid';
+import { deeplyNestedBodies, DEEP_NESTING, invalidOrder, invalidOrderUpdate, lenientBodies } from '../generators/invalid';
 import { duplicateKeyIn, lenientJson } from './reference/faults/kit';
 import { laxScalar } from './reference/variants/edges';
 import { hasLoneSurrogate } from '../config/safe-text';
 import { readScalars } from './reference/variants/freedoms';
+import { nestingDepth } from './reference/faults/kit';
 import type { InvalidRequest } from '../checks/invalid-input';
 import { dimensions, item } from '../generators/item';
 import { EDGE_AMOUNTS } from '../generators/numbers';
@@ -234,6 +235,17 @@ test.describe('invalid arbitraries fail openapi.yaml', () => {
         const text = notUtf8 ? bodyBytes(rawBody).toString('utf8') : rawBody;
         const read = text === '' ? {} : lenientJson(text, { nonFinite: true, trailingComma: true });
         expect(read, `${operationId}: ${name} reads under a lenient parser`).toBeDefined();
+      }
+    }
+  });
+
+  test(`deeply nested bodies: JSON nested ${DEEP_NESTING} deep, of the wrong type for create and update alike`, () => {
+    for (const operationId of ['createOrder', 'updateOrder'] as const) {
+      const valid = operationId === 'createOrder' ? sample(anyOrder(), 1)[0] : { note: 'nested', price: 19.5 };
+      const schema = contract().request(operationId);
+      for (const { name, rawBody } of deeplyNestedBodies(valid as Record<string, unknown>)) {
+        expect(nestingDepth(rawBody), `${operationId}: ${name}`).toBeGreaterThanOrEqual(DEEP_NESTING);
+        expect(schema.problems(JSON.parse(rawBody)).length, `${operationId}: ${name} breaks openapi.yaml`).toBeGreaterThan(0);
       }
     }
   });

@@ -1,5 +1,5 @@
 import { contract, excerpt, type JsonSchema } from '../../contract/openapi';
-import { requestLine } from '../../contract/operations';
+import { requestLine, type RequestLine } from '../../contract/operations';
 import { orderRequest } from '../../harness/requests/api';
 import {
   jsonLabelTaken,
@@ -27,7 +27,7 @@ import { both, together } from '../../harness/requests/together';
 import type { Exchange, Json } from '../../contract/exchange';
 import { fullOrder, minimalOrder } from '../../contract/examples';
 import { requiredFields } from '../../generators/schema';
-import { lenientBodies } from '../../generators/invalid';
+import { deeplyNestedBodies, DEEP_NESTING, lenientBodies } from '../../generators/invalid';
 import { verifies } from '../../harness/record/verifies';
 
 const createSchema = contract().schema('OrderCreate') as { properties: Record<string, JsonSchema> };
@@ -161,6 +161,16 @@ test.describe('Invalid input (4.2, 4.4, 7)', () => {
     for (const body of [{ price: 'free' }, { items: 'none' }, { customer: 'Ada' }]) {
       check(wrongTypeRefused(`an update of ${Object.keys(body)[0]} with the wrong type`)(await api.update(created.id, body)));
     }
+  });
+
+  test(`refuses the body, a string or a number as a value nested ${DEEP_NESTING.toLocaleString('en')} deep, on create and update, with a 4xx, never a 5xx`, verifies('ORD-ERR-004'), async ({ api }) => {
+    const created = await createOrder(api, minimalOrder());
+    const send = (line: RequestLine, what: string, rawBody: string) =>
+      api.send({ ...line, rawBody, contentType: 'application/json' }).then((exchange) => check(wrongTypeRefused(what)(exchange)));
+    await together([
+      ...deeplyNestedBodies(minimalOrder()).map(({ name, rawBody }) => send(requestLine('createOrder'), `a create with ${name}`, rawBody)),
+      ...deeplyNestedBodies({ note: 'nested', price: 19.5 }).map(({ name, rawBody }) => send(orderRequest('updateOrder', created.id), `an update with ${name}`, rawBody)),
+    ]);
   });
 
   test('takes a JSON body labelled text/plain, as a form or not at all as JSON, or refuses it with 415, 400 or 422', verifies('ORD-ERR-007', 'ORD-OBS-030'), async ({ api }) => {

@@ -1,6 +1,6 @@
 import { ApiError, errorReply, type ApiReply, type ApiRequest, type ErrorDetail } from '../../../reference/http';
 import { answersWhen, internalError, labelled, textPast } from './anomalies';
-import { because, fault, is, isSuccess, jsonBodyOf, lenientJson, operationOf, withReplyBody, type FaultDefinition, type Json } from './kit';
+import { because, fault, is, isSuccess, jsonBodyOf, lenientJson, nestingDepth, operationOf, withReplyBody, type FaultDefinition, type Json } from './kit';
 
 /** Error answers (section 7) and the JSON body rule (section 1). */
 export const ERROR_FAULTS: FaultDefinition[] = [
@@ -22,6 +22,14 @@ export const ERROR_FAULTS: FaultDefinition[] = [
     subtle: true,
     description: "A create or update whose bytes are not UTF-8 crashes the handler, which catches only the JSON parser's own error (Python: a UnicodeDecodeError is no JSONDecodeError): 500.",
     hooks: () => answersWhen(['create', 'update'], (request) => request.nonUtf8Body !== undefined, () => internalError("UnicodeDecodeError: 'utf-8' codec can't decode byte 0xff in position 60: invalid start byte")),
+  }),
+  fault({
+    id: 'errors-deep-nesting-500',
+    level: 'SHOULD',
+    catches: ['ORD-ERR-004'],
+    subtle: true,
+    description: "A create or update whose JSON nests deeper than 1,000 levels crashes the handler (Python's json raises a RecursionError, which is no JSONDecodeError; class-transformer overflows the stack): 500.",
+    hooks: () => answersWhen(['create', 'update'], (request) => nestingDepth(request.bodyText) > 1_000, () => internalError('RecursionError: maximum recursion depth exceeded while decoding a JSON array from a unicode string')),
   }),
   fault({
     id: 'errors-wrong-type-500',
