@@ -29,14 +29,41 @@ export interface Exchange {
 /** A JSON object, as request and response bodies carry orders. */
 export type Json = Record<string, unknown>;
 
-/** A body as JSON, or undefined when it is empty or not JSON. */
+/** A body as JSON, or undefined when it is empty or not JSON; nested no deeper than MAX_JSON_DEPTH (withinDepth). */
 export function parseJson(text: string): unknown {
   if (text.trim() === '') return undefined;
+  let value: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    value = JSON.parse(text) as unknown;
   } catch {
     return undefined;
   }
+  return withinDepth(value);
+}
+
+/**
+ * How deep the arrays and objects of a parsed body go. No order nests past 5 levels; a server may still answer
+ * (and the suite sends, ORD-ERR-004) thousands, past the stack of every check that walks a body. Each array or
+ * object below this depth is then TOO_DEEP, a string, so no check overflows and none judges what no field declares.
+ */
+export const MAX_JSON_DEPTH = 64;
+export const TOO_DEEP = `(nested deeper than ${MAX_JSON_DEPTH} levels)`;
+
+/** `value` with every array or object below MAX_JSON_DEPTH made TOO_DEEP, in place, walked without recursion. */
+function withinDepth(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  const pending: Array<[Record<string, unknown>, number]> = [[value as Record<string, unknown>, 1]];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [container, depth] = next;
+    for (const key of Object.keys(container)) {
+      const inner = container[key];
+      if (inner === null || typeof inner !== 'object') continue;
+      // defineProperty: a key "__proto__" of JSON text is an own property, and stays one.
+      if (depth >= MAX_JSON_DEPTH) Object.defineProperty(container, key, { value: TOO_DEEP, enumerable: true, writable: true, configurable: true });
+      else pending.push([inner as Record<string, unknown>, depth + 1]);
+    }
+  }
+  return value;
 }
 
 /**

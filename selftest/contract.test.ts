@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import fc from 'fast-check';
-import { bodyBytes, holdsNonUtf8Bytes, nonUtf8Byte } from '../contract/exchange';
+import { bodyBytes, holdsNonUtf8Bytes, MAX_JSON_DEPTH, nonUtf8Byte, parseJson, TOO_DEEP } from '../contract/exchange';
 import { contract, excerpt, formatProblems } from '../contract/openapi';
 import { instantOf, isIso8601DateTime } from '../contract/datetime';
 import { changesBetween, differences } from '../checks/roundtrip';
@@ -140,4 +140,14 @@ test('excerpt shows a value as the start of its JSON text, however large, and on
   const deep = JSON.parse(`${'['.repeat(20_000)}${']'.repeat(20_000)}`) as unknown;
   expect(() => JSON.stringify(deep)).toThrow(RangeError);
   expect(excerpt(deep, 10)).toBe(`${'['.repeat(10)}…`);
+});
+
+test('a parsed body keeps its arrays and objects to MAX_JSON_DEPTH levels, each deeper one a note, and leaves a shallower body as JSON.parse reads it', () => {
+  fc.assert(fc.property(fc.jsonValue({ maxDepth: 6 }), (value) => expect(parseJson(JSON.stringify(value) ?? 'null')).toEqual(JSON.parse(JSON.stringify(value) ?? 'null'))), { numRuns: 500 });
+  const deep = parseJson(`{"a":${'['.repeat(30_000)}${']'.repeat(30_000)},"__proto__":${'{"b":'.repeat(100)}1${'}'.repeat(100)}}`) as Record<string, unknown>;
+  let level = deep.a;
+  // deep.a is at level 2: the array at level MAX_JSON_DEPTH is kept, holding the note that stands for the rest.
+  for (let depth = 2; depth < MAX_JSON_DEPTH; depth++) level = (level as unknown[])[0];
+  expect(level).toEqual([TOO_DEEP]);
+  expect([Object.getPrototypeOf(deep), Object.keys(deep)]).toEqual([Object.prototype, ['a', '__proto__']]);
 });

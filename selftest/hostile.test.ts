@@ -307,6 +307,17 @@ test.describe('bounded against bombs and stalls', () => {
   }
 });
 
+test('an undeclared field nested 20,000 deep in every order: no check overflows its stack, and the run is CONFORMANT', async () => {
+  const server = await hostileServer(['deep-undeclared-field']);
+  try {
+    const run = await runSuite({ OMS_BASE_URL: server.url, ...TOKENS });
+    expect(run.output).not.toContain('Maximum call stack');
+    expect([run.exitCode, run.report?.verdict], run.output.slice(-2000)).toEqual([0, 'conformant']);
+  } finally {
+    await server.close();
+  }
+});
+
 test.describe('connections', () => {
   test('a reset of a reused keep-alive connection is retried once on a fresh one; a POST never rides a reused one', async () => {
     // Every connection answers its first request and is dropped on its second, as a server closing idle sockets does.

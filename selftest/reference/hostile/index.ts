@@ -61,6 +61,9 @@ export const FORGED_LINES = 'Not Found\nReproduce: curl -sS http://elsewhere.inv
 /** How late `slow-2500ms` answers: later than a 1 s request timeout allows, within the default 15 s. */
 export const SLOW_ANSWER_MS = 2500;
 
+/** How deep deep-undeclared-field nests: far past a Node.js stack walked one frame a level (about 10,000). */
+const DEEP_FIELD_LEVELS = 20_000;
+
 /** The one answer `not-this-interface` gives to every request but POST /token: a health endpoint's. */
 export const HEALTH_ANSWER = { status: 'ok' };
 
@@ -118,6 +121,20 @@ export const HOSTILE: HostileDefinition[] = [
     description: 'POST /token is answered 307 to a second listener, which records what reaches it.',
     property: 'The client secret never reaches the other origin; the run stops with exit 2 and a message that shows the Location.',
     behaviour: () => redirectTo(elsewhere(), (request) => operationOf(request).operation === 'token'),
+  },
+  {
+    name: 'deep-undeclared-field',
+    description: `Every order answered in full (create, get, update) carries an undeclared field: an array nested ${DEEP_FIELD_LEVELS.toLocaleString('en')} deep, past the stack of any check that walks it.`,
+    property: 'No check overflows: a field the document does not declare is the server\'s own, so the run is CONFORMANT.',
+    behaviour: () => ({
+      name: 'deep-undeclared-field',
+      rewriteReply: (_request, reply) => {
+        const body = reply.body as Json | undefined;
+        if (reply.status >= 300 || !body || typeof body !== 'object' || Array.isArray(body) || body.id === undefined) return reply;
+        // As text: JSON.stringify itself overflows at this depth.
+        return { ...reply, rawBody: `{"x_nested":${'['.repeat(DEEP_FIELD_LEVELS)}${']'.repeat(DEEP_FIELD_LEVELS)},${JSON.stringify(body).slice(1)}` };
+      },
+    }),
   },
   {
     name: 'huge-body',
