@@ -49,6 +49,21 @@ export function parseJson(text: string): unknown {
 export const MAX_JSON_DEPTH = 64;
 export const TOO_DEEP = `(nested deeper than ${MAX_JSON_DEPTH} levels)`;
 
+/** How deep JSON text nests its arrays and objects (brackets inside strings not counted), read without parsing it. */
+export function jsonTextDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  for (let index = 0; index < text.length; index++) {
+    const char = text.charCodeAt(index);
+    if (char === 0x22) {
+      // A string: to its closing quote, past each escaped character.
+      for (index++; index < text.length && text.charCodeAt(index) !== 0x22; index++) if (text.charCodeAt(index) === 0x5c) index++;
+    } else if (char === 0x5b || char === 0x7b) deepest = Math.max(deepest, ++depth);
+    else if (char === 0x5d || char === 0x7d) depth--;
+  }
+  return deepest;
+}
+
 /** `value` with every array or object below MAX_JSON_DEPTH made TOO_DEEP, in place, walked without recursion. */
 function withinDepth(value: unknown): unknown {
   if (value === null || typeof value !== 'object') return value;

@@ -1,5 +1,6 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { isUtf8 } from 'node:buffer';
+import { jsonTextDepth } from '../contract/exchange';
 import { AccountRegistry } from './accounts';
 import { ApiError, errorReply, type ApiReply, type ApiRequest } from './http';
 import { createOrder, deleteOrder, getOrder, listOrders, updateOrder } from './routes/orders';
@@ -92,6 +93,8 @@ export function createReferenceApp(options: ReferenceOptions = {}): ReferenceApp
       try {
         if (headBytes(incoming) > maxHeaderBytes) throw new ApiError(431, 'headers_too_large', `The request headers exceed ${maxHeaderBytes} bytes`);
         request = await readRequest(incoming, maxBodyBytes);
+        // As a parser with a depth limit refuses it (Python's json, serde, Go's): before a behaviour walks the body.
+        if (jsonTextDepth(request.bodyText) > MAX_BODY_DEPTH) throw new ApiError(400, 'body_too_deep', `The request body nests deeper than ${MAX_BODY_DEPTH} levels`);
         for (const behaviour of behaviours) request = behaviour.rewriteRequest?.(request, context) ?? request;
         reply = await answer(request);
       } catch (error) {
@@ -187,6 +190,9 @@ function readRequest(incoming: IncomingMessage, maxBodyBytes: number): Promise<A
     });
   });
 }
+
+/** How deep a request body may nest its arrays and objects: as deep as Python's json goes (its recursion limit). */
+const MAX_BODY_DEPTH = 1_000;
 
 /** Node's own limit on a request head; the listener takes more (reference/server.ts) so that the app refuses it with the envelope. */
 export const DEFAULT_MAX_HEADER_BYTES = 16 * 1024;

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { bodyBytes, holdsNonUtf8Bytes } from '../contract/exchange';
+import { bodyBytes, holdsNonUtf8Bytes, jsonTextDepth } from '../contract/exchange';
 import fc from 'fast-check';
 import { readOnlyFields } from '../contract/assigned';
 import { contract, formatProblems, type JsonSchema } from '../contract/openapi';
@@ -12,7 +12,6 @@ import { duplicateKeyIn, lenientJson } from './reference/faults/kit';
 import { laxScalar } from './reference/variants/edges';
 import { hasLoneSurrogate } from '../config/safe-text';
 import { readScalars } from './reference/variants/freedoms';
-import { nestingDepth } from './reference/faults/kit';
 import type { InvalidRequest } from '../checks/invalid-input';
 import { dimensions, item } from '../generators/item';
 import { EDGE_AMOUNTS } from '../generators/numbers';
@@ -244,7 +243,7 @@ test.describe('invalid arbitraries fail openapi.yaml', () => {
       const valid = operationId === 'createOrder' ? sample(anyOrder(), 1)[0] : { note: 'nested', price: 19.5 };
       const schema = contract().request(operationId);
       for (const { name, rawBody } of deeplyNestedBodies(valid as Record<string, unknown>)) {
-        expect(nestingDepth(rawBody), `${operationId}: ${name}`).toBeGreaterThanOrEqual(DEEP_NESTING);
+        expect(jsonTextDepth(rawBody), `${operationId}: ${name}`).toBeGreaterThanOrEqual(DEEP_NESTING);
         expect(schema.problems(JSON.parse(rawBody)).length, `${operationId}: ${name} breaks openapi.yaml`).toBeGreaterThan(0);
       }
     }

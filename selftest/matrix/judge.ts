@@ -95,7 +95,7 @@ function describeFailed(run: SuiteRun, withEvidence = false): string {
   const failed = failedRequirements(run.report);
   if (failed.length === 0) return 'none';
   return failed
-    .map((r) => `${r.id} (${r.level})${withEvidence && r.evidence[0] ? ` [${r.tests[0] ?? ''}]: ${r.evidence[0].split('\n').slice(0, 6).join(' | ')}` : ''}`)
+    .map((r) => `${r.id} (${r.level})${withEvidence && r.evidence[0] ? ` [${r.findings[0]?.test ?? r.tests[0] ?? ''}]: ${r.evidence[0].split('\n').slice(0, 6).join(' | ')}` : ''}`)
     .join(withEvidence ? '\n  ' : ', ');
 }
 

@@ -1,6 +1,6 @@
 import { ApiError, errorReply, type ApiReply, type ApiRequest, type ErrorDetail } from '../../../reference/http';
 import { answersWhen, internalError, labelled, textPast } from './anomalies';
-import { because, fault, is, isSuccess, jsonBodyOf, lenientJson, nestingDepth, operationOf, withReplyBody, type FaultDefinition, type Json } from './kit';
+import { because, fault, is, isSuccess, jsonBodyOf, lenientJson, operationOf, withReplyBody, type FaultDefinition, type Json } from './kit';
 
 /** Error answers (section 7) and the JSON body rule (section 1). */
 export const ERROR_FAULTS: FaultDefinition[] = [
@@ -28,8 +28,10 @@ export const ERROR_FAULTS: FaultDefinition[] = [
     level: 'SHOULD',
     catches: ['ORD-ERR-004'],
     subtle: true,
-    description: "A create or update whose JSON nests deeper than 1,000 levels crashes the handler (Python's json raises a RecursionError, which is no JSONDecodeError; class-transformer overflows the stack): 500.",
-    hooks: () => answersWhen(['create', 'update'], (request) => nestingDepth(request.bodyText) > 1_000, () => internalError('RecursionError: maximum recursion depth exceeded while decoding a JSON array from a unicode string')),
+    description: "A create or update whose JSON nests deeper than the parser goes crashes the handler (Python's json raises a RecursionError, which is no JSONDecodeError; class-transformer overflows the stack): 500.",
+    hooks: () => ({
+      rewriteReply: (_request, reply) => (errorCode(reply.body) === 'body_too_deep' ? internalError('RecursionError: maximum recursion depth exceeded while decoding a JSON array from a unicode string') : reply),
+    }),
   }),
   fault({
     id: 'errors-wrong-type-500',

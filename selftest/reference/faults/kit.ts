@@ -271,19 +271,6 @@ function endOfString(text: string, start: number): number {
   return text.length;
 }
 
-/** How deep JSON text nests its arrays and objects (brackets in strings not counted). */
-export function nestingDepth(text: string): number {
-  let depth = 0;
-  let deepest = 0;
-  for (let index = 0; index < text.length; index++) {
-    const char = text[index];
-    if (char === '"') index = endOfString(text, index) - 1;
-    else if (char === '[' || char === '{') deepest = Math.max(deepest, ++depth);
-    else if (char === ']' || char === '}') depth--;
-  }
-  return deepest;
-}
-
 const NON_FINITE = /-?Infinity|NaN/y;
 const TRAILING_COMMA = /,\s*(?=[}\]])/y;
 const NON_FINITE_MARK = '\u0000oms-lenient-non-finite-';
