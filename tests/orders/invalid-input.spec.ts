@@ -32,6 +32,15 @@ import { verifies } from '../../harness/record/verifies';
 
 const createSchema = contract().schema('OrderCreate') as { properties: Record<string, JsonSchema> };
 
+/** Whole bodies that are JSON but no object: a handler that looks fields up in the body unchecked crashes on null or a number. */
+const NON_OBJECT_BODIES: Array<[string, string]> = [
+  ['null', 'null'],
+  ['a number', '7'],
+  ['true', 'true'],
+  ['a string', '"an order"'],
+  ['an empty array', '[]'],
+];
+
 /** Labels of a JSON body that are not application/json, as clients and proxies send them (null: no Content-Type at all). */
 const OTHER_LABELS: Array<[string, string | null]> = [
   ['Content-Type text/plain', 'text/plain;charset=UTF-8'],
@@ -161,6 +170,17 @@ test.describe('Invalid input (4.2, 4.4, 7)', () => {
     for (const body of [{ price: 'free' }, { items: 'none' }, { customer: 'Ada' }]) {
       check(wrongTypeRefused(`an update of ${Object.keys(body)[0]} with the wrong type`)(await api.update(created.id, body)));
     }
+  });
+
+  test('refuses a create whose whole body is JSON but no object (null, a number, true, a string, []), and an update whose body is a number, true or a string', verifies('ORD-ERR-004'), async ({ api }) => {
+    const created = await createOrder(api, minimalOrder());
+    const send = (line: RequestLine, what: string, rawBody: string) =>
+      api.send({ ...line, rawBody, contentType: 'application/json' }).then((exchange) => check(wrongTypeRefused(what)(exchange)));
+    // null and [] on an update only: a server may read either as an update of nothing, as it may an empty body (ORD-OBS-033).
+    await together([
+      ...NON_OBJECT_BODIES.map(([what, rawBody]) => send(requestLine('createOrder'), `a create whose body is ${what}`, rawBody)),
+      ...NON_OBJECT_BODIES.filter(([, rawBody]) => rawBody !== 'null' && rawBody !== '[]').map(([what, rawBody]) => send(orderRequest('updateOrder', created.id), `an update whose body is ${what}`, rawBody)),
+    ]);
   });
 
   test(`refuses the body, a string or a number as a value nested ${DEEP_NESTING.toLocaleString('en')} deep, on create and update, with a 4xx, never a 5xx`, verifies('ORD-ERR-004'), async ({ api }) => {

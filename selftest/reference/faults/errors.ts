@@ -34,6 +34,22 @@ export const ERROR_FAULTS: FaultDefinition[] = [
     }),
   }),
   fault({
+    id: 'errors-non-object-body-500',
+    level: 'SHOULD',
+    catches: ['ORD-ERR-004'],
+    subtle: true,
+    description: "A create or update whose body is JSON but no object (null, a number, true) crashes the handler, which looks fields up in it unchecked (Python: argument of type 'NoneType' is not iterable): 500.",
+    hooks: () =>
+      answersWhen(
+        ['create', 'update'],
+        (request) => {
+          const body = jsonBodyOf(request);
+          return body === null || typeof body === 'number' || typeof body === 'boolean';
+        },
+        () => internalError("TypeError: argument of type 'NoneType' is not iterable"),
+      ),
+  }),
+  fault({
     id: 'errors-wrong-type-500',
     level: 'SHOULD',
     catches: ['ORD-ERR-004'],
