@@ -1,6 +1,6 @@
 import { contract, excerpt, type JsonSchema } from '../../contract/openapi';
 import { requestLine, type RequestLine } from '../../contract/operations';
-import { orderRequest } from '../../harness/requests/api';
+import { orderRequest, type OmsApi } from '../../harness/requests/api';
 import {
   jsonLabelTaken,
   lenientBodyAnswered,
@@ -40,6 +40,11 @@ const NON_OBJECT_BODIES: Array<[string, string]> = [
   ['a string', '"an order"'],
   ['an empty array', '[]'],
 ];
+
+/** Sends `rawBody` as JSON and checks that it is refused as of the wrong type (ORD-ERR-004). */
+async function sendRefused(api: OmsApi, line: RequestLine, what: string, rawBody: string): Promise<void> {
+  check(wrongTypeRefused(what)(await api.send({ ...line, rawBody, contentType: 'application/json' })));
+}
 
 /** Labels of a JSON body that are not application/json, as clients and proxies send them (null: no Content-Type at all). */
 const OTHER_LABELS: Array<[string, string | null]> = [
@@ -174,22 +179,18 @@ test.describe('Invalid input (4.2, 4.4, 7)', () => {
 
   test('refuses a create whose whole body is JSON but no object (null, a number, true, a string, []), and an update whose body is a number, true or a string', verifies('ORD-ERR-004'), async ({ api }) => {
     const created = await createOrder(api, minimalOrder());
-    const send = (line: RequestLine, what: string, rawBody: string) =>
-      api.send({ ...line, rawBody, contentType: 'application/json' }).then((exchange) => check(wrongTypeRefused(what)(exchange)));
-    // null and [] on an update only: a server may read either as an update of nothing, as it may an empty body (ORD-OBS-033).
+    // null and [] on a create only: a server may read either as an update of nothing, as it may an empty body (ORD-OBS-033).
     await together([
-      ...NON_OBJECT_BODIES.map(([what, rawBody]) => send(requestLine('createOrder'), `a create whose body is ${what}`, rawBody)),
-      ...NON_OBJECT_BODIES.filter(([, rawBody]) => rawBody !== 'null' && rawBody !== '[]').map(([what, rawBody]) => send(orderRequest('updateOrder', created.id), `an update whose body is ${what}`, rawBody)),
+      ...NON_OBJECT_BODIES.map(([what, rawBody]) => sendRefused(api, requestLine('createOrder'), `a create whose body is ${what}`, rawBody)),
+      ...NON_OBJECT_BODIES.filter(([, rawBody]) => rawBody !== 'null' && rawBody !== '[]').map(([what, rawBody]) => sendRefused(api, orderRequest('updateOrder', created.id), `an update whose body is ${what}`, rawBody)),
     ]);
   });
 
   test(`refuses the body, a string or a number as a value nested ${DEEP_NESTING.toLocaleString('en')} deep, on create and update, with a 4xx, never a 5xx`, verifies('ORD-ERR-004'), async ({ api }) => {
     const created = await createOrder(api, minimalOrder());
-    const send = (line: RequestLine, what: string, rawBody: string) =>
-      api.send({ ...line, rawBody, contentType: 'application/json' }).then((exchange) => check(wrongTypeRefused(what)(exchange)));
     await together([
-      ...deeplyNestedBodies(minimalOrder()).map(({ name, rawBody }) => send(requestLine('createOrder'), `a create with ${name}`, rawBody)),
-      ...deeplyNestedBodies({ note: 'nested', price: 19.5 }).map(({ name, rawBody }) => send(orderRequest('updateOrder', created.id), `an update with ${name}`, rawBody)),
+      ...deeplyNestedBodies(minimalOrder()).map(({ name, rawBody }) => sendRefused(api, requestLine('createOrder'), `a create with ${name}`, rawBody)),
+      ...deeplyNestedBodies({ note: 'nested', price: 19.5 }).map(({ name, rawBody }) => sendRefused(api, orderRequest('updateOrder', created.id), `an update with ${name}`, rawBody)),
     ]);
   });
 
