@@ -94,7 +94,8 @@ export function createReferenceApp(options: ReferenceOptions = {}): ReferenceApp
         if (headBytes(incoming) > maxHeaderBytes) throw new ApiError(431, 'headers_too_large', `The request headers exceed ${maxHeaderBytes} bytes`);
         request = await readRequest(incoming, maxBodyBytes);
         // As a parser with a depth limit refuses it (Python's json, serde, Go's): before a behaviour walks the body.
-        if (jsonTextDepth(request.bodyText) > MAX_BODY_DEPTH) throw new ApiError(400, 'body_too_deep', `The request body nests deeper than ${MAX_BODY_DEPTH} levels`);
+        // Only a body longer than MAX_BODY_DEPTH characters can nest deeper: most are not read again.
+        if (request.bodyText.length > MAX_BODY_DEPTH && jsonTextDepth(request.bodyText) > MAX_BODY_DEPTH) throw new ApiError(400, 'body_too_deep', `The request body nests deeper than ${MAX_BODY_DEPTH} levels`);
         for (const behaviour of behaviours) request = behaviour.rewriteRequest?.(request, context) ?? request;
         reply = await answer(request);
       } catch (error) {

@@ -79,9 +79,9 @@ function quoteLiteral(text: string): string {
 
 /**
  * A single-quoted printf format that prints exactly the bytes `text` stands for (its UTF-8, and each byte that is
- * not UTF-8 as itself: contract/exchange.ts bodyBytes): printable ASCII as it is, every
- * other byte as a three-digit octal escape (the only numeric escape POSIX printf has: \x is bash's), the quote
- * and a leading "-" (an option to some printf) escaped too.
+ * not UTF-8 as itself: contract/exchange.ts bodyBytes): printable ASCII as it is, every other byte as a three-digit
+ * octal escape (the only numeric escape POSIX printf has: \x is bash's), the quote and a leading "-" (an option to
+ * some printf) escaped too.
  */
 function printfFormat(text: string): string {
   const octal = (byte: number) => `\\${byte.toString(8).padStart(3, '0')}`;

@@ -126,15 +126,18 @@ export const HOSTILE: HostileDefinition[] = [
     name: 'deep-undeclared-field',
     description: `Every order answered in full (create, get, update) carries an undeclared field: an array nested ${DEEP_FIELD_LEVELS.toLocaleString('en')} deep, past the stack of any check that walks it.`,
     property: 'No check overflows: a field the document does not declare is the server\'s own, so the run is CONFORMANT.',
-    behaviour: () => ({
-      name: 'deep-undeclared-field',
-      rewriteReply: (_request, reply) => {
-        const body = reply.body as Json | undefined;
-        if (reply.status >= 300 || !body || typeof body !== 'object' || Array.isArray(body) || body.id === undefined) return reply;
-        // As text: JSON.stringify itself overflows at this depth.
-        return { ...reply, rawBody: `{"x_nested":${'['.repeat(DEEP_FIELD_LEVELS)}${']'.repeat(DEEP_FIELD_LEVELS)},${JSON.stringify(body).slice(1)}` };
-      },
-    }),
+    behaviour: () => {
+      // As text: JSON.stringify itself overflows at this depth.
+      const nested = `${'['.repeat(DEEP_FIELD_LEVELS)}${']'.repeat(DEEP_FIELD_LEVELS)}`;
+      return {
+        name: 'deep-undeclared-field',
+        rewriteReply: (_request, reply) => {
+          const body = reply.body as Json | undefined;
+          if (reply.status >= 300 || !body || typeof body !== 'object' || Array.isArray(body) || body.id === undefined) return reply;
+          return { ...reply, rawBody: `{"x_nested":${nested},${JSON.stringify(body).slice(1)}` };
+        },
+      };
+    },
   },
   {
     name: 'huge-body',
