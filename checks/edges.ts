@@ -3,36 +3,27 @@ import type { Exchange, Json } from '../contract/exchange';
 import { mayBeRefused } from './orders';
 import { refusableBodyAnswered, wrongTypeRefused } from './invalid-input';
 import { differences } from './roundtrip';
+import { heldTo, needsControl, withoutPointer, type Circumstances, type SentValue } from './readings';
+import { isSuccess } from './status';
 import { unless, type Check, type Judgement } from './check';
 
 /**
  * Judgements of the edge catalogue (generators/coverage.ts): values sent on purpose where parsers and
- * storage break. Each is taken and comes back as sent, or refused with a 4xx where a correct server may
- * refuse it; never a 5xx, never a silently changed value.
+ * storage break. Each is answered as one of its readings (checks/readings.ts) allows: refused with a 4xx where a
+ * server may refuse it, or taken and come back as that reading says; never a 5xx, never a silently changed value.
  */
 
-/**
- * How a correct server may answer an edge value: `plain` is a value of the field's type, taken unless
- * checks/exotic.ts or nested-fields.ts says a server may refuse it; `refusable` may be refused (a number
- * written as no serializer writes it: an exponent, -0, beyond a double; null for an optional field) and, taken,
- * comes back as what it denotes; `coercible` is of the wrong type but denotes a value of the right one ("3"
- * or true for an integer): refused, or taken as that value (ORD-OBS-019); `wrong-type` denotes no value of the
- * type (2.5 for an integer, null for a required field): refused (ORD-ERR-004).
- */
-export type EdgeKind = 'plain' | 'refusable' | 'coercible' | 'wrong-type';
-
-/** A body of edge values as sent: what it denotes (what must come back), the kinds it carries, and its cases by JSON pointer. */
+/** A body of edge values as sent: what it denotes (what must come back where it is taken), and its values by JSON pointer, each with its readings. */
 export interface EdgesSent {
   /** The body's name, for a failure about all of it. */
   name: string;
   denoted: unknown;
-  kinds: readonly EdgeKind[];
-  cases: ReadonlyArray<{ name: string; pointer: string }>;
+  cases: readonly SentValue[];
 }
 
-/** A correct server may refuse the body: an edge of another kind than plain, or a value whose limits are not shown (2.7). */
+/** A correct server may refuse the body: a value one of whose readings is a refusal, or a value whose limits are not shown (2.7). */
 export function edgeMayBeRefused(sent: EdgesSent): boolean {
-  return sent.kinds.some((kind) => kind !== 'plain') || mayBeRefused(sent.denoted);
+  return sent.cases.some(({ readings }) => readings.includes('refused')) || mayBeRefused(sent.denoted);
 }
 
 /** The judgement with the coverage case named in what its finding expected, so a failure names the value that broke it. */
@@ -42,38 +33,47 @@ export function naming(judgement: Judgement | undefined, name: string): Judgemen
 }
 
 /**
- * A create or update of edge values answered as its kinds allow (`accept`: the acceptance check of the
- * operation). A wrong type is refused with a 4xx (ORD-ERR-004); a coercible one refused with a 4xx, or taken
- * (judged by its value); a value a server may refuse, taken or refused with 400, 413 or 422 (ORD-ERR-008); any
- * other taken. Never a 5xx.
+ * A create or update of edge values answered as their readings allow (`accept`: the acceptance check of the
+ * operation). A value whose only reading is a refusal is refused with a 4xx (ORD-ERR-004); a value of another
+ * type (coercible, or one a lax binder may drop) is refused with a 4xx or taken, and then judged by what came
+ * back; a value a server may refuse, taken or refused with 400, 413 or 422 (ORD-ERR-008); any other taken.
+ * Never a 5xx.
  */
 export function edgesAnswered(sent: EdgesSent, exchange: Exchange, accept: Check): Judgement | undefined {
   const what = `a body where ${sent.name}`;
-  if (sent.kinds.includes('wrong-type')) return naming(wrongTypeRefused(what)(exchange), sent.name);
-  if (sent.kinds.includes('coercible')) return exchange.status >= 200 && exchange.status < 300 ? undefined : naming(wrongTypeRefused(what)(exchange), sent.name);
+  if (sent.cases.some(({ readings }) => readings.every((reading) => reading === 'refused'))) return naming(wrongTypeRefused(what)(exchange), sent.name);
+  if (sent.cases.some(({ kind }) => kind === 'coercible' || kind === 'wrong-type')) return isSuccess(exchange.status) ? undefined : naming(wrongTypeRefused(what)(exchange), sent.name);
   if (edgeMayBeRefused(sent)) return refusableBodyAnswered(what, exchange);
   return naming(accept(exchange), sent.name);
 }
 
-/** The cases whose values differ between what was sent and an answer (by pointer: a difference at or below the case's field). */
-export function casesDiffering(sent: EdgesSent, answer: unknown): string[] {
-  const found = differences(sent.denoted, answer);
-  const under = (pointer: string, at: string) => pointer === at || pointer.startsWith(`${at}/`) || pointer.startsWith(`${at} `);
-  return sent.cases.filter((edge) => found.some(({ pointer }) => under(pointer, edge.pointer))).map((edge) => edge.name);
-}
-
 /**
- * A round trip (createAnswersWhatWasSent, storedAsSent, updateAnswersWhatWasSent …) of what the body denotes,
- * its finding naming the cases whose values did not come back.
+ * A round trip (createAnswersWhatWasSent, storedAsSent, updateAnswersWhatWasSent …) of what the body denotes, each
+ * value held to the first of its readings that explains what came back (`circumstances`: the order before an
+ * update, the answers of control creates); its finding names the values no reading explains, with the readings
+ * tried.
  */
 export function edgesComeBack(
   sent: EdgesSent,
   exchange: Exchange,
   roundTrip: (denoted: unknown, exchange: Exchange, what: string) => Judgement | undefined,
   what: string,
+  circumstances: Circumstances = {},
 ): Judgement | undefined {
-  const named = casesDiffering(sent, exchange.json);
-  return roundTrip(sent.denoted, exchange, `${what} (coverage case: ${named.length > 0 ? named.join(', ') : sent.name})`);
+  const { expected, unexplained } = heldTo(sent.denoted, sent.cases, exchange.json, circumstances);
+  const differing = differences(expected, exchange.json).map(({ pointer }) => pointer);
+  const under = (pointer: string, at: string) => pointer === at || pointer.startsWith(`${at}/`) || pointer.startsWith(`${at} `);
+  const named = unexplained.length > 0 ? unexplained : sent.cases.filter((value) => differing.some((pointer) => under(pointer, value.pointer))).map((value) => value.name);
+  return roundTrip(expected, exchange, `${what} (coverage case: ${named.length > 0 ? named.join('; ') : sent.name})`);
+}
+
+/**
+ * The values of taken bodies that only a control create could still explain (read as not sent, coming back with a
+ * value): for each, the body without that value, to send as a create. What the control answers at the pointer is
+ * what the service gives the field when it is not sent.
+ */
+export function controlCreates(taken: ReadonlyArray<{ sent: EdgesSent; answer: unknown }>): Array<{ pointer: string; body: unknown; of: number }> {
+  return taken.flatMap(({ sent, answer }, of) => sent.cases.filter((value) => needsControl(value, answer)).map(({ pointer }) => ({ pointer, body: withoutPointer(sent.denoted, pointer), of })));
 }
 
 /**

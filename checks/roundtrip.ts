@@ -1,5 +1,4 @@
 import { excerpt } from '../contract/openapi';
-import { hasLoneSurrogate, loneSurrogatesReplaced } from '../config/safe-text';
 import { ruleAt } from '../contract/fields';
 import { instantOf, isIso8601DateTime, sameInstantAtStoredPrecision } from '../contract/datetime';
 
@@ -90,8 +89,6 @@ function sameScalar(sent: unknown, received: unknown, pointer: string, mode: Mod
     if (sent.normalize('NFC') === received.normalize('NFC')) return true;
     // Stored text may be normalised (ORD-OBS-023): trimmed at the ends, whitespace runs made one space.
     if (mode === 'stored' && normalisedSpace(sent) === normalisedSpace(received)) return true;
-    // A lone surrogate denotes no Unicode text (RFC 8259 8.2): it may be stored as U+FFFD (ORD-OBS-023).
-    if (mode === 'stored' && hasLoneSurrogate(sent) && normalisedSpace(loneSurrogatesReplaced(sent)) === normalisedSpace(received)) return true;
     if (!isIso8601DateTime(sent) || !isIso8601DateTime(received)) return false;
     return mode === 'stored' ? sameInstantAtStoredPrecision(sent, received) : instantOf(sent) === instantOf(received);
   }

@@ -56,6 +56,11 @@ export function loneSurrogatesReplaced(text: string): string {
   return text.replace(new RegExp(LONE_SURROGATE.source, 'g'), '\ufffd');
 }
 
+/** The text between lone UTF-16 halves: one part more than there are halves. */
+export function textAroundLoneSurrogates(text: string): string[] {
+  return text.split(new RegExp(LONE_SURROGATE.source, 'g'));
+}
+
 export function hasInvisible(text: string): boolean {
   INVISIBLE.lastIndex = 0;
   return INVISIBLE.test(text);

@@ -3,7 +3,8 @@ import { contract, type JsonSchema } from '../contract/openapi';
 import { order, orderFields } from './order';
 import { boundaryValues } from './query';
 import type { ListParameter, ListQuery } from '../contract/query';
-import type { EdgeKind, EdgesSent } from '../checks/edges';
+import type { EdgesSent } from '../checks/edges';
+import { readingsOf, type Place, type ValueKind } from '../checks/readings';
 import { clientFields, componentOf, properties, requiredFields, type Payload } from './schema';
 import { everyProperty } from '../contract/assigned';
 import { fullOrder, item } from '../contract/examples';
@@ -103,10 +104,11 @@ export interface EdgeValue {
   literal: string;
   /** The value the text denotes: what must come back where it is taken. */
   denotes: unknown;
-  kind: EdgeKind;
+  /** What it is of its field's type: its readings follow from that and the place it goes (checks/readings.ts). */
+  kind: ValueKind;
 }
 
-const edge = (label: string, denotes: unknown, kind: EdgeKind = 'plain', literal = JSON.stringify(denotes)): EdgeValue => ({ label, literal, denotes, kind });
+const edge = (label: string, denotes: unknown, kind: ValueKind = 'plain', literal = JSON.stringify(denotes)): EdgeValue => ({ label, literal, denotes, kind });
 
 /** Where int32, int64, doubles and their parsers break (2^31 wraps an int32, 2^53 ends exact doubles, 2^63 wraps an int64). */
 const MAGNITUDES: EdgeValue[] = [
@@ -118,7 +120,7 @@ const MAGNITUDES: EdgeValue[] = [
 ];
 
 /** Literals beyond a double: a parser reads them as ±Infinity or 0, or refuses them. */
-const BEYOND_DOUBLE: EdgeValue[] = [edge('1e400 (overflows a double)', Infinity, 'refusable', '1e400'), edge('-1e400 (overflows a double)', -Infinity, 'refusable', '-1e400')];
+const BEYOND_DOUBLE: EdgeValue[] = [edge('1e400 (overflows a double)', Infinity, 'unusual', '1e400'), edge('-1e400 (overflows a double)', -Infinity, 'unusual', '-1e400')];
 
 /** -1e400: the create sends both signs; an update only 1e400, since the overflow, not its sign, is what a parser breaks on. */
 const NEGATIVE_OVERFLOW = BEYOND_DOUBLE[1];
@@ -126,23 +128,23 @@ const NEGATIVE_OVERFLOW = BEYOND_DOUBLE[1];
 /** Edge values of a `number` field (price, amounts, weights, dimensions, tax rates). */
 export const NUMBER_EDGES: readonly EdgeValue[] = [
   edge('0', 0),
-  edge('-0', -0, 'refusable', '-0'),
+  edge('-0', -0, 'unusual', '-0'),
   edge('a negative number', -12.5),
   // Finer than a cent: an amount may be stored to the cent (ORD-OBS-015), a weight or a tax rate may not.
   edge('0.001 (finer than a cent)', 0.001),
   ...MAGNITUDES,
   edge('1e308', 1e308, 'plain', '1e308'),
-  edge('1e-400 (underflows a double)', 0, 'refusable', '1e-400'),
+  edge('1e-400 (underflows a double)', 0, 'unusual', '1e-400'),
   ...BEYOND_DOUBLE,
 ];
 
 /** Edge values of an `integer` field (item quantity): the magnitudes, and values of other types a lax parser takes. */
 export const INTEGER_EDGES: readonly EdgeValue[] = [
   edge('0', 0),
-  edge('-0', -0, 'refusable', '-0'),
+  edge('-0', -0, 'unusual', '-0'),
   edge('a negative integer', -1),
   ...MAGNITUDES,
-  edge('1e2 (an integer in exponent form)', 100, 'refusable', '1e2'),
+  edge('1e2 (an integer in exponent form)', 100, 'unusual', '1e2'),
   edge('2.5 (not an integer)', 2.5, 'wrong-type'),
   edge('"3" (a string)', 3, 'coercible', '"3"'),
   // A lax parser (Pydantic's) reads true as 1: nothing is lost, so taking it is as free as taking "3".
@@ -171,8 +173,8 @@ export const DATE_TIME_EDGES: readonly EdgeValue[] = [
   edge('an offset of -08:00', '2026-03-01T12:00:00-08:00'),
   edge('microseconds', '2026-03-01T12:00:00.123456Z'),
   edge('the last millisecond of a leap day', '2028-02-29T23:59:59.999Z'),
-  edge('before 1970', '1969-07-20T20:17:40Z', 'refusable'),
-  edge('after 2038 (past a 32-bit epoch)', '2038-01-19T03:14:08Z', 'refusable'),
+  edge('before 1970', '1969-07-20T20:17:40Z', 'unusual'),
+  edge('after 2038 (past a 32-bit epoch)', '2038-01-19T03:14:08Z', 'unusual'),
 ];
 
 /** Every C0 control character but NUL, which has its own case. */
@@ -185,7 +187,7 @@ export const TEXT_EDGES: readonly EdgeValue[] = [
   edge('NUL', 'before\u0000after'),
   edge('the other C0 controls', `C0:${C0_CONTROLS}`),
   // JSON.stringify writes a lone surrogate as the escape \ud800: the JSON text stays ASCII, what it denotes is no Unicode text.
-  edge('a lone surrogate escape', 'lone \ud800 surrogate', 'plain', '"lone \\ud800 surrogate"'),
+  edge('a lone surrogate escape', 'lone \ud800 surrogate', 'denotes-nothing', '"lone \\ud800 surrogate"'),
   edge('10,000 characters', 'x'.repeat(10_000)),
   edge('right-to-left text', 'שלום עולם مرحبا بالعالم'),
   edge('combining marks', 'Zoe\u0308 a\u0301\u0300\u0302'),
@@ -217,8 +219,13 @@ export interface EdgeBody extends EdgesSent {
   text: string;
 }
 
-/** A body with each case's value at its path: `denoted` as the parser reads it, `text` with the literals as sent. */
-export function edgeBody(name: string, base: Record<string, unknown>, edges: EdgeCase[]): EdgeBody {
+/** Where a path of a body goes: a top-level field the create requires is one every order holds. */
+function placeOf(path: Array<string | number>, operation: Place['operation']): Place {
+  return { operation, required: path.length === 1 && (requiredFields('OrderCreate') as string[]).includes(String(path[0])) };
+}
+
+/** A body with each case's value at its path: `denoted` as the parser reads it, `text` with the literals as sent, each case with its readings there. */
+export function edgeBody(name: string, base: Record<string, unknown>, edges: EdgeCase[], operation: Place['operation'] = 'create'): EdgeBody {
   const denoted = structuredClone(base);
   const marked = structuredClone(base);
   const marker = (index: number) => `@@oms-edge-${index}@@`;
@@ -227,8 +234,14 @@ export function edgeBody(name: string, base: Record<string, unknown>, edges: Edg
     setAt(marked, path, marker(index));
   });
   const text = edges.reduce((json, { value }, index) => json.replace(JSON.stringify(marker(index)), () => value.literal), JSON.stringify(marked));
-  const cases = edges.map(({ name: caseName, path }) => ({ name: caseName, pointer: path.map((key) => `/${key}`).join('') }));
-  return { name, base, edges, denoted, text, cases, kinds: edges.map(({ value }) => value.kind) };
+  const cases = edges.map(({ name: caseName, path, value }) => ({
+    name: caseName,
+    pointer: path.map((key) => `/${key}`).join(''),
+    kind: value.kind,
+    denotes: value.denotes,
+    readings: readingsOf(value.kind, placeOf(path, operation)),
+  }));
+  return { name, base, edges, denoted, text, cases };
 }
 
 /** Each case of a body that carries several alone, in the body it came from, its item (if any) the only one. */
@@ -263,7 +276,7 @@ function part(body: EdgeBody, name: string, edges: EdgeCase[]): EdgeBody {
 export function asUpdate(body: EdgeBody): EdgeBody {
   const updatable = clientFields('OrderUpdate') as string[];
   const base = Object.fromEntries(Object.entries(body.base).filter(([field]) => updatable.includes(field)));
-  return edgeBody(`${body.name}, sent again in an update`, base, body.edges.filter(({ path }) => updatable.includes(String(path[0]))));
+  return edgeBody(`${body.name}, sent again in an update`, base, body.edges.filter(({ path }) => updatable.includes(String(path[0]))), 'update');
 }
 
 function setAt(target: Record<string, unknown>, path: Array<string | number>, value: unknown): void {
@@ -279,7 +292,7 @@ function setAt(target: Record<string, unknown>, path: Array<string | number>, va
  * which many refuse, go alone from the start.
  */
 function goesWithOthers(value: EdgeValue): boolean {
-  return value.kind === 'plain' || (value.kind === 'refusable' && Number.isFinite(value.denotes as number));
+  return value.kind === 'plain' || value.kind === 'denotes-nothing' || (value.kind === 'unusual' && Number.isFinite(value.denotes as number));
 }
 
 /** A path into a create body, an array element written '*': ['items', '*', 'dimensions', 'length']. */
@@ -363,8 +376,8 @@ export function createEdgeBodies(base: () => Record<string, unknown>): EdgeBody[
   for (const value of TEXT_EDGES.filter((text) => text.denotes !== '' && !/^\s+$/.test(text.denotes as string))) {
     bodies.push(edgeBody(`note = ${value.label}`, base(), [{ name: `note = ${value.label}`, path: ['note'], value }]));
   }
-  for (const { path, empty, required } of containerFields(base())) {
-    for (const value of [edge(JSON.stringify(empty), empty), edge('null', null, required ? 'wrong-type' : 'refusable')]) {
+  for (const { path, empty } of containerFields(base())) {
+    for (const value of [edge(JSON.stringify(empty), empty), edge('null', null, 'null')]) {
       bodies.push(edgeBody(`${named(path)} = ${value.label}`, base(), [{ name: `${named(path)} = ${value.label}`, path, value }]));
     }
   }
@@ -383,7 +396,7 @@ export function repeatedItemBodies(base: () => Record<string, unknown>): EdgeBod
   const twin = (name: string, second: Record<string, unknown>): EdgeBody => {
     const body = edgeBody(name, { ...base(), items: [first, { ...first, ...second }] }, []);
     // The case is the items array: a merged pair shows as an items array one short.
-    return { ...body, cases: [{ name, pointer: '/items' }] };
+    return { ...body, cases: [{ name, pointer: '/items', kind: 'plain', denotes: body.denoted.items, readings: readingsOf('plain', placeOf(['items'], 'create')) }] };
   };
   return [
     twin('two items alike in every field (one name, one price, one quantity)', {}),
@@ -395,20 +408,18 @@ export function repeatedItemBodies(base: () => Record<string, unknown>): EdgeBod
 /**
  * The array and object fields of a create (openapi.yaml OrderCreate), each with its empty value ([] or {}):
  * the body's own, and the objects inside those that `body` carries (customer.address, items[0].dimensions …).
- * `required`: the create requires the field (customer, items): null is no value for it.
  */
-function containerFields(body: Record<string, unknown>): Array<{ path: Array<string | number>; empty: unknown[] | Record<string, never>; required: boolean }> {
-  const required = requiredFields('OrderCreate') as string[];
-  const inside = (schema: JsonSchema | undefined, path: Array<string | number>, depth: number): Array<{ path: Array<string | number>; empty: unknown[] | Record<string, never>; required: boolean }> => {
+function containerFields(body: Record<string, unknown>): Array<{ path: Array<string | number>; empty: unknown[] | Record<string, never> }> {
+  const inside = (schema: JsonSchema | undefined, path: Array<string | number>, depth: number): Array<{ path: Array<string | number>; empty: unknown[] | Record<string, never> }> => {
     const resolved = schema && contract().resolve(schema);
     if (!resolved || depth > 1) return [];
     if (resolved.type === 'array') {
       const element = path.reduce<unknown>((at, key) => (at as Record<string | number, unknown> | undefined)?.[key], body);
       const nested = Array.isArray(element) && element.length > 0 ? inside(resolved.items as JsonSchema, [...path, 0], depth).filter(({ path: at }) => at.length > path.length + 1) : [];
-      return [{ path, empty: [], required: path.length === 1 && required.includes(String(path[0])) }, ...nested];
+      return [{ path, empty: [] }, ...nested];
     }
     if (resolved.type !== 'object') return [];
-    const here = path.length > 0 && path[path.length - 1] !== 0 ? [{ path, empty: {}, required: path.length === 1 && required.includes(String(path[0])) }] : [];
+    const here = path.length > 0 && path[path.length - 1] !== 0 ? [{ path, empty: {} }] : [];
     const present = path.reduce<unknown>((at, key) => (at as Record<string | number, unknown> | undefined)?.[key], body) !== undefined;
     const children = present ? Object.entries((resolved.properties ?? {}) as Record<string, JsonSchema>).flatMap(([name, inner]) => inside(inner, [...path, name], depth + 1)) : [];
     return [...here, ...children];
@@ -445,10 +456,8 @@ export function updateEdges(): UpdateEdge[] {
     const type = contract().resolve(schema[field]).type as string;
     return [empty[type], null].map((value): UpdateEdge => {
       const name = `update ${field} = ${JSON.stringify(value)}`;
-      // null is no value of any field's type: refused, or taken as no value (an optional field) or ignored (a required one).
-      const kinds: EdgeKind[] = [value === null ? 'refusable' : 'plain'];
-      const body = { [field]: value };
-      return { name, field, body, text: JSON.stringify(body), denoted: body, kinds, cases: [{ name, pointer: `/${field}` }], required: required.includes(field), roundTrip: !(Array.isArray(value) && field === 'items') };
+      const sent = edgeBody(name, {}, [{ name, path: [field], value: edge(JSON.stringify(value), value, value === null ? 'null' : 'plain') }], 'update');
+      return { ...sent, field, body: sent.denoted, required: required.includes(field), roundTrip: !(Array.isArray(value) && field === 'items') };
     });
   });
   const alone = (['integer', 'number'] as const).flatMap((type) => {
@@ -461,7 +470,7 @@ export function updateEdges(): UpdateEdge[] {
           const name = `update ${named(at)} = ${value.label}`;
           // An items array of one item, the edge its only unusual value.
           const base = path[0] === 'items' ? { items: [{ ...item(), quantity: 1 }] } : {};
-          const sent = edgeBody(name, base, [{ name, path: at, value }]);
+          const sent = edgeBody(name, base, [{ name, path: at, value }], 'update');
           return { ...sent, field: path[0], body: sent.denoted, required: false, roundTrip: true };
         }),
       );

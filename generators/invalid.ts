@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { contract, type JsonSchema, type OperationId } from '../contract/openapi';
 import { nonUtf8Byte } from '../contract/exchange';
 import type { InvalidRequest } from '../checks/invalid-input';
+import { readingsOf } from '../checks/readings';
 import { anyOrder } from './order';
 import { requestComponent, requiredFields } from './schema';
 import { anyOrderUpdate } from './update';
@@ -60,11 +61,16 @@ export function wrongType(operationId: OperationId, valid: fc.Arbitrary<object>,
     const place = places[at % places.length];
     const replacements = wrongValuesFor(place.schema);
     const replacement = replacements[pick % replacements.length];
+    const description = `${place.pointer || 'the body'} is ${JSON.stringify(replacement)} (${allowedTypes(place.schema).join(' or ')} expected)`;
+    const valueKind = place.pointer === '' ? 'non-object-body' : replacement === null ? 'null' : 'wrong-type';
+    const required = /^\/[^/]+$/.test(place.pointer) && (requiredFields('OrderCreate') as string[]).includes(place.pointer.slice(1));
+    const readings = readingsOf(valueKind, { operation: operationId === 'updateOrder' ? 'update' : 'create', required });
     return {
       kind,
-      description: `${place.pointer || 'the body'} is ${JSON.stringify(replacement)} (${allowedTypes(place.schema).join(' or ')} expected)`,
+      description,
       requirementId: 'ORD-ERR-004',
       body: place.pointer === '' ? replacement : setAt(structuredClone(body), place.pointer, replacement),
+      value: { name: description, pointer: place.pointer, kind: valueKind, denotes: replacement, readings },
     };
   });
 }

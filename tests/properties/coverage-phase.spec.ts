@@ -14,7 +14,8 @@ import {
   updateVisibleOnGet,
 } from '../../checks/orders';
 import { acceptedUnlessRefusable, refusedUpdateLeftOrder } from '../../checks/invalid-input';
-import { edgeMayBeRefused, edgesAnswered, edgesComeBack, nullOverRequiredIgnored } from '../../checks/edges';
+import { controlCreates, edgeMayBeRefused, edgesAnswered, edgesComeBack, nullOverRequiredIgnored, type EdgesSent } from '../../checks/edges';
+import { valueAt } from '../../checks/readings';
 import { summaryCarriesFullForm } from '../../checks/listing';
 import { isSuccess } from '../../checks/status';
 import { violationIn } from '../../checks/check';
@@ -33,6 +34,24 @@ import type { Exchange, Json } from '../../contract/exchange';
 const QUERIES = queryCoverage();
 const ORDERS = orderCoverage();
 const UPDATE_EDGES = updateEdges();
+
+/**
+ * What the service gives each field that a taken body's value may have been read as not sending, where nothing
+ * else explains what came back: the same body without that value, sent as a create (none on a server whose
+ * answers every other reading explains). By taken body, by pointer.
+ */
+async function unsentValues(api: OmsApi, taken: ReadonlyArray<{ sent: EdgesSent; answer: unknown }>): Promise<Array<Map<string, unknown>>> {
+  const controls = controlCreates(taken);
+  const answers = await together(controls.map(({ body }) => api.create(body as Json)));
+  const unsent = taken.map(() => new Map<string, unknown>());
+  controls.forEach(({ pointer, of }, index) => isSuccess(answers[index].status) && unsent[of].set(pointer, valueAt(answers[index].json, pointer)));
+  return unsent;
+}
+
+/** A coercible value taken: observed as ORD-OBS-019 says. */
+function observeCoercion(sent: EdgesSent): void {
+  if (sent.cases.some(({ kind }) => kind === 'coercible')) observe('ORD-OBS-019', `${sent.name}: taken (read as the value it denotes, or as not sent)`);
+}
 
 /** Stops the test unless a get found the order asked for: only then can what it shows be judged. */
 function foundAsked(id: string, got: Exchange): void {
@@ -89,9 +108,10 @@ test.describe(`coverage phase: ${QUERIES.length + ORDERS.length} deterministic c
         check(edgesAnswered(body, created, createAcceptedFor(body.denoted)));
         return isSuccess(created.status) && typeof (created.json as Json | undefined)?.id === 'string';
       });
-      for (const { body, created } of taken) {
-        if (body.kinds.includes('coercible')) observe('ORD-OBS-019', `${body.name}: taken (read as the value it denotes)`);
-        check(edgesComeBack(body, created, createAnswersWhatWasSent, 'the create response'));
+      const unsent = await unsentValues(api, taken.map(({ body, created }) => ({ sent: body, answer: created.json })));
+      for (const [index, { body, created }] of taken.entries()) {
+        observeCoercion(body);
+        check(edgesComeBack(body, created, createAnswersWhatWasSent, 'the create response', { unsent: unsent[index] }));
       }
       const ids = taken.map(({ created }) => String((created.json as Json).id));
       // Created side by side: each must be an order of its own before any is read back.
@@ -99,7 +119,7 @@ test.describe(`coverage phase: ${QUERIES.length + ORDERS.length} deterministic c
       const stored = await together(ids.map((id) => api.get(id)));
       taken.forEach(({ body }, index) => {
         foundAsked(ids[index], stored[index]);
-        check(edgesComeBack(body, stored[index], storedAsSent, 'the stored order'));
+        check(edgesComeBack(body, stored[index], storedAsSent, 'the stored order', { unsent: unsent[index] }));
       });
       // In the list, the summary form beside the full form the get just showed.
       const listed = await judgedWhenSettled(api, () => findInList(api, ids), (search) => ids.map((id, index) => summaryCarriesFullForm(id, stored[index], search)).filter((judgement) => judgement !== undefined));
@@ -113,8 +133,9 @@ test.describe(`coverage phase: ${QUERIES.length + ORDERS.length} deterministic c
         // The order must still be there to be read: what an update did to it is judged on a get that found it.
         foundAsked(ids[index], readAfter[index]);
         if (!isSuccess(updated[index].status)) return;
-        check(edgesComeBack(update, updated[index], updateAnswersWhatWasSent, 'the update response'));
-        check(edgesComeBack(update, readAfter[index], (denoted, exchange, what) => updateVisibleOnGet(denoted, exchange, what, updated[index]), 'the order after the update'));
+        const before = { before: stored[index].json };
+        check(edgesComeBack(update, updated[index], updateAnswersWhatWasSent, 'the update response', before));
+        check(edgesComeBack(update, readAfter[index], (denoted, exchange, what) => updateVisibleOnGet(denoted, exchange, what, updated[index]), 'the order after the update', before));
       });
     },
   );
@@ -141,14 +162,15 @@ test.describe(`coverage phase: ${QUERIES.length + ORDERS.length} deterministic c
           if (edgeMayBeRefused(edge) && update.status < 500) check(refusedUpdateLeftOrder(edge.name, before[index], got, update));
           return;
         }
-        if (edge.kinds.includes('coercible')) observe('ORD-OBS-019', `${edge.name}: taken (read as the value it denotes)`);
+        observeCoercion(edge);
         if (edge.required && edge.body[edge.field] === null) {
           check(nullOverRequiredIgnored(edge.field, before[index], update));
           return;
         }
         if (!edge.roundTrip) return;
-        check(edgesComeBack(edge, update, updateAnswersWhatWasSent, 'the update response'));
-        check(edgesComeBack(edge, got, (denoted, exchange, what) => updateVisibleOnGet(denoted, exchange, what, update), 'the order after the update'));
+        const circumstances = { before: before[index] };
+        check(edgesComeBack(edge, update, updateAnswersWhatWasSent, 'the update response', circumstances));
+        check(edgesComeBack(edge, got, (denoted, exchange, what) => updateVisibleOnGet(denoted, exchange, what, update), 'the order after the update', circumstances));
       });
     },
   );
