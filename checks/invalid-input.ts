@@ -101,16 +101,6 @@ export const readBackAfterLenientBody =
       exchange,
     }), exchange);
 
-/** A numeric string sent for items[0].price, once accepted, is stored as the number it denotes (a refusal is wrongTypeRefused's). */
-export function numericStringTakenAsNumber(sent: string, exchange: Exchange): Judgement | undefined {
-  const price = ((exchange.json as { items?: Array<Record<string, unknown>> } | undefined)?.items ?? [])[0]?.price;
-  return unless('ORD-ERR-004', price === Number(sent), () => ({
-    expected: `items[0].price ${JSON.stringify(sent)}, once accepted, stored as the number it denotes (${Number(sent)})`,
-    received: `items[0].price ${excerpt(price)}`,
-    exchange,
-  }), exchange);
-}
-
 export const oversizedBodyAnswered: Check = (exchange) => unless('ORD-ERR-005', ...noServerError(exchange, 'a 2xx (accepted) or a 4xx such as 413'));
 
 /** Headers larger than any order needs: taken, or refused on the HTTP layer's terms (431, or 400 as nginx does); never a 5xx. */

@@ -132,10 +132,10 @@ function withPaymentType(payment: Json): Json {
  * number holds (1e308 times 2) is refused: written as JSON it would be null, a total that is not a number.
  */
 function withItemFields(item: Json, services: Services): Json {
-  const total =
-    typeof item.quantity === 'number' && typeof item.price === 'number'
-      ? Number((item.quantity * item.price).toFixed(10))
-      : undefined;
+  // An item sent without a quantity or a price holds none of it: its total counts it as 0, and is still returned.
+  const amount = (value: unknown) => (value === undefined ? 0 : value);
+  const [quantity, price] = [amount(item.quantity), amount(item.price)];
+  const total = typeof quantity === 'number' && typeof price === 'number' ? Number((quantity * price).toFixed(10)) : undefined;
   if (total !== undefined && !Number.isFinite(total)) {
     throw new ApiError(400, 'validation_failed', 'The request body is invalid', [{ field: 'items.total', error: 'quantity times price is beyond any number' }]);
   }

@@ -21,6 +21,12 @@ function mapNumberAt(value: unknown, path: string[], change: (value: number) => 
 
 const mapQuantities = (body: Json, change: (quantity: number) => number) => mapItemNumbers(body, ['quantity'], change);
 
+/** A body with each item's quantity changed, whatever its type (a string or a word too; an item without one as it is). */
+function mapQuantitiesAny(body: Json, change: (quantity: unknown) => unknown): Json {
+  if (!Array.isArray(body.items)) return body;
+  return { ...body, items: body.items.map((item: unknown) => (item && typeof item === 'object' && 'quantity' in item ? { ...item, quantity: change((item as Json).quantity) } : item)) };
+}
+
 /** What a DECIMAL(12,2) column of MySQL holds at most: without strict mode it stores a larger value as this, with a warning. */
 const DECIMAL_12_2_LARGEST = 9_999_999_999.99;
 
@@ -259,6 +265,54 @@ export const EDGE_FAULTS: FaultDefinition[] = [
     hooks: () => ({
       rewriteRequest: (request) =>
         is(request, 'update') ? withJsonBody(request, (body) => Object.fromEntries(Object.entries(body).filter(([, value]) => value !== 0 && value !== '' && value !== false && value !== null))) : request,
+    }),
+  }),
+  fault({
+    id: 'update-null-price-stored-as-zero',
+    level: 'MUST',
+    catches: ['ORD-UPDATE-002'],
+    collateral: because('the order after the update shows the price 0', ['ORD-UPDATE-003']),
+    subtle: true,
+    description: 'An update of price null stores 0 (float(body.get("price") or 0)): a null over a field every order holds becomes a value the client never sent, where it may only be refused or ignored.',
+    hooks: () => ({
+      rewriteRequest: (request) => (is(request, 'update') ? withJsonBody(request, (body) => (body.price === null ? { ...body, price: 0 } : body)) : request),
+    }),
+  }),
+  fault({
+    id: 'null-payment-stored-as-example',
+    level: 'MUST',
+    catches: ['ORD-CREATE-004', 'ORD-GET-002'],
+    subtle: true,
+    description:
+      'A create with payment null stores the payment of the documentation example ({"method": "card", "status": "completed"}), while an order sent without payment has none: the null is read neither as sent nor as not sent.',
+    hooks: () => ({
+      rewriteRequest: (request) => (is(request, 'create') ? withJsonBody(request, (body) => (body.payment === null ? { ...body, payment: { method: 'card', status: 'completed' } } : body)) : request),
+    }),
+  }),
+  fault({
+    id: 'lone-surrogate-cuts-text',
+    level: 'MUST',
+    catches: ['ORD-CREATE-004', 'ORD-GET-002'],
+    collateral: READ_BACK,
+    subtle: true,
+    description: 'Text with a lone surrogate escape is cut at it ("lone \\ud800 surrogate" is stored as "lone ?"), as a C string library that stops at the first byte it cannot encode: more is lost than the value that denotes nothing.',
+    hooks: () => ({
+      rewriteRequest: (request) =>
+        is(request, 'create', 'update') ? withJsonBody(request, (body) => mapStrings(body, (text) => text.replace(/[\ud800-\udbff](?![\udc00-\udfff])[^]*$|(?<![\ud800-\udbff])[\udc00-\udfff][^]*$/u, '?')) as Json) : request,
+    }),
+  }),
+  fault({
+    id: 'wrong-quantity-stored-as-one',
+    level: 'MUST',
+    catches: ['ORD-CREATE-004'],
+    collateral: READ_BACK,
+    subtle: true,
+    description: 'An item quantity that is a number but no integer (2.5), or a numeric string ("3"), is stored as 1, a default of the handler, while an item sent without quantity has none: neither the value sent, nor its reading as not sent.',
+    hooks: () => ({
+      rewriteRequest: (request) =>
+        is(request, 'create', 'update')
+          ? withJsonBody(request, (body) => mapQuantitiesAny(body, (quantity) => ((typeof quantity === 'number' && !Number.isInteger(quantity)) || (typeof quantity === 'string' && /^\d+$/.test(quantity)) ? 1 : quantity)))
+          : request,
     }),
   }),
 ];

@@ -51,6 +51,7 @@ import {
   versionHeader,
 } from './freedoms';
 import { amountBeyondColumn, pydanticLax, requiredNullsIgnoredOnUpdate, unplainNumberLiteral, unstorableText } from './edges';
+import { loneSurrogatesAs, nonObjectUpdateAsNoFields, nullsIgnoredOnUpdate, nullsNotSentOnCreate, wrongTypesDroppedByBinder } from './readings';
 import type { StoredOrder } from '../../../reference/store';
 import { nestedFieldLeftOut } from '../../../checks/nested-fields';
 
@@ -156,6 +157,11 @@ export const KNOBS: readonly Knob[] = [
     'numeric-strings-taken': () => ({ rewriteRequest: coerceNumericStrings }),
     'pydantic-lax': () => ({ rewriteRequest: pydanticLax }),
   }),
+  // The readings of values the document does not define (checks/readings.ts), after the coercions above: what a lax parser coerced is of its type.
+  choice('null-on-create', 'ORD-OBS-034', 'taken', { 'not-sent-with-defaults': nullsNotSentOnCreate }),
+  choice('null-on-update', 'ORD-OBS-034', 'taken', { ignored: nullsIgnoredOnUpdate }),
+  choice('wrong-types', 'ORD-OBS-034', 'refused', { 'dropped-by-binder': wrongTypesDroppedByBinder }),
+  choice('non-object-update', 'ORD-OBS-034', 'refused', { 'no-fields': nonObjectUpdateAsNoFields }),
   choice('body-label', 'ORD-OBS-030', 'any', { 'json-only-415': refuseUnlabelledBodies }),
   choice('service-arrays', 'ORD-OBS-031', 'empty', { null: () => emptyServiceArrays(null), absent: () => emptyServiceArrays(undefined) }),
   choice('channel-reference', 'ORD-OBS-032', 'not-unique', { 'unique-409': uniqueChannelReferences }),
@@ -166,7 +172,11 @@ export const KNOBS: readonly Knob[] = [
     'decoded-base64url': () => tokensDecodedBeforeLookup(),
   }),
   choice('unicode-form', 'ORD-OBS-023', 'as-sent', { nfd: () => ({ rewriteRequest: textInNfd }) }),
-  choice('lone-surrogates', 'ORD-OBS-023', 'kept', { replaced: () => ({ rewriteRequest: loneSurrogatesAsReplacement }) }),
+  choice('lone-surrogates', 'ORD-OBS-034', 'kept', {
+    replaced: () => ({ rewriteRequest: loneSurrogatesAsReplacement }),
+    'question-mark': () => ({ rewriteRequest: loneSurrogatesAs('?') }),
+    dropped: () => ({ rewriteRequest: loneSurrogatesAs('') }),
+  }),
   choice('text-whitespace', 'ORD-OBS-023', 'as-sent', { trimmed: () => ({ rewriteRequest: textWhitespace(false) }), squished: () => ({ rewriteRequest: textWhitespace(true) }) }),
   choice('some-response-fields', 'ORD-OBS-024', 'absent', {
     present: () => ({ rewriteReply: (request, reply) => onFullForm(request, reply, (order) => someResponseFields(order)) }),
