@@ -107,10 +107,10 @@ export const EDGE_FAULTS: FaultDefinition[] = [
   fault({
     id: 'quantity-fraction-truncated',
     level: 'MUST',
-    catches: ['ORD-CREATE-004', 'ORD-ERR-004'],
+    catches: ['ORD-CREATE-004'],
     collateral: READ_BACK,
     subtle: true,
-    description: 'An item quantity of 2.5 is taken and stored as 2 (an integer column that truncates what it is given, instead of refusing it).',
+    description: 'An item quantity of 2.5 is taken and stored as 2 (an integer column that truncates what it is given, instead of refusing it or reading it as not sent).',
     hooks: () => ({
       rewriteRequest: (request) => (is(request, 'create', 'update') ? withJsonBody(request, (body) => mapQuantities(body, Math.trunc)) : request),
     }),
@@ -190,7 +190,7 @@ export const EDGE_FAULTS: FaultDefinition[] = [
   fault({
     id: 'update-quantity-fraction-truncated',
     level: 'MUST',
-    catches: ['ORD-ERR-004', 'ORD-UPDATE-002'],
+    catches: ['ORD-UPDATE-002'],
     collateral: because('the order after the update shows the quantity truncated', ['ORD-UPDATE-003']),
     subtle: true,
     description:

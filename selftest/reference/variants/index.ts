@@ -29,6 +29,32 @@ const POINTS: Array<{ name: string; description: string; basis: string; setting:
       'scalar-coercion': 'numeric-strings-taken',
     },
   },
+  {
+    name: 'go-pointer-structs',
+    description:
+      'A Go service on encoding/json with structs of pointer fields: null read as not sent on create (its zero values and defaults for an object it did not get, a time stamped) and on update, a lone surrogate as U+FFFD, values of the wrong type dropped by its binder, every answer gzipped, a second order with one channel reference refused with 409. OMS_KNOBS=null-on-create=not-sent-with-defaults,null-on-update=ignored,lone-surrogates=replaced,wrong-types=dropped-by-binder,content-coding=gzip-responses,channel-reference=unique-409',
+    basis: 'Issue 38: each is a reading of a value the document does not define (ORD-OBS-034), or a freedom of its own (ORD-OBS-020, ORD-OBS-032).',
+    setting: {
+      'null-on-create': 'not-sent-with-defaults',
+      'null-on-update': 'ignored',
+      'lone-surrogates': 'replaced',
+      'wrong-types': 'dropped-by-binder',
+      'content-coding': 'gzip-responses',
+      'channel-reference': 'unique-409',
+    },
+  },
+  {
+    name: 'rails-lax-params',
+    description:
+      'A Ruby service on Rails: a body that is no object an update of no fields, a lone surrogate written "?", numbers and booleans read as Pydantic-like lax parsers read them, null over a field every order holds ignored by an update. OMS_KNOBS=non-object-update=no-fields,lone-surrogates=question-mark,scalar-coercion=pydantic-lax,update-null-over-required=ignored',
+    basis: 'Issue 38: each is a reading of a value the document does not define (ORD-OBS-034, ORD-OBS-019, ORD-OBS-005).',
+    setting: {
+      'non-object-update': 'no-fields',
+      'lone-surrogates': 'question-mark',
+      'scalar-coercion': 'pydantic-lax',
+      'update-null-over-required': 'ignored',
+    },
+  },
 ];
 
 /**
