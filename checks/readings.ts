@@ -117,9 +117,10 @@ function explains(reading: Reading, sent: SentValue, received: unknown, { before
     case 'kept':
       return before !== undefined && same(valueAt(before, sent.pointer));
     case 'not-sent': {
-      // No value is what an unsent field may always be (ORD-OBS-011); an update may also keep it (ORD-OBS-005).
+      // No value is what an unsent field may always be (ORD-OBS-011); an update may also keep a field of the order
+      // it omits (ORD-OBS-005), not one inside an object or item it sends anew.
       if (!holdsValue(received)) return true;
-      if (before !== undefined && same(valueAt(before, sent.pointer))) return true;
+      if (before !== undefined && isTopLevel(sent.pointer) && same(valueAt(before, sent.pointer))) return true;
       const control = unsent?.get(sent.pointer);
       return control !== undefined && sameUnsentValue(control, received);
     }
@@ -127,6 +128,9 @@ function explains(reading: Reading, sent: SentValue, received: unknown, { before
       return typeof sent.denotes === 'string' && typeof received === 'string' && replacedAround(sent.denotes, received);
   }
 }
+
+/** A field of the order itself: "/note", not "/items/0/quantity". */
+const isTopLevel = (pointer: string) => /^\/[^/]+$/.test(pointer);
 
 /**
  * The value an unsent field got in a control create, and the one it got here, are the same value the service

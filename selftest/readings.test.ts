@@ -45,7 +45,8 @@ function answerOf(reading: Reading, value: SentValue, body: unknown, before: unk
     case 'coerced':
       return [withValue(value.denotes)];
     case 'not-sent':
-      return [withoutPointer(body, value.pointer), withValue(null), withValue(valueAt(before, value.pointer))];
+      // An update may keep a field of the order it omits; a field inside an item it sends anew is not kept.
+      return [withoutPointer(body, value.pointer), withValue(null), ...(before !== undefined && /^\/[^/]+$/.test(value.pointer) ? [withValue(valueAt(before, value.pointer))] : [])];
     case 'kept':
       return [withValue(valueAt(before, value.pointer))];
     case 'replaced': {
