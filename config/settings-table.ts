@@ -206,7 +206,7 @@ export const SETTINGS = {
     variable: 'OMS_LIST_SETTLE_MS',
     value: integer('MS'),
     default: 5_000,
-    flag: { name: 'list-settle', commands: ['run', 'replay'], help: 'how long a write may take to show in the list' },
+    flag: { name: 'list-settle', commands: ['run', 'replay', 'judge', 'proxy'], help: 'how long a write may take to show in the list (judge, proxy: a list read sooner after a delete is not judged on it)' },
     meaning:
       'How long a create, update or delete may take to show in `GET /orders` (a list served from an index or a replica lags behind writes; the document says nothing of list consistency). A list that does not show a write yet is read again until then, and judged on the last read: a change never shown within it is still a violation. `0` judges the first read.',
   }),
