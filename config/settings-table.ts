@@ -1,3 +1,4 @@
+import type { CommandCredentials } from './command-credentials';
 import type { RunInfo } from './run-info';
 import { TOKEN_AUTH_METHODS } from './token-auth';
 import { choice, credential, directoryOrOff, httpUrl, integer, integerIn, json, onOff, path, positiveInteger, runId, seed as seedValue, text, type ValueKind } from './values';
@@ -281,6 +282,14 @@ export const SETTINGS = {
     internal: true,
     meaning:
       'Set by the command: which settings it took from its options, as given (`{"baseUrl":["--base-url","https://…"],"token":["--token-file","/abs/token.txt"]}`; a secret given on the command line as its option alone), so that messages name what the user gave and a replay line repeats it (config/settings.ts `settingName`, `optionWords`).',
+  }),
+  commandCredentials: setting({
+    variable: 'OMS_COMMAND_CREDENTIALS',
+    value: json<CommandCredentials>(),
+    default: undefined,
+    internal: true,
+    meaning:
+      'Set by the run as it starts: how a printed curl line gets each account\'s token in the user\'s shell, from what the user gave (`{"A":{"token":{"file":"/abs/a.token"}}}`, or a sign-in with the client credentials), never a secret (config/command-credentials.ts).',
   }),
   mergedRun: setting({
     variable: 'OMS_MERGED_RUN',
