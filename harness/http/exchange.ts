@@ -15,16 +15,21 @@ import { requestLine } from '../../contract/operations';
  * `credentials` says the user gave it (${OMS_TOKEN}, $(cat 'a.token'), a sign-in with the client credentials),
  * else as its variable; the URL and body, which may quote server values, stay literal. A body with a control or invisible
  * character comes from printf on stdin, so the line stays one printable line; one with a long run of a character
- * (the suite's 2 MiB padding) from a loop of printf, so the line stays short.
+ * (the suite's 2 MiB padding) from a loop of printf, so the line stays short, and so does a header with one.
  */
 export function curlLine(request: Exchange['request'], credentials: CommandCredentials = {}): string {
   const known = expansions(credentials);
   const words = ['curl', '-sS', '-i', '-X', shellWord(request.method), shellWord(request.url)];
-  for (const [name, value] of Object.entries(request.headers)) words.push('-H', shellWord(`${name}: ${value}`, known));
+  for (const [name, value] of Object.entries(request.headers)) words.push('-H', headerWord(`${name}: ${value}`, known));
   if (request.body !== undefined && hasLongRun(request.body)) return `${printfGroup(request.body)} | ${[...words, '--data-binary', '@-'].join(' ')}`;
   if (request.body !== undefined && hasInvisible(request.body)) return `${printfCommand(request.body)} | ${[...words, '--data-binary', '@-'].join(' ')}`;
   if (request.body !== undefined) words.push('--data-raw', shellWord(request.body));
   return words.join(' ');
+}
+
+/** A header as one shell word; one with a long run of a character (a 32 KiB header sent on purpose) written by the loop of printf a long body is, so the line stays short. */
+function headerWord(header: string, known: Record<string, string>): string {
+  return hasLongRun(header) ? `"$(${printfGroup(header)})"` : shellWord(header, known);
 }
 
 /** What each placeholder expands to in a command: the accounts' tokens by their source, any other as its variable. */
