@@ -4,10 +4,10 @@ import type { Finding, FindingContext } from './finding';
 import { holdsNonUtf8Bytes, parseJson, type Exchange, type Json } from '../contract/exchange';
 import { answered401, refusedWithBadCredentials, validTokenAccepted, type BadCredentials } from './auth';
 import { responseChecks, responseRequirements } from './body';
-import { deleteUnknownIdAnswer } from './deletion';
-import { lastPageHoldsRest, limitHonoured, listAnswerInRange, neverAboveMaximum, nothingPastLastPage, readPage, defaultLimitHonoured } from './listing';
+import { deletedOnGet, deleteUnknownIdAnswer, goneFromList, type AsCreated } from './deletion';
+import { lastPageHoldsRest, limitHonoured, listAnswerInRange, neverAboveMaximum, nothingPastLastPage, readPage, defaultLimitHonoured, searchOfPage } from './listing';
 import { createAnswersWhatWasSent, getAnswersOrderAsked, getUnknownIdAnswer, idAssigned, serviceAssignedParts, storedAsSent, updateAnswersWhatWasSent, updateUnknownIdAnswer, updateVisibleOnGet } from './orders';
-import { isSuccess } from './status';
+import { isNotFound, isSuccess } from './status';
 
 /**
  * The suite's checks over recorded traffic (`oms-conformance judge`): each exchange of a HAR judged by the
@@ -65,15 +65,34 @@ export const JUDGED_FROM_TRAFFIC: Readonly<Record<string, string>> = {
   'ORD-CREATE-005': 'every 2xx create: customer and item ids, item totals',
   'ORD-GET-001': '2xx gets of an order the traffic showed to exist (created, listed or got before, not deleted since): the order asked for',
   'ORD-GET-002': 'a 2xx get of an order created earlier in the traffic and not changed since, or one the recording gives what was sent for: what the create sent',
-  'ORD-UPDATE-003': 'gets the recording gives what an update sent for: the update shows',
+  'ORD-UPDATE-003': 'a 2xx get of an order after a 2xx update of it, with no write to it between, or one the recording gives what an update sent for: the update shows',
   'ORD-GET-004': 'gets the recording marks as of an unknown id',
   'ORD-UPDATE-002': 'every 2xx update: what was sent comes back',
   'ORD-UPDATE-006': 'updates the recording marks as of an unknown id',
   'ORD-DELETE-003': 'deletes the recording marks as of an unknown id',
+  'ORD-DELETE-002':
+    'a get of an order after a 2xx delete of it, with no write to it between: 404 or 410, or deleted_at set; once a get answered 404 or 410, a list read the list settle time (OMS_LIST_SETTLE_MS) or more after the delete: the order not in it',
 };
 
+/**
+ * Why a requirement judged on a sequence of exchanges was not judged: the sequence this traffic lacks.
+ * A requirement judged on single exchanges that none of the traffic showed says so by JUDGED_FROM_TRAFFIC.
+ */
+export const SEQUENCE_NOT_SEEN: Readonly<Record<string, string>> = {
+  'ORD-GET-001': 'no 2xx get of an order the traffic showed to exist before (created, listed or got, not deleted since) in this traffic',
+  'ORD-GET-002': 'no 2xx create followed by a 2xx get of the same order, with no write to it between, in this traffic',
+  'ORD-UPDATE-003': 'no 2xx update followed by a 2xx get of the same order, with no write to it between, in this traffic',
+  'ORD-DELETE-002': 'no 2xx delete followed by a get of the same order, with no write to it between, in this traffic',
+};
+
+/** What judging traffic needs besides the exchanges, from the settings of the run that judges it. */
+export interface TrafficJudging {
+  /** OMS_LIST_SETTLE_MS: a list read sooner after a write may not show it yet (ORD-OBS-027), so it is not judged on it. */
+  listSettleMs: number;
+}
+
 /** Judges one exchange of recorded traffic; `earlier` are the exchanges recorded before it, in order. */
-export function judgeExchange(recorded: RecordedExchange, earlier: readonly RecordedExchange[]): TrafficJudgement[] {
+export function judgeExchange(recorded: RecordedExchange, earlier: readonly RecordedExchange[], judging: TrafficJudging): TrafficJudgement[] {
   const { exchange, truncated } = recorded;
   if (!exchange.operationId) return [];
   const judgements: TrafficJudgement[] = [];
@@ -90,6 +109,7 @@ export function judgeExchange(recorded: RecordedExchange, earlier: readonly Reco
   const contextual = withContext(recorded);
   if (contextual) return [...judgements, contextual];
   if (!truncated?.response && !truncated?.request) judgements.push(...orderAnswers(recorded, earlier));
+  if (!truncated?.response) judgements.push(...afterWrites(exchange, earlier, judging));
   return judgements;
 }
 
@@ -212,6 +232,83 @@ function createdUnchanged(id: string, earlier: readonly RecordedExchange[]): Jso
     if (exchange.operationId === 'createOrder' && String((exchange.json as Json | undefined)?.id) === id) return truncated?.request ? undefined : jsonObject(exchange.request.body);
   }
   return undefined;
+}
+
+// Sequences on one order: what a get or a list after a write of it shows (4.4, 4.5).
+
+/** The latest 2xx write of the order recorded before now: its create (the answer names the id), an update or a delete of it. */
+function lastWrite(id: string, earlier: readonly RecordedExchange[]): { recorded: RecordedExchange; index: number } | undefined {
+  for (let index = earlier.length - 1; index >= 0; index--) {
+    if (writtenId(earlier[index].exchange) === id) return { recorded: earlier[index], index };
+  }
+  return undefined;
+}
+
+/** The order a 2xx create, update or delete wrote; undefined for any other exchange. */
+function writtenId(exchange: Exchange): string | undefined {
+  if (!isSuccess(exchange.status)) return undefined;
+  if (exchange.operationId === 'createOrder') return String((exchange.json as Json | undefined)?.id);
+  return exchange.operationId === 'updateOrder' || exchange.operationId === 'deleteOrder' ? orderIdOf(exchange) : undefined;
+}
+
+/** What the order's last full form before the delete at `before` held of created_at and deleted_at: how the order looked live. */
+function asCreatedBefore(id: string, earlier: readonly RecordedExchange[], before: number): AsCreated {
+  for (let index = before - 1; index >= 0; index--) {
+    const { exchange } = earlier[index];
+    const body = exchange.json as Json | undefined;
+    const fullForm = exchange.operationId === 'createOrder' || exchange.operationId === 'getOrder' || exchange.operationId === 'updateOrder';
+    if (fullForm && isSuccess(exchange.status) && String(body?.id) === id) return { created_at: body?.created_at, deleted_at: body?.deleted_at };
+  }
+  return {};
+}
+
+/**
+ * A get after the order's last write shows it: an update's fields (ORD-UPDATE-003), a delete's effect
+ * (ORD-DELETE-002); a list read late enough after a delete that a get showed hard (ORD-DELETE-002).
+ * The judgements of the suite's own runs, with the same checks.
+ */
+function afterWrites(exchange: Exchange, earlier: readonly RecordedExchange[], { listSettleMs }: TrafficJudging): TrafficJudgement[] {
+  if (exchange.operationId === 'getOrder') {
+    // A get refused for its credentials shows nothing of the order.
+    if (exchange.status === 401) return [];
+    const id = orderIdOf(exchange);
+    const write = lastWrite(id, earlier);
+    const written = write?.recorded.exchange;
+    if (written?.operationId === 'updateOrder' && isSuccess(exchange.status)) {
+      const sent = write?.recorded.truncated?.request ? undefined : jsonObject(written.request.body);
+      return sent ? [{ requirementId: 'ORD-UPDATE-003', finding: violationIn(updateVisibleOnGet(sent, exchange, `the get of order ${id} after its update`, written)) }] : [];
+    }
+    if (written?.operationId === 'deleteOrder') {
+      return [{ requirementId: 'ORD-DELETE-002', finding: violationIn(deletedOnGet(`a get of order ${id} after its delete`, asCreatedBefore(id, earlier, write?.index ?? 0), exchange, written)) }];
+    }
+    return [];
+  }
+  if (exchange.operationId !== 'listOrders' || !isSuccess(exchange.status)) return [];
+  const search = searchOfPage(readPage(Object.fromEntries(new URLSearchParams(exchange.request.path.split('?')[1] ?? '')), exchange));
+  return hardDeletedBefore(exchange, earlier, listSettleMs).map((id) => ({ requirementId: 'ORD-DELETE-002', finding: violationIn(goneFromList(id, search)) }));
+}
+
+/**
+ * The orders whose last write is a 2xx delete started at least `listSettleMs` before this list, that a get
+ * after it no longer found (404, 410): a soft-deleted order may stay listed, and a list may lag behind writes
+ * (ORD-OBS-027). Without the clock of both exchanges, none.
+ */
+function hardDeletedBefore(list: Exchange, earlier: readonly RecordedExchange[], listSettleMs: number): string[] {
+  const listedAt = Date.parse(list.timing?.startedAt ?? '');
+  const notFoundSince = new Set<string>();
+  const lastWriteSeen = new Set<string>();
+  const ids: string[] = [];
+  // From the newest back: a get's 404 counts only when the first write met before it, its latest, is a delete.
+  for (let index = earlier.length - 1; index >= 0; index--) {
+    const { exchange } = earlier[index];
+    if (exchange.operationId === 'getOrder' && isNotFound(exchange.status)) notFoundSince.add(orderIdOf(exchange));
+    const id = writtenId(exchange);
+    if (id === undefined || lastWriteSeen.has(id)) continue;
+    lastWriteSeen.add(id);
+    const settled = listedAt - Date.parse(exchange.timing?.startedAt ?? '') >= listSettleMs;
+    if (exchange.operationId === 'deleteOrder' && notFoundSince.has(id) && settled) ids.push(id);
+  }
+  return ids;
 }
 
 function orderIdOf(exchange: Exchange): string {

@@ -29,7 +29,7 @@ export function judge({ options, positionals }: Parsed): number {
     throw error;
   }
   maskCredentials(recorded);
-  const report = judgeTraffic(file, recorded, settings.profile);
+  const report = judgeTraffic(file, recorded, settings.profile, settings);
   console.log(trafficLines(report).join('\n'));
   const json = options.get('json');
   if (typeof json === 'string') writeFileSync(json, `${JSON.stringify(report, null, 2)}\n`);

@@ -46,7 +46,7 @@ export async function proxy({ options, positionals }: Parsed): Promise<number> {
   const judge = (exchange: Exchange, truncated: RecordedExchange['truncated']) => {
     maskCredentials([{ exchange }]);
     const entry = { index: recorded.length, exchange, ...(truncated && { truncated }) };
-    const lines = exchangeViolationLines(entry, judgeExchange(entry, recorded), settings.profile);
+    const lines = exchangeViolationLines(entry, judgeExchange(entry, recorded, settings), settings.profile);
     if (lines.length) console.log(lines.join('\n'));
     recorded.push(entry);
     if (maxRequests !== undefined && recorded.length >= maxRequests) finish();
@@ -73,7 +73,7 @@ export async function proxy({ options, positionals }: Parsed): Promise<number> {
   server.closeAllConnections();
   await new Promise((closed) => server.close(closed));
 
-  const report = judgeTraffic(`traffic through ${address}`, recorded, settings.profile);
+  const report = judgeTraffic(`traffic through ${address}`, recorded, settings.profile, settings);
   mkdirSync(out, { recursive: true });
   writeFileSync(join(out, PROXY_FILES.har), renderHar(recorded, { name: 'oms-conformance proxy', version: '1' }));
   writeFileSync(join(out, PROXY_FILES.report), `${JSON.stringify(report, null, 2)}\n`);

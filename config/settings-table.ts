@@ -1,3 +1,4 @@
+import type { CommandCredentials } from './command-credentials';
 import type { RunInfo } from './run-info';
 import { TOKEN_AUTH_METHODS } from './token-auth';
 import { choice, credential, directoryOrOff, httpUrl, integer, integerIn, json, onOff, path, positiveInteger, runId, seed as seedValue, text, type ValueKind } from './values';
@@ -206,7 +207,7 @@ export const SETTINGS = {
     variable: 'OMS_LIST_SETTLE_MS',
     value: integer('MS'),
     default: 5_000,
-    flag: { name: 'list-settle', commands: ['run', 'replay'], help: 'how long a write may take to show in the list' },
+    flag: { name: 'list-settle', commands: ['run', 'replay', 'judge', 'proxy'], help: 'how long a write may take to show in the list (judge, proxy: a list read sooner after a delete is not judged on it)' },
     meaning:
       'How long a create, update or delete may take to show in `GET /orders` (a list served from an index or a replica lags behind writes; the document says nothing of list consistency). A list that does not show a write yet is read again until then, and judged on the last read: a change never shown within it is still a violation. `0` judges the first read.',
   }),
@@ -281,6 +282,14 @@ export const SETTINGS = {
     internal: true,
     meaning:
       'Set by the command: which settings it took from its options, as given (`{"baseUrl":["--base-url","https://…"],"token":["--token-file","/abs/token.txt"]}`; a secret given on the command line as its option alone), so that messages name what the user gave and a replay line repeats it (config/settings.ts `settingName`, `optionWords`).',
+  }),
+  commandCredentials: setting({
+    variable: 'OMS_COMMAND_CREDENTIALS',
+    value: json<CommandCredentials>(),
+    default: undefined,
+    internal: true,
+    meaning:
+      'Set by the run as it starts: how a printed curl line gets each account\'s token in the user\'s shell, from what the user gave (`{"A":{"token":{"file":"/abs/a.token"}}}`, or a sign-in with the client credentials), never a secret (config/command-credentials.ts).',
   }),
   mergedRun: setting({
     variable: 'OMS_MERGED_RUN',

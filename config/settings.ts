@@ -1,3 +1,4 @@
+import type { CommandCredentials, SecretSource, TokenSource } from './command-credentials';
 import { registerSecret } from './redaction';
 import { ConfigurationError } from './exit-codes';
 import { SETTING_NAMES, SETTINGS, type SettingName, type SettingSpec } from './settings-table';
@@ -112,6 +113,35 @@ export function optionWords(name: SettingName, env: NodeJS.ProcessEnv = process.
 export function secretTypedAs(name: SettingName, env: NodeJS.ProcessEnv = process.env): string | undefined {
   const words = givenAsOptions(env)?.[name];
   return SETTINGS[name].secret && words?.length === 1 && SETTINGS[name].value.placeholder ? words[0] : undefined;
+}
+
+/** Where a printed command reads a secret setting back, as the user gave it: a file, a variable they set, or one to set to what they typed; undefined when not given. */
+export function secretSource(name: SettingName, env: NodeJS.ProcessEnv = process.env): SecretSource | undefined {
+  const { variable } = SETTINGS[name];
+  const typedAs = secretTypedAs(name, env);
+  if (typedAs) return { variable, typedAs };
+  const words = optionWords(name, env);
+  if (words?.[0].endsWith('-file')) return { file: words[1] };
+  return env[variable]?.trim() ? { variable } : undefined;
+}
+
+/**
+ * How a printed command gets each account's token, from the settings as the user gave them (read before the
+ * run adds its own: a token it obtained, the embedded server's accounts): with client credentials, a sign-in
+ * the way `auth` says the server took them; else the token's own source.
+ */
+export function commandCredentials(auth: Settings['tokenAuth'], env: NodeJS.ProcessEnv = process.env): CommandCredentials {
+  const baseUrl = readSetting('baseUrl', env);
+  const sourceOf = (token: SettingName, clientId: SettingName, clientSecret: SettingName): TokenSource | undefined => {
+    const id = readSetting(clientId, env) as string | undefined;
+    const secret = secretSource(clientSecret, env);
+    if (baseUrl && id && secret) return { signIn: { baseUrl, clientId: id, clientSecret: secret, auth: auth ?? 'form' } };
+    const given = secretSource(token, env);
+    return given && { token: given };
+  };
+  const a = sourceOf('token', 'clientId', 'clientSecret');
+  const b = sourceOf('tokenB', 'clientIdB', 'clientSecretB');
+  return { ...(a && { A: a }), ...(b && { B: b }) };
 }
 
 /** The record the command leaves of the options it was given (OMS_GIVEN_AS_OPTIONS); none outside the command, or when unreadable. */

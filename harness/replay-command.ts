@@ -1,7 +1,7 @@
 import { INSTALLED_FROM_NPM } from '../config/package-root';
 import { optionWords, readSetting, secretTypedAs } from '../config/settings';
 import { SETTINGS, type SettingName } from '../config/settings-table';
-import { shellWord } from './http/shell';
+import { secretExpansion, shellWord } from './http/shell';
 
 export interface ReplayTarget {
   seed: number;
@@ -34,7 +34,7 @@ export function replayCommand({ seed, path, location }: ReplayTarget): string {
     const words = optionWords(name);
     if (!words) return [];
     // A value read from a file (--token-file) is read again from that file, never printed.
-    if (words[0].endsWith('-file')) return [`${variable}="$(cat ${shellWord(words[1])})"`];
+    if (words[0].endsWith('-file')) return [`${variable}="${secretExpansion({ file: words[1] })}"`];
     return [`${variable}=${shellWord(name === 'baseUrl' ? (readSetting('baseUrl') ?? words[1]) : words[1])}`];
   });
   return `${target.map((word) => `${word} `).join('')}OMS_SEED=${seed} OMS_PATH=${shellWord(path)} npx playwright test ${location}`;
@@ -54,8 +54,7 @@ export function targetArguments(): string[] {
  * stops at with a message naming the option it stands for (`${OMS_TOKEN:?…}`, POSIX sh, bash and zsh alike).
  */
 export function secretWord(name: SettingName, typedAs: string): string {
-  const { variable } = SETTINGS[name];
-  return `"\${${variable}:?set ${variable} to the value you gave as ${typedAs}}"`;
+  return `"${secretExpansion({ variable: SETTINGS[name].variable, typedAs })}"`;
 }
 
 /** The suite's command with these arguments, as it runs here: `npx oms-conformance …` installed, the package script in a checkout. */

@@ -1,4 +1,4 @@
-import { JUDGED_FROM_TRAFFIC, judgeExchange, type RecordedExchange, type TrafficJudgement } from '../checks/traffic';
+import { JUDGED_FROM_TRAFFIC, judgeExchange, SEQUENCE_NOT_SEEN, type RecordedExchange, type TrafficJudgement, type TrafficJudging } from '../checks/traffic';
 import type { Finding } from '../checks/finding';
 import { redact } from '../config/redaction';
 import { visible, visibleLines } from '../config/safe-text';
@@ -69,19 +69,19 @@ const NEEDS: Array<[RegExp, string]> = [
   [/^ORD-ISO-/, 'it needs a second account and the knowledge of which account owns which order'],
   [/^ORD-LIST-(003|006|011)$/, 'it needs several list pages read as one unchanged view of the account'],
   [/^ORD-LIST-008$/, 'it needs an order found in the list and got in full at the same time'],
-  [/^ORD-DELETE-00[24]$/, 'it needs the orders of the account got before and after a delete'],
+  [/^ORD-DELETE-004$/, 'it needs the orders of the account got before and after a delete'],
   [/^ORD-(CREATE-00[128]|UPDATE-00[1578]|GET-00[35])$/, 'it needs a request body the suite designs for it, or the orders it holds before and after'],
   [/^ORD-ERR-00[2-5]$/, 'it needs a request the suite knows to be invalid in one way'],
   [/^ORD-(CREATE-007|UPDATE-00[34])$/, 'it needs requests made at set times or in parallel, and what the suite sent'],
 ];
 
 /** Judges every exchange of a recording, in order, and gathers the result per requirement of the catalogue. */
-export function judgeTraffic(file: string, recorded: ReadonlyArray<RecordedExchange & { index: number }>, profile: 'core' | 'strict'): TrafficReport {
+export function judgeTraffic(file: string, recorded: ReadonlyArray<RecordedExchange & { index: number }>, profile: 'core' | 'strict', judging: TrafficJudging): TrafficReport {
   const judged = new Map<string, { on: number; findings: Array<{ entry: RecordedExchange & { index: number }; finding: Finding }> }>();
   const earlier: RecordedExchange[] = [];
   for (const entry of recorded) {
     const seen = new Set<string>();
-    for (const { requirementId, finding } of judgeExchange(entry, earlier)) {
+    for (const { requirementId, finding } of judgeExchange(entry, earlier, judging)) {
       const result = judged.get(requirementId) ?? { on: 0, findings: [] };
       if (!seen.has(requirementId)) result.on++;
       seen.add(requirementId);
@@ -124,6 +124,7 @@ export function judgeTraffic(file: string, recorded: ReadonlyArray<RecordedExcha
 
 function notJudgedReason(id: string, level: Level, notTested: string | undefined): string {
   if (notTested) return `not testable: ${notTested}`;
+  if (SEQUENCE_NOT_SEEN[id]) return SEQUENCE_NOT_SEEN[id];
   if (JUDGED_FROM_TRAFFIC[id]) return 'no exchange in this traffic shows it (--json lists what each is judged on)';
   if (level === 'OBSERVED' || level === 'NONE') return 'an observation the suite makes with requests of its own; traffic is judged, not observed';
   const need = NEEDS.find(([pattern]) => pattern.test(id))?.[1] ?? 'it needs requests the suite designs for it';
@@ -161,8 +162,9 @@ export function trafficLines(report: TrafficReport): string[] {
     for (const [reason, ids] of notJudged) lines.push(`  ${ids.join(', ')}: ${reason}`);
   }
   if (report.recordedFailures.length) {
+    const byId = new Map(report.requirements.map((r) => [r.id, r]));
     lines.push('', 'The recording names the requirements its run failed on these exchanges (failures.har):');
-    for (const f of report.recordedFailures) lines.push(`  ${visible(f.id)} on ${f.entries.length} exchange(s): ${f.judged === 'not-judged' ? 'not judged here (traffic alone cannot show it)' : `${f.judged} here`}`);
+    for (const f of report.recordedFailures) lines.push(`  ${visible(f.id)} on ${f.entries.length} exchange(s): ${f.judged === 'not-judged' ? `not judged here: ${visible(byId.get(f.id)?.reason ?? 'not a requirement of the catalogue')}` : `${f.judged} here`}`);
   }
   const failed = report.requirements.filter((r) => r.status === 'failed' && r.gating).map((r) => r.id);
   lines.push(

@@ -81,6 +81,16 @@ test(`a body with a long run of one character (the suite's 2 MiB padding) makes 
   }
 });
 
+test(`a header with a long run of one character (a 32 KiB header sent on purpose) makes a short line, and curl gets the header byte for byte in ${SHELLS.join(', ')}`, () => {
+  for (const value of ['x'.repeat(32 * 1024), `a${'x'.repeat(9000)}'b ${'-'.repeat(40_000)}`]) {
+    const spec = { ...request(undefined), headers: { ...request(undefined).headers, 'X-Padding': value } };
+    const line = curlLine(spec);
+    expect(line.length, 'a line of a few kilobytes').toBeLessThan(5_000);
+    expect(hasInvisible(line)).toBe(false);
+    for (const shellName of SHELLS) expect(shell.curlArguments(line, shellName), shellName).toEqual(expectedArguments(spec));
+  }
+});
+
 test(`a body with bytes that are not UTF-8 (sent on purpose: ORD-ERR-009) reaches curl as those bytes in ${SHELLS.join(', ')}, a long run of one character beside them too`, () => {
   const bytes = (...values: number[]) => values.map(nonUtf8Byte).join('');
   const bodies: Array<[string, Buffer]> = [

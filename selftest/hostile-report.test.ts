@@ -58,14 +58,21 @@ test.describe.serial('reports of a run against a server that answers markup and 
     expect(lines.filter((line) => line.startsWith('Reproduce: curl http://elsewhere'))).toEqual([]);
   });
 
-  test('every curl line of the report is one bash command that sends exactly the recorded request', () => {
-    const shell = new RecordingShell({ OMS_TOKEN: 'token-value', OMS_TOKEN_B: 'token-b-value' });
+  test('every curl line of the report is one bash command that sends exactly the recorded request, after a sign-in with the client credentials it was given', () => {
+    // The run was given client credentials in the environment (as the proof's setup gives them): each line signs in with them first.
+    const shell = new RecordingShell({ OMS_CLIENT_ID: 'client-a', OMS_CLIENT_SECRET: 'secret-a', OMS_CLIENT_ID_B: 'client-b', OMS_CLIENT_SECRET_B: 'secret-b' });
     try {
       const findings = report.requirements.flatMap((r) => r.findings).filter((f) => f.curl && f.request);
       expect(findings.length).toBeGreaterThan(0);
       for (const { curl, request } of findings) {
         expect(shell.syntaxError(curl as string), curl).toBeUndefined();
-        const args = shell.curlArguments(curl as string);
+        const run = shell.run(curl as string);
+        expect([run.status, run.stdout, run.stderr], curl).toEqual([0, '', '']);
+        const [signIn, sent, ...more] = run.calls.map((call) => call.map((bytes) => bytes.toString('utf8')));
+        expect(more).toEqual([]);
+        expect(signIn.slice(0, 4)).toEqual(['-sS', '-X', 'POST', expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/token$/)]);
+        expect(signIn).toContain('client_secret=secret-a');
+        const args = sent;
         expect(args.slice(0, 5)).toEqual(['-sS', '-i', '-X', request!.method, request!.url]);
         expect(args.includes('http://elsewhere.invalid/x')).toBe(false);
       }

@@ -40,7 +40,8 @@ test('judge says "not judged" for what a recording cannot show, and judges the r
   const notJudged = judged.recordedFailures.filter((f) => f.judged === 'not-judged').map((f) => f.id);
   expect(notJudged.sort()).toEqual(['ORD-DELETE-002', 'ORD-ISO-001']);
   expect(failedInJudge(judged)).toEqual(run.filter((id) => !notJudged.includes(id)));
-  expect(output).toMatch(/ORD-DELETE-002 on \d+ exchange\(s\): not judged here \(traffic alone cannot show it\)/);
+  // failures.har keeps the gets that showed the order after its delete, not the delete: the reason names the sequence it lacks.
+  expect(output).toMatch(/ORD-DELETE-002 on \d+ exchange\(s\): not judged here: no 2xx delete followed by a get of the same order, with no write to it between, in this traffic/);
   expect(judged.requirements.find((r) => r.id === 'ORD-ISO-002')?.reason).toContain('a second account');
 });
 

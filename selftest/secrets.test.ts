@@ -76,7 +76,9 @@ test('no token or client secret appears in any byte the tool writes, even for a 
     // Every evidence path was taken: curl lines with the token in headers, response bodies echoing it, the console.
     const report = readReport(join(work, 'report'));
     const evidence = (id: string) => report.requirements.find((r) => r.id === id)!.findings;
-    expect(evidence('ORD-AUTH-003').map((e) => e.curl).join('\n')).toContain(`'Authorization: Basic '"\${OMS_TOKEN}"`);
+    // Given client credentials, a curl line signs in with them, the secret read again from its file, never printed.
+    expect(evidence('ORD-AUTH-003').map((e) => e.curl).join('\n')).toContain(`'Authorization: Basic '"$(curl -sS -X POST '${server.url}/token'`);
+    expect(evidence('ORD-AUTH-003').map((e) => e.curl).join('\n')).toContain(`"client_secret=$(cat '${join(secrets, 'client-secret')}')"`);
     expect(evidence('ORD-GEN-002').map((e) => e.response?.body).join('\n')).toContain('"echo":{"authorization":"Bearer $OMS_TOKEN"}');
     expect(evidence('ORD-AUTH-005').length).toBeGreaterThan(0);
     expect(output).toContain('$OMS_TOKEN');

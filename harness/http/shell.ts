@@ -7,21 +7,26 @@
  * ANSI-C quoting ($'…') is not in the sh of most systems (dash), and a single-quoted line break would split
  * the line.
  */
+import type { SecretSource, TokenSource } from '../../config/command-credentials';
 import { hasInvisible } from '../../config/safe-text';
 import { bodyBytes } from '../../contract/exchange';
 
-export function shellWord(text: string, placeholders: readonly string[] = []): string {
+/**
+ * `text` as one shell word; each placeholder in it ($OMS_TOKEN …), a key of `expansions`, becomes the shell
+ * expansion beside it, double-quoted ("${OMS_TOKEN}", "$(cat 'a.token')"): the only text of the word the shell expands.
+ */
+export function shellWord(text: string, expansions: Readonly<Record<string, string>> = {}): string {
   if (text === '') return "''";
-  const names = [...placeholders].sort((a, b) => b.length - a.length).map((p) => p.replace(/^\$/, ''));
+  const placeholders = Object.keys(expansions).sort((a, b) => b.length - a.length);
   const parts: string[] = [];
   let literal = '';
   for (let i = 0; i < text.length; ) {
-    const name = text[i] === '$' ? names.find((n) => text.startsWith(n, i + 1)) : undefined;
-    if (name) {
+    const placeholder = text[i] === '$' ? placeholders.find((p) => text.startsWith(p, i)) : undefined;
+    if (placeholder) {
       if (literal) parts.push(quoteLiteral(literal));
       literal = '';
-      parts.push(`"\${${name}}"`);
-      i += name.length + 1;
+      parts.push(`"${expansions[placeholder]}"`);
+      i += placeholder.length;
     } else {
       literal += text[i];
       i++;
@@ -29,6 +34,45 @@ export function shellWord(text: string, placeholders: readonly string[] = []): s
   }
   if (literal) parts.push(quoteLiteral(literal));
   return parts.join('');
+}
+
+/** The expansion of a variable, written ${NAME} so no following letter can change its name. */
+export function variableExpansion(name: string): string {
+  return `\${${name.replace(/^\$/, '')}}`;
+}
+
+/**
+ * The expansion, inside double quotes, that gives a secret back in the user's shell as they gave it: their
+ * variable; the file they named, read again; or, typed on the command line, a variable the shell stops at with
+ * a message naming the option it stands for where it is not set (`${OMS_TOKEN:?…}`, POSIX sh, bash and zsh alike).
+ */
+export function secretExpansion(source: SecretSource): string {
+  if ('file' in source) return `$(cat ${shellWord(source.file)})`;
+  const { variable, typedAs } = source;
+  return typedAs ? `\${${variable}:?set ${variable} to the value you gave as ${typedAs}}` : variableExpansion(variable);
+}
+
+/**
+ * The expansion, inside double quotes, that gives an account's token in the user's shell: its source
+ * (secretExpansion), or, with client credentials, a POST /token sent the way the server took them, the secret
+ * read from where the user keeps it, the access_token taken from the answer (sed: no tool beyond POSIX).
+ */
+export function tokenExpansion(source: TokenSource, tokenPath: string): string {
+  if ('token' in source) return secretExpansion(source.token);
+  const { baseUrl, clientId, clientSecret, auth } = source.signIn;
+  const secret = secretExpansion(clientSecret);
+  const send =
+    auth === 'json'
+      ? `-H 'Content-Type: application/json' --data-binary "${inDoubleQuotes(`{"grant_type":"client_credentials","client_id":${JSON.stringify(clientId)},"client_secret":"`)}${secret}${inDoubleQuotes('"}')}"`
+      : auth === 'basic'
+        ? `--data-urlencode grant_type=client_credentials -u "${inDoubleQuotes(`${clientId}:`)}${secret}"`
+        : `--data-urlencode grant_type=client_credentials --data-urlencode ${shellWord(`client_id=${clientId}`)} --data-urlencode "client_secret=${secret}"`;
+  return `$(curl -sS -X POST ${shellWord(`${baseUrl}${tokenPath}`)} -H 'Accept: application/json' ${send} | sed -n 's/.*"access_token" *: *"\\([^"]*\\)".*/\\1/p')`;
+}
+
+/** Literal text inside double quotes: the four characters the shell reads there (\ " $ `) escaped. */
+function inDoubleQuotes(text: string): string {
+  return text.replace(/[\\"$`]/g, (char) => `\\${char}`);
 }
 
 /**

@@ -70,7 +70,7 @@ export function toRecord(finding: Finding): FindingRecord {
       ...(exchange.operationId === 'listOrders' && Number.isInteger(total) && { total: total as number }),
       ...cut(exchange.text),
     };
-    record.curl = curlLine(request);
+    record.curl = curlLine(request, readSetting('commandCredentials') ?? {});
     if (exchange.timing) record.timing = exchange.timing;
     if (readSetting('har')) {
       const whole = { ...wholeIfCut('request', request.body), ...wholeIfCut('response', exchange.text) };

@@ -100,7 +100,7 @@ export async function ensureOrders(api: OmsApi, count: number): Promise<void> {
     for (const exchange of await together(Array.from({ length: missing }, () => api.create(minimalOrder())))) ensure(requiredOnlyCreateAccepted(exchange));
   }
   if (listCaughtUp.has(api.client)) return;
-  await readUntilShown(api, () => listPage(api, { limit: 1 }), (page) => (page.total ?? 0) >= count);
+  await readUntilShown(api, () => listPage(api, { limit: 1 }), (page) => ((page.total ?? 0) >= count ? undefined : `meta.total of ${count} orders or more (it counts ${page.total ?? 'none'})`));
   listCaughtUp.add(api.client);
 }
 
@@ -154,17 +154,40 @@ export async function findInList(api: OmsApi, ids: string[], maxPages = 20): Pro
  */
 export async function judgedWhenSettled<T, J extends Judgement | Judgements | undefined>(api: OmsApi, read: () => Promise<T>, judge: (value: T) => J): Promise<J> {
   // Every read is judged and its judgements recorded (reached, checked on); only the last read's violation stands.
-  return judge(await readUntilShown(api, read, (value) => judged(judge(value)) === undefined));
+  const violation = (value: T) => {
+    const finding = judged(judge(value));
+    return finding && `${finding.expected} (${finding.requirementId})`;
+  };
+  return judge(await readUntilShown(api, read, violation));
 }
 
-/** Reads while `shown` is false and OMS_LIST_SETTLE_MS lasts, waiting longer each time; the last read. */
-export async function readUntilShown<T>(api: OmsApi, read: () => Promise<T>, shown: (value: T) => boolean): Promise<T> {
-  const until = Date.now() + api.listSettleMs;
+/**
+ * Reads while `missing` names what the read does not show yet and OMS_LIST_SETTLE_MS lasts, waiting longer
+ * each time; the last read. A wait is said as it starts (for how long, and what the list does not show yet)
+ * and as it ends, on stderr, which the reporter passes on: a run slowed by a lagging list says why.
+ */
+export async function readUntilShown<T>(api: OmsApi, read: () => Promise<T>, missing: (value: T) => string | undefined): Promise<T> {
+  const started = Date.now();
+  const until = started + api.listSettleMs;
+  let waitingFor: string | undefined;
   for (let wait = SETTLE_FIRST_WAIT_MS; ; wait = Math.min(2 * wait, SETTLE_LAST_WAIT_MS)) {
     const value = await read();
-    if (shown(value) || Date.now() + wait > until) return value;
+    const lacking = missing(value);
+    if (lacking === undefined || Date.now() + wait > until) {
+      const after = seconds(Date.now() - started);
+      if (waitingFor !== undefined) console.warn(`oms-conformance: ${lacking === undefined ? `the list settled after ${after}: it shows ${waitingFor}` : `the list still does not show ${lacking} after ${after}: judged on that read`}`);
+      return value;
+    }
+    if (waitingFor === undefined) {
+      waitingFor = lacking;
+      console.warn(`oms-conformance: waiting up to ${seconds(api.listSettleMs)} (${settingName('listSettleMs')}) for the list to settle, as a list served from an index or a replica may lag behind writes; not shown yet: ${lacking}`);
+    }
     await sleep(wait);
   }
+}
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`;
 }
 
 /** The summary of an order in the list carries the values of its full form (ORD-LIST-008): gets the order, finds it in the list, compares. */

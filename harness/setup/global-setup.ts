@@ -1,6 +1,6 @@
 import type { FullConfig } from '@playwright/test';
 import { exitOnConfigurationError } from '../../config/exit-codes';
-import { checkAccountA, readSetting, readSettings, registerSettingsSecrets, settingName, settingWithValue, writeSettings, type Settings } from '../../config/settings';
+import { checkAccountA, commandCredentials, readSetting, readSettings, registerSettingsSecrets, settingName, settingWithValue, writeSettings, type Settings } from '../../config/settings';
 import { DEVELOPMENT_ACCOUNTS } from '../../reference/accounts';
 import { startReferenceServer, type RunningReference } from '../../reference/server';
 import { certificateAdvice, preflight, PreflightError } from './preflight';
@@ -18,6 +18,8 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
   let server: RunningReference | undefined;
   try {
     const settings = readSettings();
+    // The environment as the user gave it, before the run adds what it resolves: printed commands get credentials only from there.
+    const asGiven = { ...process.env };
     registerSettingsSecrets(settings);
     checkAccountA(settings);
     if (!settings.baseUrl) {
@@ -44,6 +46,7 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
       if (!settings.tokenAuth) console.error(`oms-conformance: POST /token accepted the client credentials with ${settingWithValue('tokenAuth', issued.auth)}`);
       handToWorkers(settings, { tokenAuth: issued.auth, ...(account === 'A' ? { token: issued.accessToken } : { tokenB: issued.accessToken }) });
     }
+    handToWorkers(settings, { commandCredentials: commandCredentials(settings.tokenAuth, asGiven) });
     const note = await preflight(baseUrl, settings.token as string, 'A', settings.requestTimeoutMs, settings.maxResponseBytes);
     if (note) console.error(`oms-conformance: ${note}`);
     if (settings.tokenB) await preflight(baseUrl, settings.tokenB, 'B', settings.requestTimeoutMs, settings.maxResponseBytes);

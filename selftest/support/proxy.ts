@@ -35,6 +35,31 @@ export async function clientCalls(address: string): Promise<number[]> {
   return [list.status, created.status, got.status];
 }
 
+/** A step of a client's session on one order it created: each update sends a note of its own; a pause sends nothing for a second. */
+export type OrderStep = 'update' | 'get' | 'delete' | 'list' | 'pause';
+
+/** An app's session on one order: a create, then `steps` on that order in turn; the statuses, the create's first. */
+export async function oneOrderSession(address: string, steps: readonly OrderStep[]): Promise<number[]> {
+  const headers = { Authorization: `Bearer ${DEV_TOKEN_A}`, 'Content-Type': 'application/json', Accept: 'application/json' };
+  const created = await fetch(`${address}/orders`, { method: 'POST', headers, body: JSON.stringify(minimalOrder({ note: 'as created' })) });
+  const url = `${address}/orders/${encodeURIComponent(((await created.json()) as { id?: string }).id ?? 'none')}`;
+  const statuses = [created.status];
+  let updates = 0;
+  for (const step of steps) {
+    if (step === 'pause') {
+      await new Promise((resume) => setTimeout(resume, 1_000));
+      continue;
+    }
+    const answer =
+      step === 'update' ? await fetch(url, { method: 'PUT', headers, body: JSON.stringify({ note: `update ${++updates}` }) })
+      : step === 'delete' ? await fetch(url, { method: 'DELETE', headers })
+      : await fetch(step === 'get' ? url : `${address}/orders?limit=100`, { headers });
+    await answer.arrayBuffer();
+    statuses.push(answer.status);
+  }
+  return statuses;
+}
+
 /** Sends raw bytes and returns the raw answer: fetch cannot send a request line in absolute form. */
 export async function rawRequest(address: string, bytes: string): Promise<string> {
   const { connect } = await import('node:net');

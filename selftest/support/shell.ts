@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hasInvisible } from '../../config/safe-text';
@@ -24,7 +24,8 @@ export interface ShellRun {
 /**
  * Runs reproduction lines the way a reader would, in sh, bash or zsh, with a stand-in curl that records each
  * call and each argument it receives: what a line really does, not what it looks like. PATH holds the stand-in
- * alone, so any other command a line would run fails, and shows on stderr.
+ * and the two tools a line reads a credential back with (cat, sed) alone, so any other command a line would
+ * run fails, and shows on stderr.
  */
 export class RecordingShell {
   private readonly folder = mkdtempSync(join(tmpdir(), 'oms-shell-'));
@@ -38,6 +39,8 @@ export class RecordingShell {
       `#!/bin/bash\n{ echo call; for a in "$@"; do if [[ $a == @- ]]; then /usr/bin/base64 -w0; else printf %s "$a" | /usr/bin/base64 -w0; fi; echo; done; } >> '${this.log}'\n`,
     );
     chmodSync(curl, 0o755);
+    // A line may read a credential back as the user gave it: a file (cat), a sign-in's answer (sed).
+    for (const tool of ['cat', 'sed']) symlinkSync(`/bin/${tool}`, join(this.folder, tool));
   }
 
   /** `<shell> -n`: the line parses as one command. The error text when it does not. */

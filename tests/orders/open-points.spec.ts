@@ -132,7 +132,7 @@ test.describe('What the document leaves open (2, 4, 7)', () => {
         reads.push(Date.now() - started);
         return findInList(api, [created.id]);
       },
-      (read) => read.found.has(created.id) || !read.complete,
+      (read) => (read.found.has(created.id) || !read.complete ? undefined : `order ${created.id}, just created`),
     );
     const seen = search.found.has(created.id)
       ? reads.length === 1
