@@ -154,16 +154,17 @@ export const DEEP_NESTING = 5_000;
 
 /**
  * The body, and a string and a number field of it, as a value nested DEEP_NESTING deep: of the wrong type at any
- * depth, so refused with a 4xx (ORD-ERR-004), by a parser's depth limit or by validation, never a crash.
+ * depth, so refused with a 4xx (ORD-ERR-004), by a parser's depth limit or by validation, or read as its readings
+ * allow (`pointer`, `kind`: checks/readings.ts); never a crash.
  */
-export function deeplyNestedBodies(valid: Json): Array<{ name: string; rawBody: string }> {
+export function deeplyNestedBodies(valid: Json): Array<{ name: string; rawBody: string; pointer: string; kind: 'wrong-type' | 'non-object-body' }> {
   const levels = DEEP_NESTING.toLocaleString('en');
   const array = `${'['.repeat(DEEP_NESTING)}${']'.repeat(DEEP_NESTING)}`;
   const object = `${'{"a":'.repeat(DEEP_NESTING)}1${'}'.repeat(DEEP_NESTING)}`;
   return [
-    { name: `the body as an array nested ${levels} deep`, rawBody: array },
-    { name: `note as an object nested ${levels} deep`, rawBody: withLiteral(valid, 'note', object) },
-    { name: `price as an array nested ${levels} deep`, rawBody: withLiteral(valid, 'price', array) },
+    { name: `the body as an array nested ${levels} deep`, rawBody: array, pointer: '', kind: 'non-object-body' },
+    { name: `note as an object nested ${levels} deep`, rawBody: withLiteral(valid, 'note', object), pointer: '/note', kind: 'wrong-type' },
+    { name: `price as an array nested ${levels} deep`, rawBody: withLiteral(valid, 'price', array), pointer: '/price', kind: 'wrong-type' },
   ];
 }
 
