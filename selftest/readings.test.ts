@@ -1,5 +1,7 @@
 import { expect, test } from '@playwright/test';
+import fc from 'fast-check';
 import { createEdgeBodies, updateEdges } from '../generators/coverage';
+import { invalidOrder, invalidOrderUpdate } from '../generators/invalid';
 import { explainingReading, readingsOf, valueAt, withoutPointer, type Reading, type SentValue } from '../checks/readings';
 import { fullOrder, minimalOrder } from '../contract/examples';
 import { KNOBS } from './reference/variants/knobs';
@@ -23,11 +25,16 @@ const READING_KNOBS: Record<Reading, string[]> = {
   'no-fields': ['non-object-update=no-fields', 'empty-update-body=read-as-empty-object'],
 };
 
-/** Every value of the edge catalogue as sent, with the body it went in. */
+/** Every value of the edge catalogue as sent, and a fixed sample of the generated wrong types, with the body each went in. */
 function sentValues(): Array<{ value: SentValue; body: unknown; operation: 'create' | 'update' }> {
   const creates = createEdgeBodies(() => minimalOrder() as Record<string, unknown>).flatMap((body) => body.cases.map((value) => ({ value, body: body.denoted, operation: 'create' as const })));
   const updates = updateEdges().flatMap((edge) => edge.cases.map((value) => ({ value, body: edge.denoted, operation: 'update' as const })));
-  return [...creates, ...updates];
+  const generated = (['create', 'update'] as const).flatMap((operation) =>
+    fc
+      .sample(operation === 'create' ? invalidOrder() : invalidOrderUpdate(), { seed: 20261129, numRuns: 300 })
+      .flatMap((invalid) => (invalid.value && invalid.value.pointer !== '' ? [{ value: invalid.value, body: invalid.body, operation }] : [])),
+  );
+  return [...creates, ...updates, ...generated];
 }
 
 /** What an answer shows at the value's pointer when `reading` made it, with the order as it stood before (`before`). */
