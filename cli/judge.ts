@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { EXIT_CODE } from '../config/exit-codes';
 import { registerSecret } from '../config/redaction';
+import { withCredentialsMasked } from '../config/credentials';
 import { HarError, readHar, type HarExchange } from '../reporter/har';
 import { judgeTraffic, trafficLines } from '../reporter/traffic-report';
 import { checkedSettings, environmentFrom } from './environment';
@@ -36,13 +37,20 @@ export function judge({ options, positionals }: Parsed): number {
   return report.verdict === 'failed' ? EXIT_CODE.violations : EXIT_CODE.conformant;
 }
 
-/** A browser's HAR carries real credentials: each is masked by value in everything judge prints or writes. */
+/**
+ * A browser's HAR carries real credentials: each is masked where it stands (config/credentials.ts), and an
+ * Authorization or Cookie value by value too, everywhere else it shows, in everything judge prints or writes.
+ * Every entry is registered before any is masked: a token echoed in an earlier body is masked as well.
+ */
 export function maskCredentials(recorded: Array<Pick<HarExchange, 'exchange'>>): void {
   for (const { exchange } of recorded) {
     for (const [name, value] of Object.entries(exchange.request.headers)) {
       const header = name.toLowerCase();
-      if (header === 'authorization') registerSecret(value.replace(/^\S+\s+/, ''), '$OMS_TOKEN');
+      // "Scheme credentials", or a bare token; a scheme alone ("Bearer") is no secret.
+      const credentials = /^\s*\S+\s+(\S[\s\S]*?)\s*$/.exec(value)?.[1] ?? (/^[A-Za-z]*$/.test(value.trim()) ? undefined : value.trim());
+      if (header === 'authorization' && credentials) registerSecret(credentials, '$OMS_TOKEN');
       if (header === 'cookie') for (const pair of value.split(';')) registerSecret(pair.split('=').slice(1).join('=').trim(), '$COOKIE');
     }
   }
+  for (const entry of recorded) entry.exchange = withCredentialsMasked(entry.exchange);
 }
