@@ -1,4 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { EXIT_CODE } from '../config/exit-codes';
 import { registerSecret } from '../config/redaction';
 import { withCredentialsMasked } from '../config/credentials';
@@ -20,7 +21,7 @@ export function judge({ options, positionals }: Parsed): number {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new UsageError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new UsageError(unreadable(file, error as NodeJS.ErrnoException));
   }
   let recorded: Array<HarExchange & { index: number }>;
   try {
@@ -35,6 +36,17 @@ export function judge({ options, positionals }: Parsed): number {
   const json = options.get('json');
   if (typeof json === 'string') writeFileSync(json, `${JSON.stringify(report, null, 2)}\n`);
   return report.verdict === 'failed' ? EXIT_CODE.violations : EXIT_CODE.conformant;
+}
+
+/** Why a HAR path cannot be read, and what to give instead. */
+function unreadable(file: string, error: NodeJS.ErrnoException): string {
+  const where = JSON.stringify(resolve(file));
+  const sources =
+    'a HAR file: a browser\'s (developer tools, Network, "Save all as HAR"), the traffic.har that `oms-conformance proxy --out DIR` writes, or the failures.har of a run with --har';
+  if (error.code === 'ENOENT') return `${file}: no such file (looked for ${where}). Give the path of ${sources}.`;
+  if (error.code === 'EISDIR') return `${file} is a folder, not a file. Give the path of ${sources}: in a proxy's --out folder, ${join(file, 'traffic.har')}.`;
+  if (error.code === 'EACCES') return `${file}: this user may not read it (EACCES). Make it readable, or give a copy.`;
+  return `cannot read ${file}: ${error.code ?? error.message}`;
 }
 
 /**

@@ -172,6 +172,14 @@ function evidenceOf(entry: RecordedExchange & { index: number }, finding: Findin
 /** The report as the terminal shows it: failures in full, then passes and what was not judged, then the verdict; server text made visible. */
 export function trafficLines(report: TrafficReport): string[] {
   const lines = [`Judged ${visible(report.file)}: ${report.entries} exchange(s), ${report.ofTheInterface} of them requests of the interface; no request sent.`, ''];
+  const { unanswered } = report;
+  if (unanswered && report.entries === 0) {
+    // Nothing to list as judged or not: say only that, and what to do.
+    return [
+      ...lines,
+      `None of the ${unanswered.requests} request(s) reached the service: it gave no answer (${visible(unanswered.first)}), the client was answered 502, and nothing was judged. Start the service, or check --base-url, and send the requests again.`,
+    ];
+  }
   const head = (r: TrafficRequirement, word: string) => `${word} ${r.id} (${r.level}, §${r.section}) ${r.statement}`;
   for (const r of report.requirements.filter((x) => x.status === 'failed')) {
     lines.push(`${head(r, r.gating ? 'FAIL' : 'WARN')} — ${r.occurrences} of ${r.judgedOn} exchange(s)`);
@@ -192,14 +200,6 @@ export function trafficLines(report: TrafficReport): string[] {
     for (const f of report.recordedFailures) lines.push(`  ${visible(f.id)} on ${f.entries.length} exchange(s): ${f.judged === 'not-judged' ? 'not judged here (traffic alone cannot show it)' : `${f.judged} here`}`);
   }
   const failed = report.requirements.filter((r) => r.status === 'failed' && r.gating).map((r) => r.id);
-  const { unanswered } = report;
-  if (unanswered && report.entries === 0) {
-    return [
-      ...lines,
-      '',
-      `None of the ${unanswered.requests} request(s) reached the service: it gave no answer (${visible(unanswered.first)}), the client was answered 502, and nothing was judged. Start the service, or check --base-url, and send the requests again.`,
-    ];
-  }
   if (unanswered) lines.push('', `${unanswered.requests} request(s) got no answer from the service (the first: ${visible(unanswered.first)}); the client was answered 502, and they are not judged.`);
   lines.push(
     '',
