@@ -97,7 +97,7 @@ export async function proxy({ options, positionals }: Parsed): Promise<number> {
   server.on('request', (incoming: IncomingMessage, outgoing: ServerResponse) => {
     forward(incoming, outgoing, { base, maxBytes: settings.maxResponseBytes, timeoutMs: settings.requestTimeoutMs, judge, failed });
   });
-  console.log(`oms-conformance proxy: listening on ${address}, forwarding to ${service}; point your client at ${address} instead (Ctrl-C to stop; the report in ${out} is kept up to date as requests go through).`);
+  console.log(`oms-conformance proxy: listening on ${address}, forwarding to ${service}; point your client at ${address} instead (Ctrl-C or kill ${process.pid} to stop; the report in ${out} is kept up to date as requests go through).`);
   const reachable = await probe(base, Math.min(settings.requestTimeoutMs, PROBE_TIMEOUT_MS));
   if (reachable !== true) {
     console.error(`oms-conformance proxy: ${service} cannot be reached (${visible(reachable)}): the client's requests will be answered 502 until it can. Start the service, or check --base-url.`);
