@@ -2,7 +2,7 @@ import { redact } from './redaction';
 import { visible } from './safe-text';
 
 /**
- * The exit codes the README and cli/README.md document, one per outcome of a run:
+ * The exit codes the README, cli/README.md and --help document, one per outcome of a run:
  * 0 conformant (also when incomplete: the verdict line says why it is no certification), 1 not conformant
  * (a gating requirement failed; or a command found a problem), 2 configuration error or not this interface
  * (no test ran), 3 inconclusive (the server left a gating requirement without evidence), 130 interrupted

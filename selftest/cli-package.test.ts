@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { chromium, expect, test } from '@playwright/test';
 import { behavioursFromEnvironment } from './reference/behaviours';
 import { behaviourTarget, CHROMIUM, PROJECT_ROOT, readReport, runCli, startServer, temporaryDirectory } from './support/cli';
-import { clientCalls, endsWithin, isListening, startProxy } from './support/proxy';
+import { clientCalls, endsWithin, isListening, startProxy, stopIfRunning, type StartedProxy } from './support/proxy';
 
 const exec = promisify(execFile);
 
@@ -132,9 +132,10 @@ test.describe('the packed package, installed in an empty folder', () => {
 
   test('`npx oms-conformance proxy` stopped with SIGTERM to npm, as a script or a CI timeout stops it: the report written, nothing left listening or running', async () => {
     const server = await startServer([]);
+    let proxy: StartedProxy | undefined;
     try {
       // npm runs the bin through `sh -c` and forwards SIGTERM to that shell only: the proxy must see its launcher go.
-      const proxy = startProxy(server, [], installed.bin, { command: 'npx', args: ['--no-install', 'oms-conformance'], cwd: installed.app });
+      proxy = startProxy(server, [], installed.bin, { command: 'npx', args: ['--no-install', 'oms-conformance'], cwd: installed.app });
       const [address, pid] = await Promise.all([proxy.address, proxy.pid]);
       expect(await clientCalls(address)).toEqual([200, 201, 200]);
       proxy.signal('SIGTERM');
@@ -145,6 +146,8 @@ test.describe('the packed package, installed in an empty folder', () => {
       const report = JSON.parse(readFileSync(join(proxy.out, 'traffic-report.json'), 'utf8')) as { entries: number };
       expect(report.entries).toBe(3);
     } finally {
+      // A proxy this test failed to see end is ended here, by its id.
+      if (proxy) stopIfRunning(await proxy.pid.catch(() => 0));
       await server.close();
     }
   });

@@ -8,7 +8,7 @@ import { DEVELOPMENT_ACCOUNTS } from '../reference/accounts';
 import type { TrafficReport } from '../reporter/traffic-report';
 import { behavioursFromEnvironment } from './reference/behaviours';
 import { BIN, DEV_TOKEN_A, startServer } from './support/cli';
-import { clientCalls, endsWithin, isListening, rawRequest, startProxy } from './support/proxy';
+import { clientCalls, endsWithin, isListening, rawRequest, startProxy, stopIfRunning, type StartedProxy } from './support/proxy';
 
 /**
  * `oms-conformance proxy` in front of a reference server, with a client that is not the suite: a few fetch
@@ -181,9 +181,10 @@ test.describe('a proxy ends cleanly however it is stopped, its report written an
 
   test('the shell it was started through (as npm starts it) killed: the proxy does not outlive it', async () => {
     const server = await startServer([]);
+    let proxy: StartedProxy | undefined;
     try {
       // `sh -c` waits for the proxy, as npm's does; SIGKILL ends the shell alone, which no handler can see.
-      const proxy = startProxy(server, [], BIN, { command: 'sh', args: ['-c', `"${process.execPath}" "${BIN}" "$@"`, 'sh'] });
+      proxy = startProxy(server, [], BIN, { command: 'sh', args: ['-c', `"${process.execPath}" "${BIN}" "$@"`, 'sh'] });
       const [address, pid] = await Promise.all([proxy.address, proxy.pid]);
       expect(await clientCalls(address)).toEqual([200, 201, 200]);
       proxy.signal('SIGKILL');
@@ -191,6 +192,8 @@ test.describe('a proxy ends cleanly however it is stopped, its report written an
       expect(await isListening(address)).toBe(false);
       expect((JSON.parse(readFileSync(join(proxy.out, 'traffic-report.json'), 'utf8')) as TrafficReport).entries).toBe(3);
     } finally {
+      // A proxy this test failed to see end is ended here, by its id.
+      if (proxy) stopIfRunning(await proxy.pid.catch(() => 0));
       await server.close();
     }
   });

@@ -67,6 +67,11 @@ export function isRunning(pid: number): boolean {
   }
 }
 
+/** Ends a proxy a failed test left running (by its id, never by name). */
+export function stopIfRunning(pid: number): void {
+  if (pid > 0 && isRunning(pid)) process.kill(pid, 'SIGKILL');
+}
+
 /** Waits, a bounded time, until the process is gone; true when it is. */
 export async function endsWithin(pid: number, ms: number): Promise<boolean> {
   for (const until = Date.now() + ms; Date.now() < until; ) {
