@@ -1,6 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { EXIT_CODE } from '../config/exit-codes';
 import { registerSecret } from '../config/redaction';
+import { withCredentialsMasked } from '../config/credentials';
 import { HarError, readHar, type HarExchange } from '../reporter/har';
 import { judgeTraffic, trafficLines } from '../reporter/traffic-report';
 import { checkedSettings, environmentFrom } from './environment';
@@ -19,7 +21,7 @@ export function judge({ options, positionals }: Parsed): number {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new UsageError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new UsageError(unreadable(file, error as NodeJS.ErrnoException));
   }
   let recorded: Array<HarExchange & { index: number }>;
   try {
@@ -36,13 +38,31 @@ export function judge({ options, positionals }: Parsed): number {
   return report.verdict === 'failed' ? EXIT_CODE.violations : EXIT_CODE.conformant;
 }
 
-/** A browser's HAR carries real credentials: each is masked by value in everything judge prints or writes. */
+/** Why a HAR path cannot be read, and what to give instead. */
+function unreadable(file: string, error: NodeJS.ErrnoException): string {
+  const where = JSON.stringify(resolve(file));
+  const sources =
+    'a HAR file: a browser\'s (developer tools, Network, "Save all as HAR"), the traffic.har that `oms-conformance proxy --out DIR` writes, or the failures.har of a run with --har';
+  if (error.code === 'ENOENT') return `${file}: no such file (looked for ${where}). Give the path of ${sources}.`;
+  if (error.code === 'EISDIR') return `${file} is a folder, not a file. Give the path of ${sources}: in a proxy's --out folder, ${join(file, 'traffic.har')}.`;
+  if (error.code === 'EACCES') return `${file}: this user may not read it (EACCES). Make it readable, or give a copy.`;
+  return `cannot read ${file}: ${error.code ?? error.message}`;
+}
+
+/**
+ * A browser's HAR carries real credentials: each is masked where it stands (config/credentials.ts), and an
+ * Authorization or Cookie value by value too, everywhere else it shows, in everything judge prints or writes.
+ * Every entry is registered before any is masked: a token echoed in an earlier body is masked as well.
+ */
 export function maskCredentials(recorded: Array<Pick<HarExchange, 'exchange'>>): void {
   for (const { exchange } of recorded) {
     for (const [name, value] of Object.entries(exchange.request.headers)) {
       const header = name.toLowerCase();
-      if (header === 'authorization') registerSecret(value.replace(/^\S+\s+/, ''), '$OMS_TOKEN');
+      // "Scheme credentials", or a bare token; a scheme alone ("Bearer") is no secret.
+      const credentials = /^\s*\S+\s+(\S[\s\S]*?)\s*$/.exec(value)?.[1] ?? (/^[A-Za-z]*$/.test(value.trim()) ? undefined : value.trim());
+      if (header === 'authorization' && credentials) registerSecret(credentials, '$OMS_TOKEN');
       if (header === 'cookie') for (const pair of value.split(';')) registerSecret(pair.split('=').slice(1).join('=').trim(), '$COOKIE');
     }
   }
+  for (const entry of recorded) entry.exchange = withCredentialsMasked(entry.exchange);
 }

@@ -85,6 +85,7 @@ function help(command: Command): string {
           [EXIT_CODE.violations, 'not conformant: a gating requirement failed (see the report)'],
           [EXIT_CODE.configuration, 'configuration error, or not this interface (one line says what to fix; no test ran)'],
           [EXIT_CODE.inconclusive, 'inconclusive: none failed, but the server left a gating requirement without evidence (the report lists what)'],
+          [EXIT_CODE.serviceUnreachable, 'proxy only: none of the requests sent through it reached the --base-url service (nothing judged)'],
           [EXIT_CODE.interrupted, 'interrupted (Ctrl-C, a global timeout): nothing is judged from a test it cut short; what the run created is still deleted'],
         ] as const
       ).map(([code, meaning]) => `  ${String(code).padStart(3)}  ${meaning}`),

@@ -2,13 +2,15 @@ import { redact } from './redaction';
 import { visible } from './safe-text';
 
 /**
- * The exit codes the README and cli/README.md document, one per outcome of a run:
+ * The exit codes the README, cli/README.md and --help document, one per outcome of a run:
  * 0 conformant (also when incomplete: the verdict line says why it is no certification), 1 not conformant
  * (a gating requirement failed; or a command found a problem), 2 configuration error or not this interface
  * (no test ran), 3 inconclusive (the server left a gating requirement without evidence), 130 interrupted
  * (Ctrl-C or a global timeout before the end; the code a shell gives a process stopped by Ctrl-C).
+ * `oms-conformance proxy` alone: 4 service unreachable (no request the client sent through it got an answer
+ * from the --base-url service, so nothing was judged).
  */
-export const EXIT_CODE = { conformant: 0, violations: 1, configuration: 2, inconclusive: 3, interrupted: 130 } as const;
+export const EXIT_CODE = { conformant: 0, violations: 1, configuration: 2, inconclusive: 3, serviceUnreachable: 4, interrupted: 130 } as const;
 
 /** The exit code of each verdict of a run (reporter/report.ts), before an expectations file excuses known failures. */
 export const VERDICT_EXIT_CODE = {

@@ -41,9 +41,12 @@ function standingAlone(pattern: RegExp): RegExp {
   return new RegExp(`(?<!${token})(?:${pattern.source})(?!${token})`, pattern.flags);
 }
 
-/** The shell variables that stand for secrets in output: the only text a reproduction line lets the shell expand. */
+/**
+ * The shell variables that stand for secrets in output: the only text a reproduction line lets the shell expand.
+ * A secret masked with no variable to stand for it (config/credentials.ts MASK) is no placeholder.
+ */
 export function placeholders(): string[] {
-  return [...new Set(['$OMS_TOKEN', '$OMS_TOKEN_B', '$OMS_CLIENT_SECRET', ...[...secrets.values()].map((s) => s.placeholder)])];
+  return [...new Set(['$OMS_TOKEN', '$OMS_TOKEN_B', '$OMS_CLIENT_SECRET', ...[...secrets.values()].map((s) => s.placeholder).filter((p) => p.startsWith('$'))])];
 }
 
 /**

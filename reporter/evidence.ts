@@ -35,6 +35,17 @@ export function storeLabel(store: StoredRef): string {
     : `kept in the failure store as ${store.file}: later runs replay it first`;
 }
 
+/** Requirements of authentication (5.1): what decides them is the Authorization header the request sent. */
+export function isAboutCredentials(requirementId: string): boolean {
+  return requirementId.startsWith('ORD-AUTH-');
+}
+
+/** The Authorization header of a request as sent (its credentials already masked), or "(none)" when it sent none. */
+export function authorizationSent(headers: Record<string, string>): string {
+  const value = Object.entries(headers).find(([name]) => name.toLowerCase() === 'authorization')?.[1];
+  return value === undefined ? '(none)' : JSON.stringify(redact(value));
+}
+
 /** The request line of a finding: method and path. */
 export function requestLine(record: FindingRecord): string | undefined {
   return record.request && `${record.request.method} ${record.request.path}`;
@@ -67,6 +78,7 @@ export function evidenceLines(record: FindingRecord, limits?: EvidenceLimits): s
   const lines = [...part('Expected', record.expected, limits), ...part('Received', record.received, limits)];
   const request = requestLine(record);
   if (request) lines.push(`${label('Request')}${visible(request)}`);
+  if (request && record.request && isAboutCredentials(record.requirementId)) lines.push(`${label('  header')}Authorization ${visible(authorizationSent(record.request.headers))}`);
   if (request && record.request?.body !== undefined) lines.push(`${label('  body')}${shownBody(record.request.body, limits)}`);
   const response = responseLine(record);
   if (response && record.response) lines.push(`${label('Response')}${visible(response)} ${shownBody(record.response.body, limits)}`);

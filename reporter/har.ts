@@ -1,8 +1,10 @@
+import { closeSync, openSync, writeSync } from 'node:fs';
 import { STATUS_CODES } from 'node:http';
 import { operationOf } from '../contract/operations';
 import { bodyBytes, holdsNonUtf8Bytes, parseJson, type Exchange, type ExchangeTiming } from '../contract/exchange';
 import type { FindingContext } from '../checks/finding';
 import { redact } from '../config/redaction';
+import { withCredentialsMasked } from '../config/credentials';
 import type { Evidence } from './evidence';
 import type { ConformanceReport } from './report';
 import { jsonText } from './markup';
@@ -10,7 +12,8 @@ import { jsonText } from './markup';
 /**
  * HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/) of the exchanges behind failures, to open in
  * a browser's network panel, and to judge again with `oms-conformance judge`. Every string goes through
- * redact() once more: nothing in it carries a secret. Custom fields (HAR 1.2 allows any that start with
+ * redact() once more, and every credential is masked where it stands (config/credentials.ts): nothing in it
+ * carries a secret. Custom fields (HAR 1.2 allows any that start with
  * "_"): `_requirement` and `_test`, the requirement the run judged the exchange for and the test that sent
  * it; `_context`, what the check knew besides the exchange; `_truncated` on a body the report cut.
  */
@@ -86,10 +89,45 @@ export function renderHar(exchanges: HarExchange[], creator: { name: string; ver
   return `${jsonText(har)}\n`;
 }
 
+/**
+ * A HAR file kept whole on disk as it grows (the proxy's traffic.har): each entry is written the moment it is
+ * added, and the file is a complete HAR document after every entry, so a process killed at any point leaves
+ * every exchange it had finished. Entries as renderHar writes them.
+ */
+export class HarFile {
+  private readonly fd: number;
+  private readonly tail: string;
+  private end: number;
+  private entries = 0;
+
+  constructor(path: string, creator: { name: string; version: string }) {
+    const marker = '\u0000';
+    const [head, tail] = jsonText({ log: { version: '1.2', creator, entries: [marker] } }).split(JSON.stringify(marker));
+    this.tail = `${tail}\n`;
+    this.fd = openSync(path, 'w');
+    writeSync(this.fd, `${head}${this.tail}`, 0);
+    this.end = Buffer.byteLength(head);
+  }
+
+  append(exchange: HarExchange): void {
+    const text = `${this.entries ? ',\n      ' : ''}${jsonText(harEntry(exchange, new Date())).replace(/\n/g, '\n      ')}`;
+    // Over the closing brackets, and them after it: one write, the document whole before and after.
+    writeSync(this.fd, `${text}${this.tail}`, this.end);
+    this.end += Buffer.byteLength(text);
+    this.entries++;
+  }
+
+  close(): void {
+    closeSync(this.fd);
+  }
+}
+
 /** HAR's postData is text: a body sent with bytes that are not UTF-8 keeps them as contract/exchange.ts writes them. */
 const NON_UTF8_COMMENT = 'bytes that are not UTF-8 were sent: each lone UTF-16 half U+DC80 to U+DCFF in text stands for the byte 0x80 to 0xFF (Python\'s surrogateescape)';
 
-function harEntry({ exchange, requirement, test, context, truncated }: HarExchange, at: Date): HarEntry {
+function harEntry({ exchange: given, requirement, test, context, truncated }: HarExchange, at: Date): HarEntry {
+  // Whoever recorded it, no HAR this writes carries a credential where it stands.
+  const exchange = withCredentialsMasked(given);
   const url = redact(exchange.request.url);
   const requestBody = exchange.request.body === undefined ? undefined : redact(exchange.request.body);
   const responseType = header(exchange.headers, 'content-type');

@@ -1,7 +1,7 @@
 import { LEVELS } from '../requirements/catalogue';
 import { cutLine, DISPLAY, displayOf, failures, foldAtScreenful, generatedLine, laidOutBody, linesAtFault, readableBody, runsMade, screenfulAround, seedLabel, skipsByReason, targetLabel, verdictHeadline, verdictReasons, type Display } from './display';
 import { commandText, visible, visibleLines } from '../config/safe-text';
-import { requestLine, responseLine, storeLabel, type Evidence } from './evidence';
+import { authorizationSent, isAboutCredentials, requestLine, responseLine, storeLabel, type Evidence } from './evidence';
 import { escapeMarkup as escape } from './markup';
 import { stateNeeded } from './reproduce';
 import { bySection, STATUSES, type ConformanceReport, type RequirementResult } from './report';
@@ -131,7 +131,7 @@ function finding(evidence: Evidence): string {
   const parts: Array<[string, string | undefined, string]> = [
     ['Expected', lines(evidence.expected), 'expected'],
     ['Received', lines(evidence.received), 'received'],
-    ['Request', request && (evidence.request?.body === undefined ? visible(request) : `${visible(request)}\n${readableBody(evidence.request.body)}`), 'request'],
+    ['Request', request && [visible(request), ...sentCredentials(evidence), ...(evidence.request?.body === undefined ? [] : [readableBody(evidence.request.body)])].join('\n'), 'request'],
     ['Field at fault', evidence.response && evidence.fieldsAtFault?.map(visible).join('\n'), 'at-fault'],
     ['Response', evidence.response && responseBlock(evidence), 'response'],
     ['Reproduce', evidence.curl && commandText(evidence.curl), 'curl'],
@@ -145,6 +145,11 @@ function finding(evidence: Evidence): string {
   return `<div class="finding"><h4>${escape(evidence.test)}</h4><dl>${present
     .map(([label, value, name]) => `<dt>${label}</dt><dd>${name === 'response' ? value : folded(value as string, name)}</dd>`)
     .join('')}</dl>${repeats}</div>`;
+}
+
+/** For a failure of authentication, the Authorization header the request sent (masked): it is what the requirement judges. */
+function sentCredentials(evidence: Evidence): string[] {
+  return evidence.request && isAboutCredentials(evidence.requirementId) ? [`Authorization ${visible(authorizationSent(evidence.request.headers))}`] : [];
 }
 
 /**

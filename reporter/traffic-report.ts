@@ -1,6 +1,7 @@
 import { JUDGED_FROM_TRAFFIC, judgeExchange, SEQUENCE_NOT_SEEN, type RecordedExchange, type TrafficJudgement, type TrafficJudging } from '../checks/traffic';
 import type { Finding } from '../checks/finding';
 import { redact } from '../config/redaction';
+import { authorizationSent, isAboutCredentials } from './evidence';
 import { visible, visibleLines } from '../config/safe-text';
 import { catalogue, gatingLevels, type Level } from '../requirements/catalogue';
 
@@ -16,6 +17,8 @@ export interface TrafficEvidence {
   /** Index of the entry in log.entries, from 0. */
   entry: number;
   request: string;
+  /** For a requirement of authentication: the Authorization header the request sent (masked), or "(none)". */
+  authorization?: string;
   status: number;
   startedAt?: string;
   expected: string;
@@ -60,6 +63,8 @@ export interface TrafficReport {
   gatingJudged: number;
   /** failed: a gating requirement failed; passed: none did, of those the traffic could judge. */
   verdict: 'failed' | 'passed';
+  /** The proxy's: requests the service gave no answer to (not in the traffic judged), and why the first got none. */
+  unanswered?: { requests: number; first: string };
 }
 
 const MAX_EVIDENCE = 10;
@@ -77,49 +82,72 @@ const NEEDS: Array<[RegExp, string]> = [
 
 /** Judges every exchange of a recording, in order, and gathers the result per requirement of the catalogue. */
 export function judgeTraffic(file: string, recorded: ReadonlyArray<RecordedExchange & { index: number }>, profile: 'core' | 'strict', judging: TrafficJudging): TrafficReport {
-  const judged = new Map<string, { on: number; findings: Array<{ entry: RecordedExchange & { index: number }; finding: Finding }> }>();
-  const earlier: RecordedExchange[] = [];
-  for (const entry of recorded) {
+  const judge = new TrafficJudge(profile, judging);
+  for (const entry of recorded) judge.add(entry);
+  return judge.report(file);
+}
+
+/**
+ * The judging of a recording as it grows (the proxy's, exchange by exchange): each exchange judged once, against
+ * those added before it, and the report of all so far at any time, at the cost of the catalogue, not the traffic.
+ */
+export class TrafficJudge {
+  private readonly judged = new Map<string, { on: number; findings: Array<{ entry: RecordedExchange & { index: number }; finding: Finding }> }>();
+  private readonly recorded: Array<RecordedExchange & { index: number }> = [];
+
+  constructor(
+    readonly profile: 'core' | 'strict',
+    private readonly judging: TrafficJudging,
+  ) {}
+
+  /** Judges the next exchange; its judgements, for the lines printed the moment it is judged (exchangeViolationLines). */
+  add(entry: RecordedExchange & { index: number }): TrafficJudgement[] {
+    const judgements = judgeExchange(entry, this.recorded, this.judging);
     const seen = new Set<string>();
-    for (const { requirementId, finding } of judgeExchange(entry, earlier, judging)) {
-      const result = judged.get(requirementId) ?? { on: 0, findings: [] };
+    for (const { requirementId, finding } of judgements) {
+      const result = this.judged.get(requirementId) ?? { on: 0, findings: [] };
       if (!seen.has(requirementId)) result.on++;
       seen.add(requirementId);
       if (finding) result.findings.push({ entry, finding });
-      judged.set(requirementId, result);
+      this.judged.set(requirementId, result);
     }
-    earlier.push(entry);
+    this.recorded.push(entry);
+    return judgements;
   }
-  const gatingLevelsOfProfile = gatingLevels(profile);
-  const requirements = [...catalogue().values()].map((r): TrafficRequirement => {
-    const result = judged.get(r.id);
-    const base = {
-      id: r.id,
-      section: r.section,
-      level: r.level,
-      statement: r.statement,
-      gating: gatingLevelsOfProfile.includes(r.level) && !r.not_tested,
-      ...(JUDGED_FROM_TRAFFIC[r.id] && { judgedFrom: JUDGED_FROM_TRAFFIC[r.id] }),
+
+  report(file: string): TrafficReport {
+    const { judged, recorded, profile } = this;
+    const gatingLevelsOfProfile = gatingLevels(profile);
+    const requirements = [...catalogue().values()].map((r): TrafficRequirement => {
+      const result = judged.get(r.id);
+      const base = {
+        id: r.id,
+        section: r.section,
+        level: r.level,
+        statement: r.statement,
+        gating: gatingLevelsOfProfile.includes(r.level) && !r.not_tested,
+        ...(JUDGED_FROM_TRAFFIC[r.id] && { judgedFrom: JUDGED_FROM_TRAFFIC[r.id] }),
+      };
+      if (!result) return { ...base, status: 'not-judged', judgedOn: 0, occurrences: 0, evidence: [], reason: notJudgedReason(r.id, r.level, r.not_tested) };
+      const evidence = result.findings.slice(0, MAX_EVIDENCE).map(({ entry, finding }) => evidenceOf(entry, finding, r.id));
+      return { ...base, status: result.findings.length ? 'failed' : 'passed', judgedOn: result.on, occurrences: result.findings.length, evidence };
+    });
+    const byId = new Map(requirements.map((r) => [r.id, r]));
+    const recordedEntries = new Map<string, number[]>();
+    for (const { requirement, index } of recorded) if (requirement) recordedEntries.set(requirement, [...(recordedEntries.get(requirement) ?? []), index]);
+    const gating = requirements.filter((r) => r.gating);
+    return {
+      file,
+      profile,
+      entries: recorded.length,
+      ofTheInterface: recorded.filter((entry) => entry.exchange.operationId).length,
+      requirements,
+      recordedFailures: [...recordedEntries].map(([id, entries]) => ({ id, entries, judged: byId.get(id)?.status ?? 'not-judged' })),
+      gating: gating.length,
+      gatingJudged: gating.filter((r) => r.status !== 'not-judged').length,
+      verdict: gating.some((r) => r.status === 'failed') ? 'failed' : 'passed',
     };
-    if (!result) return { ...base, status: 'not-judged', judgedOn: 0, occurrences: 0, evidence: [], reason: notJudgedReason(r.id, r.level, r.not_tested) };
-    const evidence = result.findings.slice(0, MAX_EVIDENCE).map(({ entry, finding }) => evidenceOf(entry, finding));
-    return { ...base, status: result.findings.length ? 'failed' : 'passed', judgedOn: result.on, occurrences: result.findings.length, evidence };
-  });
-  const byId = new Map(requirements.map((r) => [r.id, r]));
-  const recordedEntries = new Map<string, number[]>();
-  for (const { requirement, index } of recorded) if (requirement) recordedEntries.set(requirement, [...(recordedEntries.get(requirement) ?? []), index]);
-  const gating = requirements.filter((r) => r.gating);
-  return {
-    file,
-    profile,
-    entries: recorded.length,
-    ofTheInterface: recorded.filter((entry) => entry.exchange.operationId).length,
-    requirements,
-    recordedFailures: [...recordedEntries].map(([id, entries]) => ({ id, entries, judged: byId.get(id)?.status ?? 'not-judged' })),
-    gating: gating.length,
-    gatingJudged: gating.filter((r) => r.status !== 'not-judged').length,
-    verdict: gating.some((r) => r.status === 'failed') ? 'failed' : 'passed',
-  };
+  }
 }
 
 function notJudgedReason(id: string, level: Level, notTested: string | undefined): string {
@@ -131,11 +159,13 @@ function notJudgedReason(id: string, level: Level, notTested: string | undefined
   return `recorded traffic cannot show it: ${need}`;
 }
 
-function evidenceOf(entry: RecordedExchange & { index: number }, finding: Finding): TrafficEvidence {
+function evidenceOf(entry: RecordedExchange & { index: number }, finding: Finding, requirementId: string): TrafficEvidence {
   const { exchange } = entry;
+  const authorization = isAboutCredentials(requirementId) ? authorizationSent(exchange.request.headers) : undefined;
   return {
     entry: entry.index,
     request: redact(`${exchange.request.method} ${exchange.request.url}`),
+    ...(authorization !== undefined && { authorization }),
     status: exchange.status,
     ...(exchange.timing && { startedAt: exchange.timing.startedAt }),
     expected: redact(finding.expected),
@@ -146,6 +176,14 @@ function evidenceOf(entry: RecordedExchange & { index: number }, finding: Findin
 /** The report as the terminal shows it: failures in full, then passes and what was not judged, then the verdict; server text made visible. */
 export function trafficLines(report: TrafficReport): string[] {
   const lines = [`Judged ${visible(report.file)}: ${report.entries} exchange(s), ${report.ofTheInterface} of them requests of the interface; no request sent.`, ''];
+  const { unanswered } = report;
+  if (unanswered && report.entries === 0) {
+    // Nothing to list as judged or not: say only that, and what to do.
+    return [
+      ...lines,
+      `None of the ${unanswered.requests} request(s) reached the service: it gave no answer (${visible(unanswered.first)}), the client was answered 502, and nothing was judged. Start the service, or check --base-url, and send the requests again.`,
+    ];
+  }
   const head = (r: TrafficRequirement, word: string) => `${word} ${r.id} (${r.level}, §${r.section}) ${r.statement}`;
   for (const r of report.requirements.filter((x) => x.status === 'failed')) {
     lines.push(`${head(r, r.gating ? 'FAIL' : 'WARN')} — ${r.occurrences} of ${r.judgedOn} exchange(s)`);
@@ -167,6 +205,7 @@ export function trafficLines(report: TrafficReport): string[] {
     for (const f of report.recordedFailures) lines.push(`  ${visible(f.id)} on ${f.entries.length} exchange(s): ${f.judged === 'not-judged' ? `not judged here: ${visible(byId.get(f.id)?.reason ?? 'not a requirement of the catalogue')}` : `${f.judged} here`}`);
   }
   const failed = report.requirements.filter((r) => r.status === 'failed' && r.gating).map((r) => r.id);
+  if (unanswered) lines.push('', `${unanswered.requests} request(s) got no answer from the service (the first: ${visible(unanswered.first)}); the client was answered 502, and they are not judged.`);
   lines.push(
     '',
     `Traffic judged (${report.profile}): ${report.verdict === 'failed' ? `VIOLATIONS FOUND (${failed.join(', ')})` : 'NO VIOLATION SEEN'}; ` +
@@ -179,6 +218,7 @@ export function trafficLines(report: TrafficReport): string[] {
 function evidenceLines(e: TrafficEvidence): string[] {
   return [
     `    entry ${e.entry}: ${visible(e.request)} → ${e.status}${e.startedAt ? ` (${visible(e.startedAt)})` : ''}`,
+    ...(e.authorization === undefined ? [] : [`      Sent: Authorization ${visible(e.authorization)}`]),
     ...visibleLines(`Expected: ${e.expected}`).map((line) => `      ${line}`),
     ...visibleLines(`Received: ${e.received}`).map((line) => `      ${line}`),
   ];
@@ -194,6 +234,6 @@ export function exchangeViolationLines(entry: RecordedExchange & { index: number
   return judgements.flatMap(({ requirementId, finding }) => {
     const r = requirements.get(requirementId);
     if (!finding || !r) return [];
-    return [`${gating.includes(r.level) ? 'FAIL' : 'WARN'} ${r.id} (${r.level}, §${r.section}) ${r.statement}`, ...evidenceLines(evidenceOf(entry, finding))];
+    return [`${gating.includes(r.level) ? 'FAIL' : 'WARN'} ${r.id} (${r.level}, §${r.section}) ${r.statement}`, ...evidenceLines(evidenceOf(entry, finding, r.id))];
   });
 }

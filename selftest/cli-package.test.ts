@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { chromium, expect, test } from '@playwright/test';
 import { behavioursFromEnvironment } from './reference/behaviours';
 import { behaviourTarget, CHROMIUM, PROJECT_ROOT, readReport, runCli, startServer, temporaryDirectory } from './support/cli';
-import { clientCalls, startProxy } from './support/proxy';
+import { clientCalls, endsWithin, isListening, startProxy, stopIfRunning, type StartedProxy } from './support/proxy';
 
 const exec = promisify(execFile);
 
@@ -126,6 +126,28 @@ test.describe('the packed package, installed in an empty folder', () => {
       expect(run.exitCode, run.stdout + run.stderr).toBe(1);
       expect(run.stdout).toMatch(/^FAIL ORD-CREATE-004 /m);
     } finally {
+      await server.close();
+    }
+  });
+
+  test('`npx oms-conformance proxy` stopped with SIGTERM to npm, as a script or a CI timeout stops it: the report written, nothing left listening or running', async () => {
+    const server = await startServer([]);
+    let proxy: StartedProxy | undefined;
+    try {
+      // npm runs the bin through `sh -c` and forwards SIGTERM to that shell only: the proxy must see its launcher go.
+      proxy = startProxy(server, [], installed.bin, { command: 'npx', args: ['--no-install', 'oms-conformance'], cwd: installed.app });
+      const [address, pid] = await Promise.all([proxy.address, proxy.pid]);
+      expect(await clientCalls(address)).toEqual([200, 201, 200]);
+      proxy.signal('SIGTERM');
+      expect(await endsWithin(pid, 15_000), `the proxy (process ${pid}) still runs after npm was stopped`).toBe(true);
+      const run = await proxy.done;
+      expect(run.stdout).toContain('NO VIOLATION SEEN');
+      expect(await isListening(address)).toBe(false);
+      const report = JSON.parse(readFileSync(join(proxy.out, 'traffic-report.json'), 'utf8')) as { entries: number };
+      expect(report.entries).toBe(3);
+    } finally {
+      // A proxy this test failed to see end is ended here, by its id.
+      if (proxy) stopIfRunning(await proxy.pid.catch(() => 0));
       await server.close();
     }
   });

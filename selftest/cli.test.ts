@@ -17,7 +17,7 @@ test.describe('the oms-conformance command line', () => {
     const help = await runCli(['--help']);
     expect(help.exitCode).toBe(0);
     for (const option of OPTIONS.filter((o) => o.commands.includes('run'))) expect(help.stdout).toContain(`--${option.name}`);
-    expect(help.stdout).toMatch(/Exit codes \(config\/exit-codes\.ts\):\n {4}0 {2}conformant.*\n {4}1 {2}not conformant.*\n {4}2 {2}configuration error, or not this interface.*\n {4}3 {2}inconclusive.*\n {2}130 {2}interrupted/);
+    expect(help.stdout).toMatch(/Exit codes \(config\/exit-codes\.ts\):\n {4}0 {2}conformant.*\n {4}1 {2}not conformant.*\n {4}2 {2}configuration error, or not this interface.*\n {4}3 {2}inconclusive.*\n {4}4 {2}proxy only: none of the requests.*\n {2}130 {2}interrupted/);
   });
 
   const mistakes: Array<[string[], string]> = [

@@ -94,3 +94,12 @@ test('judge refuses what is not a HAR file with one line and exit code 2', async
   expect(run.exitCode).toBe(2);
   expect(run.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^oms-conformance: notes\.txt is not a HAR file: it is not JSON/)]);
 });
+
+test('judge on a HAR path that does not exist names the path and where a HAR comes from', async () => {
+  const work = temporaryDirectory('oms-judge-');
+  const run = await runCli(['judge', 'traffic.har'], { cwd: work });
+  expect(run.exitCode).toBe(2);
+  expect(run.stderr.trim().split('\n')).toEqual([
+    `oms-conformance: traffic.har: no such file (looked for ${JSON.stringify(join(work, 'traffic.har'))}). Give the path of a HAR file: a browser's (developer tools, Network, "Save all as HAR"), the traffic.har that \`oms-conformance proxy --out DIR\` writes, or the failures.har of a run with --har.`,
+  ]);
+});

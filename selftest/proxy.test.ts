@@ -1,10 +1,14 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createServer, type AddressInfo, type Server } from 'node:net';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
+import { EXIT_CODE } from '../config/exit-codes';
+import { minimalOrder } from '../contract/examples';
+import { DEVELOPMENT_ACCOUNTS } from '../reference/accounts';
 import type { TrafficReport } from '../reporter/traffic-report';
 import { behavioursFromEnvironment } from './reference/behaviours';
-import { DEV_TOKEN_A, startServer } from './support/cli';
-import { clientCalls, oneOrderSession, rawRequest, startProxy, type OrderStep } from './support/proxy';
+import { BIN, DEV_TOKEN_A, startServer } from './support/cli';
+import { clientCalls, endsWithin, isListening, oneOrderSession, rawRequest, startProxy, stopIfRunning, type OrderStep, type StartedProxy } from './support/proxy';
 
 /**
  * `oms-conformance proxy` in front of a reference server, with a client that is not the suite: a few fetch
@@ -113,4 +117,145 @@ test('a list read after a delete a get no longer finds is judged on it only once
   const atOnce = await sessionThroughProxy(lagging, steps, ['--list-settle', '0']);
   expect(atOnce.requirement('ORD-DELETE-002')).toMatchObject({ status: 'failed', judgedOn: 2 });
   expect(atOnce.requirement('ORD-DELETE-002')?.evidence[0]).toMatchObject({ entry: 3, received: expect.stringMatching(/^still listed at position \d+$/) });
+});
+
+const CLIENT = DEVELOPMENT_ACCOUNTS[0].client;
+
+/** Every file the proxy wrote, and what it printed: where no byte of a secret may be. */
+function everythingWritten(out: string, run: { stdout: string; stderr: string }): string {
+  return [run.stdout, run.stderr, ...readdirSync(out).map((name) => readFileSync(join(out, name), 'utf8'))].join('\n');
+}
+
+test("a storefront's client credentials never reach a file or a line: the secret in a form and a JSON body, the tokens it got, masked by where they stand", async () => {
+  const server = await startServer([]);
+  try {
+    const proxy = startProxy(server, ['--requests', '4']);
+    const address = await proxy.address;
+    // As an app team's client signs in: a form body, then JSON; the proxy was told neither secret nor token.
+    const form = await fetch(`${address}/token`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ grant_type: 'client_credentials', client_id: CLIENT.id, client_secret: CLIENT.secret }) });
+    const { access_token: token } = (await form.json()) as { access_token: string };
+    const json = await fetch(`${address}/token`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ grant_type: 'client_credentials', client_id: CLIENT.id, client_secret: CLIENT.secret }) });
+    const { access_token: second } = (await json.json()) as { access_token: string };
+    const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', Cookie: `session=${second}` };
+    const order = minimalOrder();
+    const created = await fetch(`${address}/orders`, { method: 'POST', headers, body: JSON.stringify(order) });
+    await created.text();
+    await (await fetch(`${address}/orders?limit=2`, { headers })).text();
+    expect([form.status, json.status, created.status]).toEqual([200, 200, 201]);
+    const run = await proxy.done;
+    expect(run.exitCode, run.stdout + run.stderr).toBe(EXIT_CODE.conformant);
+    const written = everythingWritten(proxy.out, run);
+    for (const secret of [CLIENT.secret, token, second]) expect(written).not.toContain(secret);
+    const har = readFileSync(join(proxy.out, 'traffic.har'), 'utf8');
+    expect(har).toContain('client_secret=[masked]');
+    expect(har).toContain('\\"client_secret\\":\\"[masked]\\"');
+    expect(har).toContain(`client_id=${CLIENT.id}`);
+    // An order's phone.code is no credential.
+    expect(har).toContain(`\\"code\\":\\"${order.customer.phone?.code ?? ''}`);
+  } finally {
+    await server.close();
+  }
+});
+
+/** A port on 127.0.0.1 that nothing listens on: taken, then given back. */
+async function closedPort(): Promise<number> {
+  const holder = await listeningOn(0);
+  const { port } = holder.address() as AddressInfo;
+  await new Promise((closed) => holder.close(closed));
+  return port;
+}
+
+function listeningOn(port: number): Promise<Server> {
+  return new Promise((resolve) => {
+    const holder = createServer();
+    holder.listen(port, '127.0.0.1', () => resolve(holder));
+  });
+}
+
+test('a service that cannot be reached: said at start and at the first failure, failed requests count toward --requests, the summary says none reached it, exit 4', async () => {
+  const port = await closedPort();
+  const proxy = startProxy({ url: `http://127.0.0.1:${port}` }, ['--requests', '2']);
+  const address = await proxy.address;
+  const statuses = [];
+  for (const path of ['/orders', '/orders/abc']) statuses.push((await fetch(`${address}${path}`, { headers: { Authorization: 'Bearer t' } })).status);
+  expect(statuses).toEqual([502, 502]);
+  const run = await proxy.done;
+  expect(run.exitCode, run.stdout + run.stderr).toBe(EXIT_CODE.serviceUnreachable);
+  expect(run.stderr).toContain(`http://127.0.0.1:${port} cannot be reached (ECONNREFUSED)`);
+  expect(run.stderr).toContain(`GET /orders got no answer from http://127.0.0.1:${port} (ECONNREFUSED)`);
+  expect(run.stderr.match(/got no answer/g)).toHaveLength(1);
+  expect(run.stdout).toContain('None of the 2 request(s) reached the service');
+  const report = JSON.parse(readFileSync(join(proxy.out, 'traffic-report.json'), 'utf8')) as TrafficReport;
+  expect([report.entries, report.unanswered]).toEqual([0, { requests: 2, first: 'ECONNREFUSED' }]);
+});
+
+test('a port already in use: the message names it and how to pick another', async () => {
+  const holder = await listeningOn(0);
+  try {
+    const { port } = holder.address() as AddressInfo;
+    const proxy = startProxy({ url: 'http://127.0.0.1:9' }, ['--port', String(port)]);
+    const run = await proxy.done;
+    expect(run.exitCode).toBe(EXIT_CODE.configuration);
+    expect(run.stderr).toContain(`--port ${port}: port ${port} on 127.0.0.1 is already in use by another program. Give another port with --port N, or --port 0 to take any free one`);
+  } finally {
+    await new Promise((closed) => holder.close(closed));
+  }
+});
+
+test.describe('a proxy ends cleanly however it is stopped, its report written and nothing left listening', () => {
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
+    test(`${signal} to the proxy`, async () => {
+      const server = await startServer([]);
+      try {
+        const proxy = startProxy(server, []);
+        const address = await proxy.address;
+        expect(await clientCalls(address)).toEqual([200, 201, 200]);
+        proxy.signal(signal);
+        const run = await proxy.done;
+        expect(run.exitCode, run.stdout + run.stderr).toBe(EXIT_CODE.conformant);
+        expect(run.stdout).toContain('Written: ');
+        expect((JSON.parse(readFileSync(join(proxy.out, 'traffic-report.json'), 'utf8')) as TrafficReport).entries).toBe(3);
+        expect(await isListening(address)).toBe(false);
+      } finally {
+        await server.close();
+      }
+    });
+  }
+
+  test('killed outright (SIGKILL): the HAR and the report on disk hold every exchange it had finished', async () => {
+    const server = await startServer([]);
+    try {
+      const proxy = startProxy(server, []);
+      expect(await clientCalls(await proxy.address)).toEqual([200, 201, 200]);
+      // The client has its last answer a moment before the proxy has judged it: the exchange in flight.
+      await expect.poll(() => (JSON.parse(readFileSync(join(proxy.out, 'traffic-report.json'), 'utf8')) as TrafficReport).entries, { timeout: 5000 }).toBe(3);
+      proxy.signal('SIGKILL');
+      await proxy.done;
+      const har = JSON.parse(readFileSync(join(proxy.out, 'traffic.har'), 'utf8')) as { log: { entries: Array<{ request: { method: string } }> } };
+      expect(har.log.entries.map((entry) => entry.request.method)).toEqual(['GET', 'POST', 'GET']);
+      const report = JSON.parse(readFileSync(join(proxy.out, 'traffic-report.json'), 'utf8')) as TrafficReport;
+      expect([report.entries, report.verdict]).toEqual([3, 'passed']);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('the shell it was started through (as npm starts it) killed: the proxy does not outlive it', async () => {
+    const server = await startServer([]);
+    let proxy: StartedProxy | undefined;
+    try {
+      // `sh -c` waits for the proxy, as npm's does; SIGKILL ends the shell alone, which no handler can see.
+      proxy = startProxy(server, [], BIN, { command: 'sh', args: ['-c', `"${process.execPath}" "${BIN}" "$@"`, 'sh'] });
+      const [address, pid] = await Promise.all([proxy.address, proxy.pid]);
+      expect(await clientCalls(address)).toEqual([200, 201, 200]);
+      proxy.signal('SIGKILL');
+      expect(await endsWithin(pid, 10_000), `the proxy (process ${pid}) still runs`).toBe(true);
+      expect(await isListening(address)).toBe(false);
+      expect((JSON.parse(readFileSync(join(proxy.out, 'traffic-report.json'), 'utf8')) as TrafficReport).entries).toBe(3);
+    } finally {
+      // A proxy this test failed to see end is ended here, by its id.
+      if (proxy) stopIfRunning(await proxy.pid.catch(() => 0));
+      await server.close();
+    }
+  });
 });

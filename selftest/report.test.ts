@@ -7,6 +7,8 @@ import type { Behaviour } from '../reference/app';
 import type { ApiReply, ApiRequest } from '../reference/http';
 import type { RunningReference } from '../reference/server';
 import type { ConformanceReport } from '../reporter/report';
+import type { Evidence } from '../reporter/evidence';
+import { stateNeeded } from '../reporter/reproduce';
 import { codeSha256, sha256File } from '../reporter/run-info';
 import {
   CHROMIUM,
@@ -127,6 +129,18 @@ test.describe.serial('the conformance report of one run', () => {
     expect(JSON.stringify(report)).not.toContain(DEV_TOKEN_A);
     expect(report.requirements.find((r) => r.id === 'ORD-AUTH-006')).toMatchObject({ status: 'failed', gating: false });
     expect(report.requirements.find((r) => r.id === 'ORD-CREATE-002')).toMatchObject({ status: 'passed', knownFailure: { outcome: 'now-passing' } });
+  });
+
+  test('a failure of authentication shows the Authorization header its request sent, masked, and needs no state of the account', () => {
+    const failed = report.requirements.find((r) => r.id === 'ORD-AUTH-006')!;
+    const evidence = failed.findings.find((f) => f.request)!;
+    // The suite's invalid token and the run's own alike: masked where they stand, the scheme shown.
+    expect(evidence.message).toMatch(/^ {2}header: +Authorization "Bearer (\[masked\]|\$OMS_TOKEN)"$/m);
+    const html = readFileSync(join(out, 'index.html'), 'utf8');
+    const failure = html.slice(html.indexOf('id="ORD-AUTH-006"'), html.indexOf('</details>', html.indexOf('id="ORD-AUTH-006"')));
+    expect(failure).toMatch(/<pre class="request">[A-Z]+ \/orders[^\n]*\nAuthorization &quot;Bearer (\[masked\]|\$OMS_TOKEN)&quot;/);
+    expect(failure).not.toContain('an account holding');
+    expect(readFileSync(join(out, 'report.json'), 'utf8')).not.toContain('oms-conformance-invalid-');
   });
 
   test('report.md summarises for a pull request: verdict, counts by level, failures, fixed, observed', () => {
@@ -264,4 +278,19 @@ test.describe.serial('the conformance report of one run', () => {
     const both = await runCli(['verify', join(copy, 'report.json'), '--integrity-only', '--pub', join(work, 'signing-key.pub')]);
     expect([both.exitCode, both.stderr.trim()]).toEqual([2, 'oms-conformance: give --pub KEY.pub (integrity and origin) or --integrity-only, not both']);
   });
+});
+
+test('the state a curl line needs bears on its requirement: a list of 44 orders for a list requirement, none for one of authentication', () => {
+  const listed = (requirementId: string): Evidence => ({
+    requirementId,
+    test: 't',
+    message: '',
+    expected: '',
+    received: '',
+    request: { method: 'GET', url: 'http://127.0.0.1:1/orders?limit=1', path: '/orders?limit=1', headers: {} },
+    response: { status: 200, contentType: 'application/json', headers: {}, body: '{}', retries: 0, total: 44 },
+    curl: 'curl …',
+  });
+  expect(stateNeeded(listed('ORD-LIST-004'))).toMatch(/^an account holding 44 orders/);
+  expect(stateNeeded(listed('ORD-AUTH-001'))).toBeUndefined();
 });

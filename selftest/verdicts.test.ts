@@ -151,7 +151,7 @@ test.describe('one verdict model, each outcome with its exit code', () => {
   });
 
   test('exit codes live in config/exit-codes.ts, one per outcome', () => {
-    expect(EXIT_CODE).toEqual({ conformant: 0, violations: 1, configuration: 2, inconclusive: 3, interrupted: 130 });
+    expect(EXIT_CODE).toEqual({ conformant: 0, violations: 1, configuration: 2, inconclusive: 3, serviceUnreachable: 4, interrupted: 130 });
     expect(gatingLevels('core')).toEqual(['MUST']);
   });
 });

@@ -2,6 +2,7 @@ import { excerpt } from '../../contract/openapi';
 import { parseJson, type Exchange } from '../../contract/exchange';
 import type { OperationId } from '../../contract/openapi';
 import { placeholders, redact } from '../../config/redaction';
+import { withCredentialsMasked } from '../../config/credentials';
 import { clipText, hasInvisible } from '../../config/safe-text';
 import { hasLongRun, printfCommand, printfGroup, shellWord, tokenExpansion, variableExpansion } from './shell';
 import type { CommandCredentials, TokenSource } from '../../config/command-credentials';
@@ -60,10 +61,10 @@ export interface SentAndAnswered {
   retries?: number;
 }
 
-/** The one way an exchange is made from what went over the wire: every secret redacted by value, the body parsed once. */
+/** The one way an exchange is made from what went over the wire: every secret redacted by value and every credential by position, the body parsed once. */
 export function redactedExchange({ operationId, method, url, path, headers, body, response, retries = 0 }: SentAndAnswered): Exchange {
   const text = redact(response.body.toString('utf8'));
-  return {
+  return withCredentialsMasked({
     operationId,
     request: { method, url: redact(url), path: redact(path), headers: redactHeaders(headers), body: body === undefined ? undefined : redact(body) },
     status: response.status,
@@ -72,8 +73,8 @@ export function redactedExchange({ operationId, method, url, path, headers, body
     json: parseJson(text),
     retries,
     timing: response.timing,
-    ...(response.answeredBeforeBody && { answeredBeforeBody: true }),
-  };
+    ...(response.answeredBeforeBody && { answeredBeforeBody: true as const }),
+  });
 }
 
 export function redactHeaders(headers: Record<string, string>): Record<string, string> {

@@ -1,25 +1,84 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { item, minimalOrder } from '../../contract/examples';
 import type { RunningReference } from '../../reference/server';
 import { BIN, DEV_TOKEN_A, temporaryDirectory, type CliRun } from './cli';
 
-/** The proxy, started as a user starts it; resolves its address once it prints it. */
-export function startProxy(server: RunningReference, args: string[], bin = BIN): { address: Promise<string>; done: Promise<CliRun>; out: string } {
+/** A proxy started by a test: its address and process once it prints them, its end, its --out folder. */
+export interface StartedProxy {
+  address: Promise<string>;
+  /** The proxy's own process (not the shell it may have been started through). */
+  pid: Promise<number>;
+  done: Promise<CliRun>;
+  out: string;
+  /** Signals the process the test started: the proxy, or the shell or npm in front of it. */
+  signal(name: NodeJS.Signals): void;
+}
+
+/**
+ * The proxy, started as a user starts it; resolves its address once it prints it. `launcher` starts it
+ * through another program, as npm does (`sh -c …`, `npx …`): the command and its arguments, to which the
+ * proxy's own are appended.
+ */
+export function startProxy(server: RunningReference | { url: string }, args: string[], bin = BIN, launcher?: { command: string; args: string[]; cwd?: string }): StartedProxy {
   const out = temporaryDirectory('oms-proxy-');
-  const child = spawn(process.execPath, [bin, 'proxy', '--base-url', server.url, '--out', out, ...args], { cwd: out, stdio: ['ignore', 'pipe', 'pipe'] });
+  const own = ['proxy', '--base-url', server.url, '--out', out, ...args];
+  const child = launcher
+    ? spawn(launcher.command, [...launcher.args, ...own], { cwd: launcher.cwd ?? out, stdio: ['ignore', 'pipe', 'pipe'] })
+    : spawn(process.execPath, [bin, ...own], { cwd: out, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
-  const address = new Promise<string>((resolve, reject) => {
+  const printed = new Promise<RegExpExecArray>((resolve, reject) => {
     child.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
-      const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout);
-      if (match) resolve(match[1]);
+      const match = /listening on (http:\/\/127\.0\.0\.1:\d+).*kill (\d+) to stop/.exec(stdout);
+      if (match) resolve(match);
     });
     child.on('close', () => reject(new Error(`the proxy ended before it listened: ${stdout}${stderr}`)));
   });
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const done = new Promise<CliRun>((resolve) => child.on('close', (code) => resolve({ exitCode: code ?? -1, stdout, stderr })));
-  return { address, done, out };
+  const done = new Promise<CliRun>((resolve) => child.on('close', (code, signal) => resolve({ exitCode: code ?? (signal ? -1 : -2), stdout, stderr })));
+  const address = printed.then((match) => match[1]);
+  const pid = printed.then((match) => Number(match[2]));
+  // A proxy meant to end before it listens (a port in use) rejects them with no one awaiting them.
+  for (const awaited of [address, pid]) awaited.catch(() => undefined);
+  return { address, pid, done, out, signal: (name) => child.kill(name) };
+}
+
+/** True while something accepts connections at the address. */
+export async function isListening(address: string): Promise<boolean> {
+  const { connect } = await import('node:net');
+  const { port } = new URL(address);
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), '127.0.0.1', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.on('error', () => resolve(false));
+  });
+}
+
+/** True while a process of that id runs: one that ended and waits to be reaped (a zombie, state Z) runs no more. */
+export function isRunning(pid: number): boolean {
+  try {
+    return !execFileSync('ps', ['-o', 'stat=', '-p', String(pid)], { encoding: 'utf8', timeout: 5000 }).trim().startsWith('Z');
+  } catch {
+    // ps exits 1 when no process has the id.
+    return false;
+  }
+}
+
+/** Ends a proxy a failed test left running (by its id, never by name). */
+export function stopIfRunning(pid: number): void {
+  if (pid > 0 && isRunning(pid)) process.kill(pid, 'SIGKILL');
+}
+
+/** Waits, a bounded time, until the process is gone; true when it is. */
+export async function endsWithin(pid: number, ms: number): Promise<boolean> {
+  for (const until = Date.now() + ms; Date.now() < until; ) {
+    if (!isRunning(pid)) return true;
+    await new Promise((next) => setTimeout(next, 100));
+  }
+  return !isRunning(pid);
 }
 
 /** An app's few calls: a list, a create with two items (out of name order), and a get of what it created. */
