@@ -6,7 +6,7 @@ import type { ListParameter, ListQuery } from '../contract/query';
 import type { EdgeKind, EdgesSent } from '../checks/edges';
 import { clientFields, componentOf, properties, requiredFields, type Payload } from './schema';
 import { everyProperty } from '../contract/assigned';
-import { fullOrder, item } from '../contract/examples';
+import { fullOrder, item, withOwnReferences } from '../contract/examples';
 
 /**
  * The deterministic coverage phase (as Schemathesis runs one before its random phase): cases derived
@@ -77,7 +77,8 @@ export function orderCoverage(): Array<CoverageCase<Payload<'OrderCreate'>>> {
     cases.push({
       name,
       get input() {
-        return (input ??= draw());
+        // Drawn bodies share their objects (the fixed sales_channel): each case made its own references (ORD-OBS-032).
+        return (input ??= withOwnReferences(draw()));
       },
     });
   };
@@ -218,7 +219,9 @@ export interface EdgeBody extends EdgesSent {
 }
 
 /** A body with each case's value at its path: `denoted` as the parser reads it, `text` with the literals as sent. */
-export function edgeBody(name: string, base: Record<string, unknown>, edges: EdgeCase[]): EdgeBody {
+export function edgeBody(name: string, sent: Record<string, unknown>, edges: EdgeCase[]): EdgeBody {
+  // Each body its own references, a part sent again after another part was taken included (ORD-OBS-032).
+  const base = withOwnReferences(sent);
   const denoted = structuredClone(base);
   const marked = structuredClone(base);
   const marker = (index: number) => `@@oms-edge-${index}@@`;
