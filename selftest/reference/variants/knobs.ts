@@ -31,6 +31,7 @@ import {
   refuseRequest,
   exoticText,
   exoticNumber,
+  gzipEveryAnswer,
   exampleNestedFieldMissing,
   refuseEmptyItemsOnUpdate,
   refuseMalformedIds,
@@ -189,7 +190,7 @@ export const KNOBS: readonly Knob[] = [
   choice('latency', 'ORD-DOC-006', 'none', { 'latency-50ms': () => variantHooks('latency-50ms'), 'latency-150ms': () => variantHooks('latency-150ms') }),
   choice('rate-limit', 'ORD-DOC-006', 'none', { 'rate-limit-429': () => variantHooks('rate-limit-429'), 'rate-limit-429-early': () => variantHooks('rate-limit-429-early') }),
   // Last: it encodes whole bodies, so it takes effect after every knob that writes one (deleted-ids=reused renames an order).
-  toggle('content-coding', 'ORD-OBS-020', 'identity', 'gzip-responses'),
+  choice('content-coding', 'ORD-OBS-020', 'identity', { 'gzip-responses': () => variantHooks('gzip-responses'), 'gzip-always': gzipEveryAnswer }),
 ];
 
 /** A setting's knobs in the order of KNOBS, the order their hooks take effect in, whatever order they were named in. */
