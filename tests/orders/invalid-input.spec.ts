@@ -17,7 +17,7 @@ import {
   wrongTypeRefused,
 } from '../../checks/invalid-input';
 import { mayBeRefused } from '../../checks/orders';
-import { proxyPageSigns } from '../../checks/body';
+import { isProxyPage, proxyPageSigns } from '../../checks/body';
 import { isClientError, isSuccess } from '../../checks/status';
 import { check } from '../../harness/record/findings';
 import { test } from '../../harness/fixtures';
@@ -262,8 +262,7 @@ test.describe('Invalid input (4.2, 4.4, 7)', () => {
 const OVERSIZED_HEADER = 'X-Oms-Conformance-Padding';
 const OVERSIZED_HEADER_BYTES = 32 * 1024;
 
-/** What an answer shows of a proxy's own page, for the observation. */
+/** An answer that is a proxy's own page, named so for the observation (ORD-OBS-028): the service never saw the request. */
 function byProxy(exchange: Exchange): string {
-  const proxy = proxyPageSigns(exchange);
-  return proxy.length ? ` (it looks like the page of a proxy in front of the service: ${proxy.join(', ')})` : '';
+  return isProxyPage(exchange) ? `, by a proxy's own page in front of the service (${proxyPageSigns(exchange).join(', ')}), not by the service` : '';
 }
