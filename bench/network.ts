@@ -4,7 +4,7 @@ import { behavioursFromEnvironment } from '../selftest/reference/behaviours';
 import { FAULTS } from '../selftest/reference/faults';
 import { FAULT_CLASSES } from './failing';
 import { PEERS, peersDirectory, preparePeer, runPeer, type PeerId } from './peers';
-import { startBenchReference } from './reference';
+import { startBenchReference, type RecordedRequest } from './reference';
 import { median, nowMs, round } from './stats';
 import { medianPeakMiB, runAgainst, runRemote } from './suite';
 import type { TestTiming } from './timing-reporter';
@@ -74,6 +74,9 @@ export interface NetworkRow {
   /** Requests the server received during each run. */
   requests: number[];
   medianRequests: number | null;
+  /** Orders the server created during each run (a create answered 2xx). */
+  ordersCreated: number[];
+  medianOrdersCreated: number | null;
   /** Runs that passed the correct server (exit 0; the suite: exit 0, CONFORMANT). */
   passed: number;
   /** Runs the tool could not make (it failed before judging the server), with why. */
@@ -108,13 +111,14 @@ export interface NetworkResults {
   tools: NetworkTool[];
   rows: NetworkRow[];
   faults: FaultOutcome[];
-  /** The suite's thorough run against the correct server at the largest latency; absent when not measured. */
-  thorough?: { latencyMs: number; wallMs: number; peakMiB: number | null; verdict: string };
+  /** The suite's thorough run against the correct server at the largest latency, its requests and orders created counted at the server; absent when not measured. */
+  thorough?: { latencyMs: number; wallMs: number; requests: number; ordersCreated: number; peakMiB: number | null; verdict: string };
 }
 
 interface ToolRun {
   wallMs: number;
   requests: number;
+  ordersCreated: number;
   /**
    * The tool reported a failure. Against the correct server: a non-zero exit (the suite: or a verdict other
    * than CONFORMANT). Against a fault, it caught it: a non-zero exit; the suite: a NOT CONFORMANT verdict
@@ -154,7 +158,7 @@ export async function networkSection(options: NetworkOptions, command: string, l
   const loadAverageAtStart = loadavg();
   const [account] = DEVELOPMENT_ACCOUNTS;
   const tools: NetworkTool[] = [];
-  const runnable = new Map<ToolId, (baseUrl: string, fault?: string) => Promise<Omit<ToolRun, 'wallMs' | 'requests'>>>();
+  const runnable = new Map<ToolId, (baseUrl: string, fault?: string) => Promise<Omit<ToolRun, 'wallMs' | 'requests' | 'ordersCreated'>>>();
   for (const id of options.tools) {
     if (id === 'suite') {
       tools.push({ id, name: SUITE_NAME, packages: [], configuration: SUITE_CONFIGURATION });
@@ -182,7 +186,8 @@ export async function networkSection(options: NetworkOptions, command: string, l
     try {
       const started = nowMs();
       const outcome = await runnable.get(id)!(server.url, fault);
-      return { ...outcome, wallMs: nowMs() - started, requests: server.take().length };
+      const recorded = server.take();
+      return { ...outcome, wallMs: nowMs() - started, requests: recorded.length, ordersCreated: ordersCreated(recorded) };
     } finally {
       await server.close();
     }
@@ -195,7 +200,7 @@ export async function networkSection(options: NetworkOptions, command: string, l
         const key = `${id}@${latencyMs}`;
         const run = await measure(id, latencyMs).catch((error: unknown) => ({ error: (error as Error).message }));
         samples.set(key, [...(samples.get(key) ?? []), run]);
-        log(`network: round ${round}, ${id} at ${latencyMs} ms: ${'error' in run ? `could not run: ${run.error}` : `${seconds(run.wallMs)} s, ${run.requests} requests${run.criticalPath === undefined ? '' : ` (critical path ${run.criticalPath}: floor ${seconds(run.criticalPath * latencyMs)} s)`}${run.peakRssBytes === undefined ? '' : `, peak ${Math.round(run.peakRssBytes / 2 ** 20)} MiB`}, ${run.failed ? `FAILED the correct server (${run.detail})` : 'passed'}`}`);
+        log(`network: round ${round}, ${id} at ${latencyMs} ms: ${'error' in run ? `could not run: ${run.error}` : `${seconds(run.wallMs)} s, ${run.requests} requests, ${run.ordersCreated} orders created${run.criticalPath === undefined ? '' : ` (critical path ${run.criticalPath}: floor ${seconds(run.criticalPath * latencyMs)} s)`}${run.peakRssBytes === undefined ? '' : `, peak ${Math.round(run.peakRssBytes / 2 ** 20)} MiB`}, ${run.failed ? `FAILED the correct server (${run.detail})` : 'passed'}`}`);
       }
     }
   }
@@ -234,6 +239,8 @@ export async function networkSection(options: NetworkOptions, command: string, l
         medianWallMs: runs.length ? round(median(runs.map((run) => run.wallMs))) : null,
         requests: runs.map((run) => run.requests),
         medianRequests: runs.length ? median(runs.map((run) => run.requests)) : null,
+        ordersCreated: runs.map((run) => run.ordersCreated),
+        medianOrdersCreated: runs.length ? median(runs.map((run) => run.ordersCreated)) : null,
         passed: runs.filter((run) => !run.failed).length,
         errors: all.flatMap((run) => ('error' in run ? [run.error] : [])),
         ...(tool === 'suite' && {
@@ -266,15 +273,21 @@ async function thoroughAcrossNetwork(latencyMs: number, log: (line: string) => v
   const server = await startBenchReference({ behaviours: behavioursFromEnvironment({ OMS_KNOBS: latencyMs ? `latency=latency-${latencyMs}ms` : '' }), responseBudgetBytes: 0 });
   try {
     const run = await runAgainst(server.url, 'thorough');
+    const recorded = server.take();
     const peakMiB = medianPeakMiB([run]);
-    log(`network: the thorough run at ${latencyMs} ms: ${seconds(run.wallMs)} s, peak ${peakMiB ?? '—'} MiB, exit ${run.exitCode}, ${run.verdict ?? 'no report'}`);
-    return { latencyMs, wallMs: round(run.wallMs), peakMiB, verdict: run.verdict ?? `no report (exit ${run.exitCode})` };
+    log(`network: the thorough run at ${latencyMs} ms: ${seconds(run.wallMs)} s, ${recorded.length} requests, ${ordersCreated(recorded)} orders created, peak ${peakMiB ?? '—'} MiB, exit ${run.exitCode}, ${run.verdict ?? 'no report'}`);
+    return { latencyMs, wallMs: round(run.wallMs), requests: recorded.length, ordersCreated: ordersCreated(recorded), peakMiB, verdict: run.verdict ?? `no report (exit ${run.exitCode})` };
   } finally {
     await server.close();
   }
 }
 
-async function runSuite(baseUrl: string, fault?: string): Promise<Omit<ToolRun, 'wallMs' | 'requests'>> {
+/** Orders a run made, counted at the server: creates (POST /orders) answered with a 2xx. */
+export function ordersCreated(recorded: RecordedRequest[]): number {
+  return recorded.filter((request) => request.method === 'POST' && /^\/orders\/?(\?|$)/.test(request.url) && request.status >= 200 && request.status < 300).length;
+}
+
+async function runSuite(baseUrl: string, fault?: string): Promise<Omit<ToolRun, 'wallMs' | 'requests' | 'ordersCreated'>> {
   if (fault === undefined) {
     // Against the correct server with the bench's timing reporter beside the suite's: each test's chain of dependent requests.
     const run = await runAgainst(baseUrl, 'quick');
@@ -325,13 +338,13 @@ export function networkMarkdown(r: NetworkResults): string[] {
     '',
     `Measured ${r.generatedAt} by \`${r.command}\` (${r.durationSeconds} s), Node ${r.node}; load average ${r.loadAverageAtStart.join(' / ')} at the start, ` +
       `${r.loadAverageAtEnd.join(' / ')} at the end. ${r.rounds} round(s), each running every tool once at every latency. Every run has a fresh reference ` +
-      'server (127.0.0.1, in the bench process) with the latency knob, requests counted at its listener; wall time is the whole tool, start to exit, ' +
+      'server (127.0.0.1, in the bench process) with the latency knob, requests and orders created (creates answered 2xx) counted at its listener; wall time is the whole tool, start to exit, ' +
       'its generation step and (Prism) proxy start and stop included. Critical path: the suite\'s longest chain of requests that wait for one another (the longest ' +
       'test of the first phase, then the tests that run alone, one after another), in requests; times the latency, the floor a run could reach. ' +
       'Peak memory (the suite): the most resident memory its processes (npm, Playwright\'s runner, its workers) held at once, read every 0.2 s.',
     '',
-    `| Tool | Latency | Wall, median of ${r.rounds} | Requests | Critical path (floor) | Peak memory | Correct server | Faults caught (at ${r.faultLatencyMs} ms) |`,
-    '|---|---|---|---|---|---|---|---|',
+    `| Tool | Latency | Wall, median of ${r.rounds} | Requests | Orders created | Critical path (floor) | Peak memory | Correct server | Faults caught (at ${r.faultLatencyMs} ms) |`,
+    '|---|---|---|---|---|---|---|---|---|',
   ];
   for (const tool of ran) {
     const caught = faultsCaught(r, tool.id);
@@ -340,12 +353,13 @@ export function networkMarkdown(r: NetworkResults): string[] {
       const faultCell = index > 0 || r.faults.length === 0 ? '' : `${caught.caught} of ${caught.of}${caught.errors ? ` (${caught.errors} could not run)` : ''}${row.passed < row.runs ? ' (fails the correct server too)' : ''}`;
       const floor = row.medianCriticalPath == null ? '—' : `${n(row.medianCriticalPath)} × ${row.latencyMs} ms = ${s(row.medianCriticalPath * row.latencyMs)}`;
       const memory = row.medianPeakMiB == null ? '—' : `${row.medianPeakMiB} MiB`;
-      lines.push(`| ${index === 0 ? tool.name : ''} | ${row.latencyMs} ms | ${s(row.medianWallMs)} | ${n(row.medianRequests)} | ${floor} | ${memory} | ${correct} | ${faultCell} |`);
+      lines.push(`| ${index === 0 ? tool.name : ''} | ${row.latencyMs} ms | ${s(row.medianWallMs)} | ${n(row.medianRequests)} | ${n(row.medianOrdersCreated ?? null)} | ${floor} | ${memory} | ${correct} | ${faultCell} |`);
     }
   }
   lines.push('');
   if (r.thorough) {
-    lines.push(`The suite's thorough run (\`OMS_EFFORT=thorough\`) against the correct server at ${r.thorough.latencyMs} ms: ${s(r.thorough.wallMs)}, peak memory ${r.thorough.peakMiB ?? '—'} MiB, ${r.thorough.verdict}.`, '');
+    const counted = r.thorough.requests === undefined ? '' : `, ${n(r.thorough.requests)} requests, ${n(r.thorough.ordersCreated ?? null)} orders created`;
+    lines.push(`The suite's thorough run (\`OMS_EFFORT=thorough\`) against the correct server at ${r.thorough.latencyMs} ms: ${s(r.thorough.wallMs)}${counted}, peak memory ${r.thorough.peakMiB ?? '—'} MiB, ${r.thorough.verdict}.`, '');
   }
   const unavailable = r.tools.filter((t) => t.unavailable);
   if (unavailable.length) lines.push(...unavailable.map((t) => `- **${t.name} did not run here**: ${tableText(t.unavailable!)}`), '');

@@ -1,6 +1,7 @@
 import { failingMarkdown } from './failing';
 import { networkMarkdown } from './network';
 import type { BenchResults } from './results';
+import type { WallTimes } from './stats';
 
 const START = '<!-- bench:results:start -->';
 const END = '<!-- bench:results:end -->';
@@ -8,6 +9,8 @@ const END = '<!-- bench:results:end -->';
 const s = (ms: number | null) => (ms === null || !Number.isFinite(ms) ? '—' : `${(ms / 1000).toFixed(2)} s`);
 const n = (value: number) => (Number.isFinite(value) ? Math.round(value).toLocaleString('en-US') : '—');
 const mib = (value: number | null | undefined) => (value === null || value === undefined ? '—' : `${value} MiB`);
+/** A count measured, or — where it was not (a results.json written before it was). */
+const count = (value: number | null | undefined) => (value === null || value === undefined ? '—' : n(value));
 const yes = (met: boolean | null) => (met === null ? 'not measured' : met ? 'met' : '**missed**');
 
 /** results.json as the Markdown tables of results.md (and of the README). */
@@ -31,16 +34,19 @@ export function renderMarkdown(r: BenchResults): string {
   );
 
   lines.push('### Conformance runs (`npm run conformance`, embedded server, command start to exit)', '');
+  // Requests and orders beside each time: a run that grows shows here the day it lands.
+  const madeBy = (runs: WallTimes) => [count(runs.medianRequests), count(runs.medianOrdersCreated)];
   table(
-    ['Effort', 'Runs', 'Median', 'Each run', 'CPU time (user + sys), median', 'Peak memory, median'],
+    ['Effort', 'Runs', 'Median', 'Each run', 'Requests, median', 'Orders created, median', 'CPU time (user + sys), median', 'Peak memory, median'],
     [
-      ['quick', r.quickRun.runs, s(r.quickRun.medianMs), r.quickRun.wallMs.map((ms) => s(ms)).join(', '), s(r.quickRun.medianCpuMs), mib(r.quickRun.medianPeakMiB)],
-      ['thorough', r.thoroughRun.runs, s(r.thoroughRun.medianMs), r.thoroughRun.wallMs.map((ms) => s(ms)).join(', ') || 'not run', s(r.thoroughRun.medianCpuMs), mib(r.thoroughRun.medianPeakMiB)],
-      [`one test (\`-- ${r.oneTestRun.args}\`): the fixed costs`, r.oneTestRun.runs, s(r.oneTestRun.medianMs), r.oneTestRun.wallMs.map((ms) => s(ms)).join(', '), s(r.oneTestRun.medianCpuMs), mib(r.oneTestRun.medianPeakMiB)],
+      ['quick', r.quickRun.runs, s(r.quickRun.medianMs), r.quickRun.wallMs.map((ms) => s(ms)).join(', '), ...madeBy(r.quickRun), s(r.quickRun.medianCpuMs), mib(r.quickRun.medianPeakMiB)],
+      ['thorough', r.thoroughRun.runs, s(r.thoroughRun.medianMs), r.thoroughRun.wallMs.map((ms) => s(ms)).join(', ') || 'not run', ...madeBy(r.thoroughRun), s(r.thoroughRun.medianCpuMs), mib(r.thoroughRun.medianPeakMiB)],
+      [`one test (\`-- ${r.oneTestRun.args}\`): the fixed costs`, r.oneTestRun.runs, s(r.oneTestRun.medianMs), r.oneTestRun.wallMs.map((ms) => s(ms)).join(', '), ...madeBy(r.oneTestRun), s(r.oneTestRun.medianCpuMs), mib(r.oneTestRun.medianPeakMiB)],
     ],
   );
   lines.push(
-    'CPU time is that of the command and every process it started; it hardly moves when others load the machine, wall time does. ' +
+    'Requests: those the run\'s tests sent (its report\'s count; the sign-in, preflight and cleanup aside); orders created: those its ledger records. ' +
+      'CPU time is that of the command and every process it started; it hardly moves when others load the machine, wall time does. ' +
       'Peak memory: the most resident memory (RSS) the command and every process it started (npm, Playwright\'s runner with the embedded server, its workers) held at once, read every 0.2 s.',
     '',
   );

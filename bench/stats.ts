@@ -40,4 +40,7 @@ export interface WallTimes {
   /** The most resident memory the command and its processes held at once (MiB), median of the runs; null off Linux or without runs. */
   medianPeakMiB: number | null;
   exitCodes: number[];
+  /** Requests the run's tests sent (its report's count), and orders it created (its ledger's), median of the runs; null without them. */
+  medianRequests: number | null;
+  medianOrdersCreated: number | null;
 }

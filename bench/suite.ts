@@ -8,6 +8,7 @@ import { runBounded } from './processes';
 import { median, nowMs, round } from './stats';
 import type { TestTiming } from './timing-reporter';
 import { BEHAVIOUR_VARIABLES } from '../selftest/reference/behaviours';
+import { ledgerFile, ledgerRuns, readLedger } from '../harness/http/ledger';
 
 export const PROJECT_ROOT = join(__dirname, '..');
 const PLAYWRIGHT_CLI = require.resolve('@playwright/test/cli');
@@ -37,6 +38,9 @@ export interface SuiteRun {
   testsRun: number;
   /** The verdict of its report.json; undefined when it wrote none. */
   verdict?: ConformanceReport['verdict'];
+  /** Requests its tests sent (report.json), and orders it created (its ledger's created entries); undefined without a report or a ledger. */
+  requests?: number;
+  ordersCreated?: number;
 }
 
 /**
@@ -89,9 +93,16 @@ async function timedRun(command: string, args: string[], env: Record<string, str
   const cpuAfter = childrenCpuMs();
   const cpuMs = cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore;
   const tests = perTest && existsSync(timingsFile) ? readTimings(timingsFile) : undefined;
-  const { testsRun, verdict } = readReport(join(scratch, 'report', 'report.json'));
+  const { testsRun, verdict, requests } = readReport(join(scratch, 'report', 'report.json'));
+  const ordersCreated = ordersInLedger(join(scratch, 'ledger'));
   rmSync(scratch, { recursive: true, force: true });
-  return { startedAt: started, wallMs, cpuMs, peakRssBytes, exitCode, tests, outputTail: output, outputLines, outputBytes, testsRun, verdict };
+  return { startedAt: started, wallMs, cpuMs, peakRssBytes, exitCode, tests, outputTail: output, outputLines, outputBytes, testsRun, verdict, requests, ordersCreated };
+}
+
+/** The orders a run created, as its ledger records them (harness/http/ledger.ts: one created entry per order); undefined when it kept none. */
+function ordersInLedger(directory: string): number | undefined {
+  if (!existsSync(directory)) return undefined;
+  return ledgerRuns(directory).reduce((sum, run) => sum + readLedger(ledgerFile(directory, run)).filter((entry) => entry.event === 'created').length, 0);
 }
 
 /**
@@ -108,11 +119,11 @@ function childrenCpuMs(): number | undefined {
   }
 }
 
-/** The tests a run ran, as its report.json counts them, and its verdict (0 and none when it wrote no report). */
-function readReport(file: string): { testsRun: number; verdict?: ConformanceReport['verdict'] } {
+/** The tests a run ran, as its report.json counts them, its verdict and the requests its tests sent (0 and none when it wrote no report). */
+function readReport(file: string): { testsRun: number; verdict?: ConformanceReport['verdict']; requests?: number } {
   if (!existsSync(file)) return { testsRun: 0 };
-  const { tests, verdict } = JSON.parse(readFileSync(file, 'utf8')) as ConformanceReport;
-  return { testsRun: tests.passed + tests.failed + tests.skipped, verdict };
+  const { tests, verdict, requests } = JSON.parse(readFileSync(file, 'utf8')) as ConformanceReport;
+  return { testsRun: tests.passed + tests.failed + tests.skipped, verdict, requests };
 }
 
 function readTimings(file: string): Record<string, TestTiming> {
@@ -125,7 +136,13 @@ export function medianPeakMiB(runs: Array<{ peakRssBytes?: number }>): number | 
   return peaks.length ? Math.round(median(peaks) / 2 ** 20) : null;
 }
 
-/** Wall and CPU time and memory peak of repeated runs, as medians. */
+/** The median of the values the runs have, or null when none has one. */
+function medianOf(values: Array<number | undefined>): number | null {
+  const known = values.flatMap((value) => (value === undefined ? [] : [value]));
+  return known.length ? median(known) : null;
+}
+
+/** Wall and CPU time, memory peak, requests and orders created of repeated runs, as medians. */
 export function wallTimes(runs: SuiteRun[]): WallTimes {
   const cpu = runs.flatMap((r) => (r.cpuMs === undefined ? [] : [r.cpuMs]));
   return {
@@ -135,5 +152,7 @@ export function wallTimes(runs: SuiteRun[]): WallTimes {
     medianCpuMs: cpu.length ? round(median(cpu)) : null,
     medianPeakMiB: medianPeakMiB(runs),
     exitCodes: runs.map((r) => r.exitCode),
+    medianRequests: medianOf(runs.map((r) => r.requests)),
+    medianOrdersCreated: medianOf(runs.map((r) => r.ordersCreated)),
   };
 }

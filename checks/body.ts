@@ -52,29 +52,47 @@ const NGINX_TITLES = ['413 Request Entity Too Large', '400 Request Header Or Coo
 /** Proxies and gateways whose Server header names them. */
 const PROXIES = ['nginx', 'openresty', 'Apache', 'envoy', 'cloudflare', 'AkamaiGHost', 'awselb', 'Varnish', 'HAProxy', 'Caddy'];
 
+/** The signs of a proxy's own page an answer shows: the proxy its Server header names, whether it is HTML, the nginx titles it carries. */
+function pageSigns(exchange: Exchange): { proxy?: string; html: boolean; titles: string[] } {
+  const server = exchange.headers.server ?? '';
+  const html = /^text\/html\b/i.test(contentType(exchange));
+  return {
+    proxy: PROXIES.find((name) => new RegExp(`^${name}\\b`, 'i').test(server)),
+    html,
+    titles: html ? NGINX_TITLES.filter((title) => new RegExp(`<title>\\s*${title}\\s*</title>`, 'i').test(exchange.text)) : [],
+  };
+}
+
 /**
  * What an answer shows of a proxy's own error page, in the suite's words (nothing of the server's text is
  * repeated): a Server header naming a proxy, an HTML page titled with the status as nginx writes it.
  */
 export function proxyPageSigns(exchange: Exchange): string[] {
-  const server = exchange.headers.server ?? '';
-  const proxy = PROXIES.find((name) => new RegExp(`^${name}\\b`, 'i').test(server));
-  const html = /^text\/html\b/i.test(contentType(exchange));
-  return [
-    ...(proxy ? [`a Server header naming ${proxy}`] : []),
-    ...(html ? ['an HTML page'] : []),
-    ...(html ? NGINX_TITLES.filter((title) => new RegExp(`<title>\\s*${title}\\s*</title>`, 'i').test(exchange.text)).map((title) => `titled "${title}" (nginx's own page)`) : []),
-  ];
+  const { proxy, html, titles } = pageSigns(exchange);
+  return [...(proxy ? [`a Server header naming ${proxy}`] : []), ...(html ? ['an HTML page'] : []), ...titles.map((title) => `titled "${title}" (nginx's own page)`)];
 }
 
-/** The refusal of an oversized request is JSON (ORD-GEN-005), with what it shows of a proxy's own page when it is not. */
+/**
+ * An answer to a request larger than any order needs that is a proxy's own page, not the service's: an HTML page
+ * titled as nginx titles its own, or served under a Server header naming a proxy. The service never saw the request,
+ * and the document says nothing of what stands in front of it: observed (ORD-OBS-028), judged by no requirement. An
+ * HTML page alone may be the service's own (Express's error page), and a proxy passes the service's own answers on
+ * under its Server header: neither is enough alone.
+ */
+export function isProxyPage(exchange: Exchange): boolean {
+  const { proxy, html, titles } = pageSigns(exchange);
+  return oversizedRequest(exchange.request) && html && (titles.length > 0 || proxy !== undefined);
+}
+
+/** The refusal of an oversized request is JSON (ORD-GEN-005); a proxy's own page is not the service's refusal, and holds. */
 const oversizedRefusalIsJson: Check = (exchange) => {
   if (exchange.text === '') return undefined;
   const [isJson, details] = jsonBody(exchange);
-  return unless('ORD-GEN-005', isJson, () => {
+  return unless('ORD-GEN-005', isJson || isProxyPage(exchange), () => {
     const found = details();
     const signs = proxyPageSigns(exchange);
-    return signs.length ? { ...found, received: `${found.received}; it looks like the page of a proxy in front of the service (${signs.join(', ')})` } : found;
+    // Some signs, not enough: the service's own answer (a proxy passes those on under its own Server header).
+    return signs.length ? { ...found, received: `${found.received}; the service's own answer, not a proxy's page (it shows ${signs.join(', ')}; a proxy's page is HTML, titled as nginx titles its own or under a proxy's Server header)` } : found;
   }, exchange);
 };
 
@@ -214,11 +232,11 @@ const envelopeShape: Check = (exchange) => {
   }), exchange);
 };
 
-/** Which error answers carry the envelope is not shown (section 7): its absence is a SHOULD. */
+/** Which error answers carry the envelope is not shown (section 7): its absence is a SHOULD. A proxy's own page (isProxyPage) is not the service's answer, and holds. */
 const carriesEnvelope: Check = (exchange) => {
   const body = exchange.json as { meta?: unknown } | undefined;
   const carried = !!body && typeof body === 'object' && !Array.isArray(body) && typeof body.meta === 'object' && body.meta !== null;
-  return unless('ORD-ERR-001', carried, () => ({
+  return unless('ORD-ERR-001', carried || isProxyPage(exchange), () => ({
     expected: 'the error envelope of section 7 (a JSON object with meta: status, code, message, details)',
     received: exchange.text === '' ? 'an empty body' : exchange.json === undefined ? 'a body that is not JSON' : `a body without meta: ${excerpt(exchange.json)}`,
     exchange,

@@ -3,7 +3,7 @@ import type { Exchange, Json } from '../contract/exchange';
 import { mayBeRefused } from './orders';
 import { refusableBodyAnswered, wrongTypeRefused } from './invalid-input';
 import { differences } from './roundtrip';
-import { heldTo, needsControl, withoutPointer, type Circumstances, type SentValue } from './readings';
+import { heldTo, needsControl, controlBody, type Circumstances, type SentValue } from './readings';
 import { isSuccess } from './status';
 import { unless, type Check, type Judgement } from './check';
 
@@ -73,7 +73,7 @@ export function edgesComeBack(
  * what the service gives the field when it is not sent.
  */
 export function controlCreates(taken: ReadonlyArray<{ sent: EdgesSent; answer: unknown }>): Array<{ pointer: string; body: unknown; of: number }> {
-  return taken.flatMap(({ sent, answer }, of) => sent.cases.filter((value) => needsControl(value, answer)).map(({ pointer }) => ({ pointer, body: withoutPointer(sent.denoted, pointer), of })));
+  return taken.flatMap(({ sent, answer }, of) => sent.cases.filter((value) => needsControl(value, answer)).map(({ pointer }) => ({ pointer, body: controlBody(sent.denoted, pointer), of })));
 }
 
 /**

@@ -1,6 +1,7 @@
 import { excerpt } from '../contract/openapi';
 import { isIso8601DateTime } from '../contract/datetime';
 import { textAroundLoneSurrogates } from '../config/safe-text';
+import { withOwnReferences } from '../contract/examples';
 import { differences, holdsValue, type Difference } from './roundtrip';
 
 /**
@@ -161,7 +162,15 @@ export function needsControl(sent: SentValue, answer: unknown, circumstances: Ci
   return sent.readings.includes('not-sent') && explainingReading(sent, answer, circumstances) === undefined && !circumstances.unsent?.has(sent.pointer);
 }
 
-/** A body without the value at a pointer: what a control create sends. */
+/**
+ * What a control create sends: the body without the value at a pointer, with references of its own (a service may
+ * refuse a second live order with the body's channel reference, ORD-OBS-032).
+ */
+export function controlBody<T>(body: T, pointer: string): T {
+  return withOwnReferences(withoutPointer(body, pointer));
+}
+
+/** A body without the value at a pointer. */
 export function withoutPointer<T>(body: T, pointer: string): T {
   const copy = structuredClone(body);
   const keys = pointer.slice(1).split('/');

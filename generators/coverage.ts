@@ -7,7 +7,7 @@ import type { EdgesSent } from '../checks/edges';
 import { readingsOf, type Place, type ValueKind } from '../checks/readings';
 import { clientFields, componentOf, properties, requiredFields, type Payload } from './schema';
 import { everyProperty } from '../contract/assigned';
-import { fullOrder, item } from '../contract/examples';
+import { fullOrder, item, withOwnReferences } from '../contract/examples';
 
 /**
  * The deterministic coverage phase (as Schemathesis runs one before its random phase): cases derived
@@ -78,7 +78,8 @@ export function orderCoverage(): Array<CoverageCase<Payload<'OrderCreate'>>> {
     cases.push({
       name,
       get input() {
-        return (input ??= draw());
+        // Drawn bodies share their objects (the fixed sales_channel): each case made its own references (ORD-OBS-032).
+        return (input ??= withOwnReferences(draw()));
       },
     });
   };
@@ -225,7 +226,9 @@ function placeOf(path: Array<string | number>, operation: Place['operation']): P
 }
 
 /** A body with each case's value at its path: `denoted` as the parser reads it, `text` with the literals as sent, each case with its readings there. */
-export function edgeBody(name: string, base: Record<string, unknown>, edges: EdgeCase[], operation: Place['operation'] = 'create'): EdgeBody {
+export function edgeBody(name: string, sent: Record<string, unknown>, edges: EdgeCase[], operation: Place['operation'] = 'create'): EdgeBody {
+  // Each body its own references, a part sent again after another part was taken included (ORD-OBS-032).
+  const base = withOwnReferences(sent);
   const denoted = structuredClone(base);
   const marked = structuredClone(base);
   const marker = (index: number) => `@@oms-edge-${index}@@`;

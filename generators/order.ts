@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { withOwnReferences } from '../contract/examples';
 import { billing } from './billing';
 import { currencyCode, languageTag } from './codes';
 import { customer } from './customer';
@@ -42,11 +43,15 @@ export function orderFields(optional: Presence, constraints: Omit<OrderConstrain
 
 const PRESENCE: Record<OrderFields, Presence> = { required: 'none', all: 'all', any: 'any' };
 
-/** A valid create request body (components.schemas.OrderCreate). */
+/**
+ * A valid create request body (components.schemas.OrderCreate). The references it carries (sales_channel.order_id
+ * and order_number, external ids) are its own, made afresh for each body drawn or shrunk (withOwnReferences): a
+ * service may refuse a second live order with one (ORD-OBS-032), and two tests drawing with one seed draw alike.
+ */
 export function order(constraints: OrderConstraints = {}): fc.Arbitrary<Payload<'OrderCreate'>> {
   const { fields = 'any', ...rest } = constraints;
   const optional = PRESENCE[fields];
-  return schemaRecord('OrderCreate', orderFields(optional, rest), { optional });
+  return schemaRecord('OrderCreate', orderFields(optional, rest), { optional }).map((body) => withOwnReferences(body));
 }
 
 /** Any valid create: required fields only, everything, or a mix, in proportion 1:1:2. */

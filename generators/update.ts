@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { withOwnReferences } from '../contract/examples';
 import { orderFields } from './order';
 import { schemaRecord, sharedFields } from './record';
 import { clientFields, type Payload } from './schema';
@@ -10,9 +11,14 @@ export interface OrderUpdateConstraints {
 
 /**
  * A valid update request body (components.schemas.OrderUpdate): its fields are generated as a
- * create's are. Items are never empty: the effect of an empty items array is not shown (4.4).
+ * create's are, the references it carries its own (as order()'s). Items are never empty: the effect of an
+ * empty items array is not shown (4.4).
  */
 export function orderUpdate(constraints: OrderUpdateConstraints = {}): fc.Arbitrary<Payload<'OrderUpdate'>> {
+  return updateFields(constraints).map((body) => withOwnReferences(body));
+}
+
+function updateFields(constraints: OrderUpdateConstraints): fc.Arbitrary<Payload<'OrderUpdate'>> {
   const { fields = 'any' } = constraints;
   const shared = sharedFields('OrderUpdate', orderFields(fields === 'all' ? 'all' : 'any'));
   if (fields === 'all') return schemaRecord('OrderUpdate', shared, { optional: 'all' });

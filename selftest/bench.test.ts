@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import type { NetworkResults } from '../bench/network';
 import type { BenchResults } from '../bench/results';
+import { renderMarkdown } from '../bench/report';
 import { PROJECT_ROOT } from './support/run-suite';
 
 /** Runs `npm run bench -- <args>` into a scratch directory (bench/results.* stay as the last full run left them). */
@@ -67,7 +68,11 @@ test('npm run bench -- --quick writes results.json with every figure, and result
     expect(results.validation.responses).toBeGreaterThan(0);
     expect(Object.keys(results.requests.quick.byOperation)).toEqual(expect.arrayContaining(['createOrder', 'getOrder', 'listOrders', 'updateOrder', 'deleteOrder']));
     // --quick runs no thorough run: the fields are there, and say so.
-    expect(results.thoroughRun).toEqual({ runs: 0, wallMs: [], medianMs: null, medianCpuMs: null, medianPeakMiB: null, exitCodes: [] });
+    expect(results.thoroughRun).toEqual({ runs: 0, wallMs: [], medianMs: null, medianCpuMs: null, medianPeakMiB: null, exitCodes: [], medianRequests: null, medianOrdersCreated: null });
+    // Requests and orders created beside each time: the run's own counts (its report, its ledger).
+    for (const runs of [results.quickRun, results.oneTestRun]) expect([runs.medianRequests, runs.medianOrdersCreated].every(isNumber), JSON.stringify(runs)).toBe(true);
+    expect(results.quickRun.medianRequests!).toBeGreaterThan(results.oneTestRun.medianRequests!);
+    expect(results.quickRun.medianOrdersCreated!).toBeGreaterThan(0);
     // The memory of every process of the command (npm, the runner with the embedded server, its worker): more than an idle Node, far less than the machine.
     if (process.platform === 'linux') expect(results.quickRun.medianPeakMiB).toBeGreaterThan(100);
     if (process.platform === 'linux') expect(results.quickRun.medianPeakMiB).toBeLessThan(4096);
@@ -115,6 +120,7 @@ test('npm run bench -- --quick writes results.json with every figure, and result
     const suiteRow = results.network?.rows.find((row) => row.tool === 'suite');
     expect(suiteRow?.latencyMs).toBe(0);
     expect(suiteRow!.medianRequests).toBeGreaterThan(0);
+    expect(suiteRow!.medianOrdersCreated).toBeGreaterThan(0);
     if (process.platform === 'linux') expect(suiteRow!.medianPeakMiB).toBeGreaterThan(100);
     if (process.platform === 'linux') {
       const quickPeak = results.targets.find((t) => t.name === 'peak memory, quick run (issue 30)')!;
@@ -134,6 +140,7 @@ test('npm run bench -- --quick writes results.json with every figure, and result
     for (const heading of ['### Targets', '### Failing runs against a passing one', '### Across a network', '### Suite overhead against a bare client', '### Reference server throughput', '### Scale: effort', '### Scale: account size']) {
       expect(markdown).toContain(heading);
     }
+    expect(markdown).toContain('| Requests, median | Orders created, median |');
     expect(existsSync(join(outDir, 'README.md'))).toBe(false);
   } finally {
     rmSync(outDir, { recursive: true, force: true });
@@ -153,6 +160,8 @@ test('npm run bench -- --only network, tiny: five bare requests and Dredd at 0 m
     expect(bare.runs, JSON.stringify(bare)).toBe(1);
     expect(bare.medianWallMs).toBeGreaterThan(0);
     expect(bare.medianRequests).toBe(5);
+    // One of them a create, counted at the server as the order it made.
+    expect([bare.ordersCreated, bare.medianOrdersCreated]).toEqual([[1], 1]);
     expect(bare.passed).toBe(1);
     // format-text-plain answers every request with a 2xx (only its content type is wrong): status codes alone miss it.
     expect(network.faults).toEqual([
@@ -169,14 +178,35 @@ test('npm run bench -- --only network, tiny: five bare requests and Dredd at 0 m
       const row = network.rows.find((r) => r.tool === 'dredd')!;
       expect(row.medianWallMs).toBeGreaterThan(0);
       expect(row.medianRequests).toBe(5);
+      expect(row.medianOrdersCreated).toBe(1);
       expect(row.passed, JSON.stringify(row)).toBe(1);
       expect(typeof network.faults[0].byTool.dredd).toBe('boolean');
     }
 
     const markdown = readFileSync(join(outDir, 'results.md'), 'utf8');
     expect(markdown).toContain('### Across a network: the quick run and peer tools at 0 ms');
-    expect(markdown).toMatch(/\| five requests, no tool \(2xx, an id\) \| 0 ms \| \d+\.\d\d s \| 5 \| — \| — \| passed 1 of 1 \| 0 of 1 \|/);
+    expect(markdown).toMatch(/\| five requests, no tool \(2xx, an id\) \| 0 ms \| \d+\.\d\d s \| 5 \| 1 \| — \| — \| passed 1 of 1 \| 0 of 1 \|/);
   } finally {
     rmSync(outDir, { recursive: true, force: true });
   }
+});
+
+test('the tables put requests and orders created beside each time: the conformance runs and the network runs; a results.json from before them shows —', () => {
+  const last = JSON.parse(readFileSync(join(PROJECT_ROOT, 'bench', 'results.json'), 'utf8')) as BenchResults;
+  const counted = <T extends BenchResults['quickRun']>(runs: T, requests: number, orders: number): T => ({ ...runs, medianRequests: requests, medianOrdersCreated: orders });
+  const network = last.network && { ...last.network, rows: last.network.rows.map((row) => ({ ...row, medianRequests: 1882, ordersCreated: [447], medianOrdersCreated: 447 })) };
+  const results: BenchResults = { ...last, quickRun: counted(last.quickRun, 1394, 250), thoroughRun: counted(last.thoroughRun, 9876, 2345), oneTestRun: counted(last.oneTestRun, 3, 1), network };
+  const markdown = renderMarkdown(results);
+  const row = (start: string) => markdown.split('\n').find((line) => line.startsWith(start)) ?? '';
+  expect(markdown).toContain('| Effort | Runs | Median | Each run | Requests, median | Orders created, median |');
+  expect(row('| quick |')).toMatch(/ s \| 1,394 \| 250 \| /);
+  expect(row('| thorough |')).toMatch(/ \| 9,876 \| 2,345 \| /);
+  expect(row('| one test')).toMatch(/ \| 3 \| 1 \| /);
+  if (network) {
+    expect(markdown).toContain('| Requests | Orders created | Critical path (floor) |');
+    expect(markdown).toMatch(/\| 0 ms \| \d+\.\d\d s \| 1,882 \| 447 \| /);
+  }
+  // Written before the counts were measured: each says so with a dash, nothing breaks.
+  const before = renderMarkdown({ ...last, quickRun: { ...last.quickRun, medianRequests: undefined, medianOrdersCreated: undefined } as unknown as BenchResults['quickRun'] });
+  expect(before.split('\n').find((line) => line.startsWith('| quick |'))).toMatch(/ s \| — \| — \| /);
 });

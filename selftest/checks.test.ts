@@ -1,7 +1,7 @@
 import { requirement } from '../requirements/catalogue';
 import { expect, test } from '@playwright/test';
 import { pathVariantWithheld } from '../checks/auth';
-import { fullFormTimestampsCarryOffset, promisedFieldsPresent, responseChecks, responseRequirements, summaryTimestampsCarryOffset } from '../checks/body';
+import { fullFormTimestampsCarryOffset, isProxyPage, promisedFieldsPresent, proxyPageSigns, responseChecks, responseRequirements, summaryTimestampsCarryOffset } from '../checks/body';
 import { lenientBodyAnswered, readBackAfterLenientBody } from '../checks/invalid-input';
 import { goneFromList, writeAfterDeleteAnswered } from '../checks/deletion';
 import { otherAccountCannotList } from '../checks/isolation';
@@ -118,25 +118,39 @@ test('a list page without data, or with data null, is no list envelope, past the
   expect(failed({ success: true, meta: { ...meta, total: 1 }, data: [{ id: 7 }] })).toEqual(['ORD-FORM-002']);
 });
 
-test('the refusal of a request larger than any order needs answers to ORD-GEN-005 (SHOULD), naming the signs of a proxy page; a smaller one to ORD-GEN-001', () => {
+/** What responseChecks fails of an answer: each failed requirement with its level. */
+const failedBy = (exchange: Exchange) => responseChecks(exchange).flatMap((judgement) => (judgement?.finding ? [`${judgement.requirementId} ${requirement(judgement.requirementId).level}`] : []));
+
+test("the refusal of a request larger than any order needs answers to ORD-GEN-005 (SHOULD); nginx's own 413 page is a proxy's, judged and held; a smaller one answers to ORD-GEN-001", () => {
   const page = '<html>\r\n<head><title>413 Request Entity Too Large</title></head>\r\n<body></body></html>\r\n';
-  const refusal = (body: string): Exchange => ({
+  const refusal = (body: string, headers: Record<string, string> = { 'content-type': 'text/html', server: 'nginx/1.25.3' }, text = page): Exchange => ({
     ...answer('createOrder', 413, undefined),
     request: { method: 'POST', url: 'http://127.0.0.1/orders', path: '/orders', headers: { 'Content-Type': 'application/json' }, body },
-    headers: { 'content-type': 'text/html', server: 'nginx/1.25.3' },
-    text: page,
+    headers,
+    text,
   });
   const oversized = refusal('x'.repeat(2 * 1024 * 1024));
   expect(responseRequirements(oversized)).toContain('ORD-GEN-005');
   expect(responseRequirements(oversized)).not.toContain('ORD-GEN-001');
-  const finding = responseChecks(oversized).find((judgement) => judgement?.requirementId === 'ORD-GEN-005')?.finding;
-  expect(finding?.received).toContain('a Server header naming nginx');
-  expect(finding?.received).toContain('titled "413 Request Entity Too Large"');
+  expect(isProxyPage(oversized)).toBe(true);
+  // Judged (the requirement reached on it), and held: the service never saw the request.
+  expect(responseChecks(oversized).filter((judgement) => judgement?.requirementId === 'ORD-GEN-005').map((judgement) => judgement?.finding)).toEqual([undefined]);
+  expect(failedBy(oversized)).toEqual([]);
+  // Nginx's title alone, or a proxy's Server header on an HTML page, is a proxy's page too.
+  expect(failedBy(refusal('x'.repeat(2 * 1024 * 1024), { 'content-type': 'text/html' }))).toEqual([]);
+  expect(failedBy(refusal('x'.repeat(2 * 1024 * 1024), { 'content-type': 'text/html', server: 'cloudflare' }, '<html><body>Too large</body></html>'))).toEqual([]);
+  // The service's own HTML page (Express's error page), no proxy's sign: SHOULD, naming what it shows.
+  const express = refusal('x'.repeat(2 * 1024 * 1024), { 'content-type': 'text/html; charset=utf-8' }, '<!DOCTYPE html><html><head><title>Error</title></head><body><pre>PayloadTooLargeError</pre></body></html>');
+  expect(isProxyPage(express)).toBe(false);
+  expect(failedBy(express)).toEqual(['ORD-GEN-005 SHOULD', 'ORD-ERR-001 SHOULD']);
+  expect(responseChecks(express).find((judgement) => judgement?.requirementId === 'ORD-GEN-005')?.finding?.received).toContain("the service's own answer, not a proxy's page (it shows an HTML page;");
+  // Nginx's page for a request of an order's size is no proxy's refusal of an oversized one: ORD-GEN-001's.
   expect(responseRequirements(refusal('{"note":"small"}'))).toContain('ORD-GEN-001');
   expect(responseRequirements(refusal('{"note":"small"}'))).not.toContain('ORD-GEN-005');
+  expect(failedBy(refusal('{"note":"small"}'))).toContain('ORD-GEN-001 MUST');
 });
 
-test('headers larger than any order needs: nginx\'s 400 page named for what it is, and Node\'s own bare 431 (the HTTP layer\'s, before any handler) fails nothing', () => {
+test("headers larger than any order needs: nginx's 400 page and Node's own bare 431 (the HTTP layer's, before any handler) fail nothing; the service's own text/plain 400 fails at SHOULD", () => {
   const headed = (status: number, headers: Record<string, string>, text: string): Exchange => ({
     ...answer('createOrder', status, undefined),
     request: { method: 'POST', url: 'http://127.0.0.1/orders', path: '/orders', headers: { 'Content-Type': 'application/json', 'X-Padding': 'x'.repeat(32 * 1024) }, body: '{}' },
@@ -146,13 +160,15 @@ test('headers larger than any order needs: nginx\'s 400 page named for what it i
   const nginx = headed(400, { 'content-type': 'text/html', server: 'nginx' }, '<html>\r\n<head><title>400 Request Header Or Cookie Too Large</title></head>\r\n</html>\r\n');
   expect(responseRequirements(nginx)).toContain('ORD-GEN-005');
   expect(responseRequirements(nginx)).not.toContain('ORD-GEN-001');
-  expect(responseChecks(nginx).find((judgement) => judgement?.requirementId === 'ORD-GEN-005')?.finding?.received).toContain('titled "400 Request Header Or Cookie Too Large"');
-  const failedBy = (exchange: Exchange) => responseChecks(exchange).flatMap((judgement) => (judgement?.finding ? [requirement(judgement.requirementId).level] : []));
+  expect(proxyPageSigns(nginx)).toContain('titled "400 Request Header Or Cookie Too Large" (nginx\'s own page)');
+  // nginx's own page: the service never saw the request; observed (ORD-OBS-028), failed by neither ORD-GEN-005 nor ORD-ERR-001.
+  expect(failedBy(nginx)).toEqual([]);
   // Node's http server past its 16 KiB limit: 431, no body, before any handler of the service ran: no envelope is asked of it.
   expect(failedBy(headed(431, {}, ''))).toEqual([]);
   expect(responseRequirements(headed(431, {}, ''))).not.toContain('ORD-ERR-001');
-  // With a body, the refusal is the service's or a proxy's page: JSON and the envelope are asked of it (SHOULD).
-  expect(failedBy(nginx)).toEqual(['SHOULD', 'SHOULD']);
+  // The service's own handler answering a bare text/plain 400: SHOULD, twice; passed on by nginx (its Server header) it is still the service's.
+  expect(failedBy(headed(400, { 'content-type': 'text/plain' }, 'Bad Request: header too large'))).toEqual(['ORD-GEN-005 SHOULD', 'ORD-ERR-001 SHOULD']);
+  expect(failedBy(headed(400, { 'content-type': 'text/plain', server: 'nginx' }, 'Bad Request: header too large'))).toEqual(['ORD-GEN-005 SHOULD', 'ORD-ERR-001 SHOULD']);
 });
 
 test('JSON a lenient parser reads: taken or refused passes, a 5xx fails; a later get that is no JSON (NaN written out) fails, whatever its label', () => {

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { apart, asUpdate, createEdgeBodies, BOOLEAN_EDGES, DATE_TIME_EDGES, INTEGER_EDGES, type EdgeBody, NUMBER_EDGES, fieldsOfType, oneByOne, orderCoverage, queryCoverage, updateEdges } from '../generators/coverage';
-import { minimalOrder } from '../contract/examples';
+import { minimalOrder, sameButReferences } from '../contract/examples';
 import { boundaryValues } from '../generators/query';
 import { bounds } from '../contract/query';
 import { clientFields, requiredFields } from '../generators/schema';
@@ -21,7 +21,7 @@ test('the coverage phase covers every bound ± 1 of page and limit and every opt
   for (const field of clientFields('OrderCreate').filter((f) => !required.includes(f))) {
     expect(orders.some((c) => Object.keys(c.input).length === required.length + 1 && field in c.input), field).toBe(true);
   }
-  expect(JSON.stringify(orderCoverage())).toBe(JSON.stringify(orders));
+  expect(orderCoverage().map((c) => sameButReferences(c.input))).toEqual(orders.map((c) => sameButReferences(c.input)));
 });
 
 test('the edge catalogue sends every value of issue 28 as its JSON text, one name per value, the same every run', () => {

@@ -1,6 +1,7 @@
 import { createServer as createTcpServer, type Server, type Socket } from 'node:net';
 import { expect, test } from '@playwright/test';
 import { HttpTransport, type HttpRequest } from '../harness/http/transport';
+import { failedRequirements, runSuite } from './support/run-suite';
 
 /**
  * Issue 21: a server or proxy that answers before it has read the request body (413 for a body too large,
@@ -106,4 +107,21 @@ test('a server that refuses the expectation (417) gets the request again without
     expect(heads).toHaveLength(2);
     expect(heads[1]).not.toMatch(/\r\nExpect:/i);
   });
+});
+
+// Issue 38, item 5: a proxy's own page for a request larger than any order needs is observed, never failed; the
+// service's own page that is not JSON still fails at SHOULD.
+test("behind nginx (its own HTML 413 and 400 pages for a 2 MiB body and a 32 KiB header), strict passes and observes a proxy's page; the service's own HTML 413 still fails ORD-GEN-005 and ORD-ERR-001 at SHOULD", async () => {
+  const oversized = ['invalid-input.spec', '--grep', 'answers a very large body or header'];
+  const [nginx, own] = await Promise.all([
+    runSuite({ OMS_VARIANT: 'behind-nginx', OMS_PROFILE: 'strict' }, oversized),
+    runSuite({ OMS_FAULT: 'errors-oversized-413-html', OMS_PROFILE: 'strict' }, oversized),
+  ]);
+  expect(failedRequirements(nginx.report).map((r) => r.id), nginx.output).toEqual([]);
+  const passed = (nginx.report?.requirements ?? []).filter((r) => r.status === 'passed').map((r) => r.id);
+  expect(passed).toEqual(expect.arrayContaining(['ORD-GEN-005', 'ORD-ERR-005']));
+  const observed = (nginx.report?.requirements ?? []).find((r) => r.id === 'ORD-OBS-028')?.observed.join('\n') ?? '';
+  expect(observed).toContain("a 2 MiB body was answered 413 on the headers alone, before it was sent, by a proxy's own page in front of the service");
+  expect(observed).toContain("a 32 KiB header was answered 400, by a proxy's own page in front of the service");
+  expect(failedRequirements(own.report).map((r) => `${r.id} ${r.level}`), own.output).toEqual(['ORD-GEN-005 SHOULD', 'ORD-ERR-001 SHOULD']);
 });

@@ -2,7 +2,7 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders, t
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
-import { constants, createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import { brotliDecompressSync, constants, createBrotliDecompress, createGunzip, createInflate, gunzipSync, inflateSync } from 'node:zlib';
 import type { ExchangeTiming } from '../../contract/exchange';
 
 /**
@@ -111,7 +111,7 @@ export class HttpTransport {
       };
       const fail = (error: Error) => finish(() => reject(error));
       const headers: Record<string, string> = {
-        'Accept-Encoding': 'gzip, deflate, br',
+        'Accept-Encoding': ACCEPT_ENCODING,
         ...request.headers,
         ...(request.body ? { 'Content-Length': String(request.body.length) } : {}),
         ...(pooled ? {} : { Connection: 'close' }),
@@ -239,12 +239,44 @@ function readBody(incoming: IncomingMessage, maxBytes: number): Promise<Buffer> 
   });
 }
 
+/** What the suite asks of every answer: the content codings it decodes (CODINGS). */
+export const ACCEPT_ENCODING = 'gzip, deflate, br';
+
+// Flush modes as Playwright used them: a truncated stream yields what it has instead of an error.
+const ZLIB_FLUSH = { flush: constants.Z_SYNC_FLUSH, finishFlush: constants.Z_SYNC_FLUSH };
+const BROTLI_FLUSH = { flush: constants.BROTLI_OPERATION_FLUSH, finishFlush: constants.BROTLI_OPERATION_FLUSH };
+
+/** The content codings the suite decodes, each as a stream (the transport) and whole (a body already read: the round-trip probe's). */
+const CODINGS = {
+  gzip: { stream: () => createGunzip(ZLIB_FLUSH), whole: (body: Buffer, maxBytes: number) => gunzipSync(body, { ...ZLIB_FLUSH, maxOutputLength: maxBytes }) },
+  deflate: { stream: () => createInflate(ZLIB_FLUSH), whole: (body: Buffer, maxBytes: number) => inflateSync(body, { ...ZLIB_FLUSH, maxOutputLength: maxBytes }) },
+  br: { stream: () => createBrotliDecompress(BROTLI_FLUSH), whole: (body: Buffer, maxBytes: number) => brotliDecompressSync(body, { ...BROTLI_FLUSH, maxOutputLength: maxBytes }) },
+};
+
+/** The coding a Content-Encoding value names, if the suite decodes it (x-gzip is gzip, RFC 9110 8.4.1.3). */
+function codingOf(contentEncoding: string | undefined) {
+  const name = String(contentEncoding ?? '').trim().toLowerCase();
+  return name === 'gzip' || name === 'x-gzip' ? CODINGS.gzip : name === 'deflate' || name === 'br' ? CODINGS[name] : undefined;
+}
+
+/** A stream that decodes a body of this Content-Encoding, or undefined for a body sent as it is. */
 export function decoderFor(encoding: string) {
-  // Flush modes as Playwright used them: a truncated stream yields what it has instead of an error.
-  if (encoding === 'gzip' || encoding === 'x-gzip') return createGunzip({ flush: constants.Z_SYNC_FLUSH, finishFlush: constants.Z_SYNC_FLUSH });
-  if (encoding === 'deflate') return createInflate({ flush: constants.Z_SYNC_FLUSH, finishFlush: constants.Z_SYNC_FLUSH });
-  if (encoding === 'br') return createBrotliDecompress({ flush: constants.BROTLI_OPERATION_FLUSH, finishFlush: constants.BROTLI_OPERATION_FLUSH });
-  return undefined;
+  return codingOf(encoding)?.stream();
+}
+
+/**
+ * A body already read whole, decoded by its Content-Encoding as the transport decodes every answer (decoderFor), at
+ * most `maxBytes` of it: for an answer read outside the transport (the round-trip probe's child process).
+ */
+export function decodedBody(contentEncoding: string | undefined, body: Buffer, maxBytes: number): Buffer {
+  const coding = codingOf(contentEncoding);
+  if (!coding || body.length === 0) return body;
+  try {
+    return coding.whole(body, maxBytes);
+  } catch (error) {
+    if (error instanceof RangeError) throw new TransportError('too-large', `response body larger than ${maxBytes} bytes after decoding; reading stopped there`);
+    throw new TransportError('decoding', `the ${String(contentEncoding).trim()} body does not decode: ${(error as Error).message}`);
+  }
 }
 
 export function flattenHeaders(headers: IncomingHttpHeaders): Record<string, string> {

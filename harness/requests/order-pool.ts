@@ -1,18 +1,8 @@
-import { fullOrder, minimalOrder, REFERENCE_PATTERN } from '../../contract/examples';
+import { fullOrder, minimalOrder, sameButReferences } from '../../contract/examples';
 import type { Made, OmsApi } from './api';
 
-/**
- * A body as the pool matches it: its run marker (REFERENCE_PATTERN, which the example orders carry so the
- * run finds its own orders) and every other use of the marker's digits written as one placeholder.
- */
-function keyOf(body: unknown): string {
-  const text = JSON.stringify(body);
-  const digits = REFERENCE_PATTERN.exec(text)?.[0].slice(-8);
-  return digits ? text.split(digits).join('#') : text;
-}
-
-/** The example orders tests create to have an order at all: by their key, the function that makes a fresh one. */
-const TEMPLATES = new Map([minimalOrder, fullOrder].map((make) => [keyOf(make()), make]));
+/** The example orders tests create to have an order at all: by their body but for its references (sameButReferences), the function that makes a fresh one. */
+const TEMPLATES = new Map([minimalOrder, fullOrder].map((make) => [sameButReferences(make()), make]));
 
 type Json = Record<string, unknown>;
 
@@ -38,7 +28,7 @@ class OrderPool {
   /** A create of `sent`'s example sent ahead, with `depth` more started behind it; undefined for any other body. */
   take(api: OmsApi, sent: Json): Ahead | undefined {
     if (this.depth === 0) return undefined;
-    const key = keyOf(sent);
+    const key = sameButReferences(sent);
     const make = TEMPLATES.get(key);
     if (!make) return undefined;
     const queue = this.ahead.get(key) ?? [];

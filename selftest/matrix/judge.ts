@@ -60,23 +60,19 @@ export function judgeFault(fault: FaultDefinition, run: SuiteRun): RowResult {
 
 /**
  * A variant passes when no requirement failed, no failure went unattributed, and strict exits 0: any failure is a
- * false alarm. One conformant in the core profile only (strictReports) passes when exactly those SHOULD requirements failed.
+ * false alarm. Deployments (behind-nginx) are held to the same: infrastructure's own pages are observed, not failed.
  */
 export function judgeVariant(variant: VariantDefinition, run: SuiteRun): RowResult {
-  const reported = variant.strictReports ?? [];
   const failed = failedRequirements(run.report).map((r) => ({ id: r.id, level: r.level }));
-  const unrelated = failed.map((f) => f.id).filter((id) => !reported.includes(id));
-  const result = { ...rowBase('variant', variant.name, variant.description, run, failed, unrelated), declared: [...reported], collateral: [] };
+  const unrelated = failed.map((f) => f.id);
+  const result = { ...rowBase('variant', variant.name, variant.description, run, failed, unrelated), declared: [], collateral: [] };
   if (!run.report) return { ...result, reason: noReport(`variant ${variant.name}`, run) };
   const unattributed = run.report.unattributedFailures;
-  const unreported = reported.filter((id) => !failed.some((f) => f.id === id && f.level === 'SHOULD'));
-  const exitExpected = reported.length ? 1 : 0;
-  if (unrelated.length === 0 && unreported.length === 0 && unattributed.length === 0 && run.exitCode === exitExpected) return { ...result, passed: true };
+  if (unrelated.length === 0 && unattributed.length === 0 && run.exitCode === 0) return { ...result, passed: true };
   const problems = [
     unrelated.length ? `failed: ${describeFailed(run, true)}` : '',
-    unreported.length ? `expected the strict profile to report ${unreported.join(', ')} (SHOULD) for it` : '',
     unattributed.length ? `failures attributed to no requirement: ${unattributed.join('; ')}` : '',
-    run.exitCode !== exitExpected ? `exit code ${run.exitCode} under the strict profile (${exitExpected} expected)` : '',
+    run.exitCode !== 0 ? `exit code ${run.exitCode} under the strict profile (0 expected)` : '',
   ].filter(Boolean);
   return {
     ...result,

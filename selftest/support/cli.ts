@@ -104,6 +104,43 @@ export function startServer(behaviours: Behaviour[], accounts: readonly Account[
   return startReferenceServer({ behaviours, accounts: new AccountRegistry(accounts) });
 }
 
+/** How long a server in its own process may take to listen. */
+const SERVER_START_MS = 30_000;
+
+/**
+ * The reference server with the behaviours these variables name (OMS_KNOBS …), in a process of its own on a free port
+ * (`npm run proof:reference`): for a caller that blocks its own event loop (the round-trip probe waits synchronously).
+ */
+export function startServerProcess(variables: Record<string, string>): Promise<Pick<RunningReference, 'url' | 'close'>> {
+  const child = spawn(process.execPath, ['-r', 'tsx/cjs', join(PROJECT_ROOT, 'selftest', 'reference', 'server.ts')], {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, ...variables, PORT: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const ended = new Promise<void>((resolve) => child.once('close', () => resolve()));
+  const close = async () => {
+    child.kill('SIGTERM');
+    await ended;
+  };
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => void close().then(() => reject(new Error(`the reference server did not listen within ${SERVER_START_MS} ms: ${output}`))), SERVER_START_MS);
+    const read = (chunk: Buffer) => {
+      output += chunk.toString();
+      const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
+      if (!url) return;
+      clearTimeout(timer);
+      resolve({ url, close });
+    };
+    child.stdout.on('data', read);
+    child.stderr.on('data', read);
+    void ended.then(() => {
+      clearTimeout(timer);
+      reject(new Error(`the reference server ended before it listened: ${output}`));
+    });
+  });
+}
+
 /**
  * A run of the command against the reference server with the behaviours these variables name (OMS_FAULT …):
  * the server, and the option and variables that point the command at it, signed in as the development

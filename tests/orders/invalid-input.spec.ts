@@ -16,9 +16,9 @@ import {
   wrongTypeRefused,
   invalidBodyAnswered,
 } from '../../checks/invalid-input';
-import { needsControl, readingsOf, valueAt, withoutPointer, type ValueKind } from '../../checks/readings';
+import { needsControl, readingsOf, valueAt, controlBody, type ValueKind } from '../../checks/readings';
 import { mayBeRefused } from '../../checks/orders';
-import { proxyPageSigns } from '../../checks/body';
+import { isProxyPage, proxyPageSigns } from '../../checks/body';
 import { isClientError, isSuccess } from '../../checks/status';
 import { check } from '../../harness/record/findings';
 import { test } from '../../harness/fixtures';
@@ -64,7 +64,7 @@ async function sendWrong(api: OmsApi, sent: { what: string; body: unknown; point
   const exchange = await api.send({ ...line, rawBody: sent.rawBody ?? JSON.stringify(sent.body), contentType: 'application/json' });
   const unsent = new Map<string, unknown>();
   if (id === undefined && isSuccess(exchange.status) && needsControl(value, exchange.json)) {
-    const control = await api.create(withoutPointer(sent.body as Json, sent.pointer));
+    const control = await api.create(controlBody(sent.body as Json, sent.pointer));
     if (isSuccess(control.status)) unsent.set(sent.pointer, valueAt(control.json, sent.pointer));
   }
   check(invalidBodyAnswered(invalid, exchange, { before, unsent }));
@@ -299,8 +299,7 @@ test.describe('Invalid input (4.2, 4.4, 7)', () => {
 const OVERSIZED_HEADER = 'X-Oms-Conformance-Padding';
 const OVERSIZED_HEADER_BYTES = 32 * 1024;
 
-/** What an answer shows of a proxy's own page, for the observation. */
+/** An answer that is a proxy's own page, named so for the observation (ORD-OBS-028): the service never saw the request. */
 function byProxy(exchange: Exchange): string {
-  const proxy = proxyPageSigns(exchange);
-  return proxy.length ? ` (it looks like the page of a proxy in front of the service: ${proxy.join(', ')})` : '';
+  return isProxyPage(exchange) ? `, by a proxy's own page in front of the service (${proxyPageSigns(exchange).join(', ')}), not by the service` : '';
 }

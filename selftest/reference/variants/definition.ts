@@ -10,12 +10,6 @@ export interface VariantDefinition {
   basis: string;
   /** A fresh behaviour (with fresh state) for one server. */
   behaviour(): Behaviour;
-  /**
-   * The SHOULD requirements the strict profile must report for it, where it is conformant in the core profile only
-   * (infrastructure in front of the service answering what the document does not cover): no MUST may fail, each of
-   * these must, and nothing else. Such a variant is no point of the space of conformant servers (knobs pass strict).
-   */
-  strictReports?: readonly string[];
 }
 
 export function variant(definition: Omit<VariantDefinition, 'behaviour'> & { hooks: () => Hooks }): VariantDefinition {

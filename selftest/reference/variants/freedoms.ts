@@ -1,4 +1,5 @@
 import { isUtf8 } from 'node:buffer';
+import { gzipSync } from 'node:zlib';
 import { instantOf } from '../../../contract/datetime';
 import { ruleAt } from '../../../contract/fields';
 import { contract, type JsonSchema } from '../../../contract/openapi';
@@ -707,4 +708,21 @@ function surrogatePassUtf8(bytes: Buffer): string | undefined {
 /** An update with an empty body (Content-Type application/json, zero bytes) read as {}, as Express's JSON body parser reads it: an update of nothing. */
 export function emptyUpdateBodyAsObject(): Hooks {
   return { rewriteRequest: (request) => (is(request, 'update') && request.bodyText.trim() === '' ? { ...request, bodyText: '{}' } : request) };
+}
+
+/**
+ * Every answer with a body gzipped (Content-Encoding: gzip) whatever Accept-Encoding says, as a service or a proxy in
+ * front of it may do: the sign-in's (POST /token), errors and 401s included (ORD-OBS-020). A client decodes by
+ * Content-Encoding before it reads a byte (RFC 9110 8.4).
+ */
+export function gzipEveryAnswer(): Hooks {
+  return {
+    rewriteReply: (_request, reply) => {
+      const text = reply.rawBody ?? (reply.body === undefined ? '' : JSON.stringify(reply.body));
+      const encoded = Object.keys(reply.headers ?? {}).some((name) => name.toLowerCase() === 'content-encoding');
+      if (reply.stream || text.length === 0 || encoded) return reply;
+      // The Content-Type the body had stays (the server adds JSON's to a body that names none).
+      return { ...reply, headers: { ...(reply.headers ?? {}), 'Content-Encoding': 'gzip' }, rawBody: gzipSync(typeof text === 'string' ? Buffer.from(text, 'utf8') : text) };
+    },
+  };
 }

@@ -6,6 +6,7 @@ import { softDelete, STORAGE_VARIANTS } from './storage';
 import {
   activitiesRecorded,
   answeredBeforeBody,
+  behindNginx,
   amountsInCents,
   billingComputed,
   coerceNumericStrings,
@@ -31,6 +32,7 @@ import {
   refuseRequest,
   exoticText,
   exoticNumber,
+  gzipEveryAnswer,
   exampleNestedFieldMissing,
   refuseEmptyItemsOnUpdate,
   refuseMalformedIds,
@@ -192,14 +194,14 @@ export const KNOBS: readonly Knob[] = [
   choice('status-words', 'ORD-DOC-002', 'created', { 'open-then-processing': otherStatusWords }),
   choice('activities', 'ORD-DOC-004', 'none', { recorded: activitiesRecorded }),
   choice('versioning', 'ORD-DOC-005', 'none', { 'version-header': versionHeader }),
-  choice('early-answers', 'ORD-OBS-028', 'after-reading', { 'before-reading': answeredBeforeBody }),
+  choice('early-answers', 'ORD-OBS-028', 'after-reading', { 'before-reading': answeredBeforeBody, 'behind-nginx': behindNginx }),
   choice('list-lag', 'ORD-OBS-027', 'none', { 'index-800ms': () => listFromLaggingIndex(800) }),
   toggle('other-orders', 'ORD-OBS-021', 'none', 'prefilled-account'),
   toggle('other-clients', 'ORD-OBS-021', 'none', 'background-writer'),
   choice('latency', 'ORD-DOC-006', 'none', { 'latency-50ms': () => variantHooks('latency-50ms'), 'latency-150ms': () => variantHooks('latency-150ms') }),
   choice('rate-limit', 'ORD-DOC-006', 'none', { 'rate-limit-429': () => variantHooks('rate-limit-429'), 'rate-limit-429-early': () => variantHooks('rate-limit-429-early') }),
   // Last: it encodes whole bodies, so it takes effect after every knob that writes one (deleted-ids=reused renames an order).
-  toggle('content-coding', 'ORD-OBS-020', 'identity', 'gzip-responses'),
+  choice('content-coding', 'ORD-OBS-020', 'identity', { 'gzip-responses': () => variantHooks('gzip-responses'), 'gzip-always': gzipEveryAnswer }),
 ];
 
 /** A setting's knobs in the order of KNOBS, the order their hooks take effect in, whatever order they were named in. */
