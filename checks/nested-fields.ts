@@ -31,7 +31,8 @@ function collect(value: unknown, path: string, into: Set<string>): void {
   }
   if (!value || typeof value !== 'object') return;
   for (const [key, inner] of Object.entries(value)) {
-    if (path) into.add(`${path}/${key}`);
+    // An external id names a record of the client's own (string or null, 2.3, 2.4, 2.6): a client without one leaves it out.
+    if (path && key !== 'external_id') into.add(`${path}/${key}`);
     collect(inner, `${path}/${key}`, into);
   }
 }

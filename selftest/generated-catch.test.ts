@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { REFERENCE_PATTERN } from '../contract/examples';
 import { failedRequirements, runSuite, type SuiteRun } from './support/run-suite';
 
 /**
@@ -55,7 +56,12 @@ function failureOf(run: SuiteRun, requirement: string): string {
 }
 
 /** The generated input a counterexample prints (the same on replay; ids and timestamps differ between runs). */
+/** The generated input a failure prints, each order's own references (made afresh for every body: ORD-OBS-032) masked. */
 function generatedInput(failure: string): string {
   const start = failure.indexOf('Generated input:');
-  return failure.slice(start, failure.indexOf('Seed ', start)).trim();
+  return failure
+    .slice(start, failure.indexOf('Seed ', start))
+    .trim()
+    .replace(new RegExp(REFERENCE_PATTERN.source, 'g'), 'oms-conformance-<reference>')
+    .replace(/#[0-9a-f]{8}\b/g, '#<reference>');
 }

@@ -15,7 +15,7 @@ import {
 } from '../../checks/orders';
 import { acceptedUnlessRefusable, refusedUpdateLeftOrder } from '../../checks/invalid-input';
 import { controlCreates, edgeMayBeRefused, edgesAnswered, edgesComeBack, nullOverRequiredIgnored, type EdgesSent } from '../../checks/edges';
-import { valueAt } from '../../checks/readings';
+import { explainingReading, valueAt, type Circumstances } from '../../checks/readings';
 import { summaryCarriesFullForm } from '../../checks/listing';
 import { isSuccess } from '../../checks/status';
 import { violationIn } from '../../checks/check';
@@ -46,6 +46,13 @@ async function unsentValues(api: OmsApi, taken: ReadonlyArray<{ sent: EdgesSent;
   const unsent = taken.map(() => new Map<string, unknown>());
   controls.forEach(({ pointer, of }, index) => isSuccess(answers[index].status) && unsent[of].set(pointer, valueAt(answers[index].json, pointer)));
   return unsent;
+}
+
+/** How each value the document does not define was read (ORD-OBS-034): refused, or the reading that explains what came back. */
+function readingsSeen(sent: EdgesSent, answer: Exchange, circumstances: Circumstances = {}): string[] {
+  return sent.cases
+    .filter(({ kind }) => kind !== 'plain')
+    .map((value) => `${value.name}: ${isSuccess(answer.status) ? (explainingReading(value, answer.json, circumstances) ?? 'no reading') : `refused (${answer.status})`}`);
 }
 
 /** A coercible value taken: observed as ORD-OBS-019 says. */
@@ -94,7 +101,7 @@ test.describe(`coverage phase: ${QUERIES.length + ORDERS.length} deterministic c
 
   test(
     'takes each value of the edge catalogue (every number, integer, boolean and date-time field, text, empty and null objects and arrays, two items of one name) as sent, or refuses it with a 4xx where a server may, and reads each taken one back through get, update and list',
-    verifies('ORD-CREATE-001', 'ORD-CREATE-002', 'ORD-CREATE-004', 'ORD-CREATE-007', 'ORD-GET-001', 'ORD-GET-002', 'ORD-UPDATE-001', 'ORD-UPDATE-002', 'ORD-UPDATE-003', 'ORD-LIST-008', 'ORD-ERR-004', 'ORD-ERR-008', 'ORD-OBS-019'),
+    verifies('ORD-CREATE-001', 'ORD-CREATE-002', 'ORD-CREATE-004', 'ORD-CREATE-007', 'ORD-GET-001', 'ORD-GET-002', 'ORD-UPDATE-001', 'ORD-UPDATE-002', 'ORD-UPDATE-003', 'ORD-LIST-008', 'ORD-ERR-004', 'ORD-ERR-008', 'ORD-OBS-019', 'ORD-OBS-034'),
     async ({ api }) => {
       // A body of several values that was not taken is sent again in parts (one value, then one value in one field), so each is judged by name.
       const sent: Array<{ body: EdgeBody; created: Exchange }> = [];
@@ -113,6 +120,11 @@ test.describe(`coverage phase: ${QUERIES.length + ORDERS.length} deterministic c
         observeCoercion(body);
         check(edgesComeBack(body, created, createAnswersWhatWasSent, 'the create response', { unsent: unsent[index] }));
       }
+      const seen = [
+        ...sent.filter(({ created }) => !isSuccess(created.status)).flatMap(({ body, created }) => readingsSeen(body, created)),
+        ...taken.flatMap(({ body, created }, index) => readingsSeen(body, created, { unsent: unsent[index] })),
+      ];
+      observe('ORD-OBS-034', seen.join('; '));
       const ids = taken.map(({ created }) => String((created.json as Json).id));
       // Created side by side: each must be an order of its own before any is read back.
       ensure(distinctIds(ids, taken.map(({ created }) => created)));
@@ -142,7 +154,7 @@ test.describe(`coverage phase: ${QUERIES.length + ORDERS.length} deterministic c
 
   test(
     `applies each of ${UPDATE_EDGES.length} updates of one field to its empty value, to null (price 0, note "", [], {}) or to a number a create may refuse (2.5 for a quantity, 1e400), or refuses it leaving the order as it was; never null for a field every order holds`,
-    verifies('ORD-CREATE-003', 'ORD-CREATE-007', 'ORD-GET-001', 'ORD-UPDATE-001', 'ORD-UPDATE-002', 'ORD-UPDATE-003', 'ORD-ERR-004', 'ORD-ERR-008', 'ORD-OBS-019'),
+    verifies('ORD-CREATE-003', 'ORD-CREATE-007', 'ORD-GET-001', 'ORD-UPDATE-001', 'ORD-UPDATE-002', 'ORD-UPDATE-003', 'ORD-ERR-004', 'ORD-ERR-008', 'ORD-OBS-019', 'ORD-OBS-034'),
     async ({ api }) => {
       const created = await together(UPDATE_EDGES.map(() => api.create(fullOrder())));
       created.forEach((exchange) => ensure([createAccepted(exchange), idAssigned(exchange)].filter((judgement) => judgement !== undefined)));
@@ -154,6 +166,7 @@ test.describe(`coverage phase: ${QUERIES.length + ORDERS.length} deterministic c
       const before = stored.map((got) => got.json as Json);
       const updated = await together(UPDATE_EDGES.map((edge, index) => sendEdges(api, edge, ids[index])));
       const after = await together(ids.map((id) => api.get(id)));
+      observe('ORD-OBS-034', UPDATE_EDGES.flatMap((edge, index) => readingsSeen(edge, updated[index], { before: before[index] })).join('; '));
       UPDATE_EDGES.forEach((edge, index) => {
         const [update, got] = [updated[index], after[index]];
         check(edgesAnswered(edge, update, updateAccepted));

@@ -292,7 +292,7 @@ export const EDGE_FAULTS: FaultDefinition[] = [
   fault({
     id: 'lone-surrogate-cuts-text',
     level: 'MUST',
-    catches: ['ORD-CREATE-004', 'ORD-GET-002'],
+    catches: ['ORD-CREATE-004'],
     collateral: READ_BACK,
     subtle: true,
     description: 'Text with a lone surrogate escape is cut at it ("lone \\ud800 surrogate" is stored as "lone ?"), as a C string library that stops at the first byte it cannot encode: more is lost than the value that denotes nothing.',

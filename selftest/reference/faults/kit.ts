@@ -54,11 +54,20 @@ export function jsonBodyOf(request: ApiRequest): unknown {
   }
 }
 
-/** The request with its JSON body changed; a body that is not a JSON object is left alone (validation answers it). */
+/** What JSON.stringify would write as null for a number beyond a double, kept as a literal that reads back as it (1e400). */
+const BEYOND_DOUBLE = { [Infinity]: '1e400', [-Infinity]: '-1e400' } as Record<string, string>;
+
+/**
+ * The request with its JSON body changed; a body that is not a JSON object is left alone (validation answers it). A
+ * number beyond a double the body was sent with (1e400, read as Infinity) stays such a literal, not null: a rewrite
+ * by one knob never turns it into another value for the next.
+ */
 export function withJsonBody(request: ApiRequest, change: (body: Json) => Json): ApiRequest {
   const body = jsonBodyOf(request);
   if (!body || typeof body !== 'object' || Array.isArray(body)) return request;
-  return { ...request, bodyText: JSON.stringify(change(body as Json)) };
+  const marker = (value: number) => `@@oms-beyond-double:${BEYOND_DOUBLE[String(value)]}@@`;
+  const text = JSON.stringify(change(body as Json), (_key, value: unknown) => (typeof value === 'number' && BEYOND_DOUBLE[String(value)] ? marker(value) : value));
+  return { ...request, bodyText: text.replace(/"@@oms-beyond-double:(-?1e400)@@"/g, '$1') };
 }
 
 /** The reply with its JSON body changed (a copy: the stored order is never touched by a reply rewrite). */
