@@ -101,12 +101,12 @@ export function valueAt(value: unknown, pointer: string): unknown {
 
 /** The reading that explains what came back at the value's pointer of a taken body (`answer`), if any. */
 export function explainingReading(sent: SentValue, answer: unknown, circumstances: Circumstances = {}): Reading | undefined {
-  const received = valueAt(answer, sent.pointer);
-  return sent.readings.find((reading) => explains(reading, sent, received, circumstances));
+  return sent.readings.find((reading) => explains(reading, sent, answer, circumstances));
 }
 
-function explains(reading: Reading, sent: SentValue, received: unknown, { before, unsent }: Circumstances): boolean {
-  const same = (expected: unknown) => differences(expected, received, sent.pointer).length === 0;
+function explains(reading: Reading, sent: SentValue, answer: unknown, { before, unsent }: Circumstances): boolean {
+  const received = valueAt(answer, sent.pointer);
+  const same = (expected: unknown, actual = received, pointer = sent.pointer) => differences(expected, actual, pointer).length === 0;
   switch (reading) {
     case 'refused':
     case 'no-fields':
@@ -118,20 +118,18 @@ function explains(reading: Reading, sent: SentValue, received: unknown, { before
     case 'kept':
       return before !== undefined && same(valueAt(before, sent.pointer));
     case 'not-sent': {
-      // No value is what an unsent field may always be (ORD-OBS-011); an update may also keep a field of the order
-      // it omits (ORD-OBS-005), not one inside an object or item it sends anew.
+      // No value is what an unsent field may always be (ORD-OBS-011). An update may also keep the field of the order
+      // it omits (ORD-OBS-005): the value's own, or the one holding it, dropped whole by a binder that could not bind it.
       if (!holdsValue(received)) return true;
-      if (before !== undefined && isTopLevel(sent.pointer) && same(valueAt(before, sent.pointer))) return true;
-      const control = unsent?.get(sent.pointer);
-      return control !== undefined && sameUnsentValue(control, received);
+      const field = `/${sent.pointer.split('/')[1]}`;
+      if (before !== undefined && same(valueAt(before, field), valueAt(answer, field), field)) return true;
+      if (!unsent?.has(sent.pointer)) return false;
+      return sameUnsentValue(unsent.get(sent.pointer), received);
     }
     case 'replaced':
       return typeof sent.denotes === 'string' && typeof received === 'string' && replacedAround(sent.denotes, received);
   }
 }
-
-/** A field of the order itself: "/note", not "/items/0/quantity". */
-const isTopLevel = (pointer: string) => /^\/[^/]+$/.test(pointer);
 
 /**
  * The value an unsent field got in a control create, and the one it got here, are the same value the service

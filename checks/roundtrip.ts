@@ -117,7 +117,8 @@ export function pointersOf(found: Difference[], max = 12): string[] {
 
 /** `sides` name where the two values come from: what was sent and what came back, unless told otherwise. */
 export function formatDifferences(found: Difference[], max = 10, sides: [string, string] = ['sent', 'got']): string {
-  const shown = (value: unknown) => (value === undefined ? 'nothing (absent)' : excerpt(value));
+  // A number beyond a double (sent as 1e400) reads as Infinity, which JSON would write as null.
+  const shown = (value: unknown) => (value === undefined ? 'nothing (absent)' : typeof value === 'number' && !Number.isFinite(value) ? `${value} (a number beyond a double)` : excerpt(value));
   const lines = found.slice(0, max).map((d) => `  at ${d.pointer || '(root)'}: ${sides[0]} ${shown(d.sent)}, ${sides[1]} ${shown(d.received)}`);
   if (found.length > max) lines.push(`  … and ${found.length - max} more`);
   return lines.join('\n');
