@@ -190,7 +190,6 @@ export const KNOBS: readonly Knob[] = [
     // .NET's DateTime.MinValue and Python's datetime.min are written without an offset.
     'zero-time-without-offset': () => ({ rewriteReply: (request, reply) => onFullForm(request, reply, (order) => liveDeletedAt(order, '0001-01-01T00:00:00')) }),
   }),
-  choice('deleted-ids', 'ORD-OBS-022', 'never-reused', { reused: deletedIdsReused }),
   choice('status-words', 'ORD-DOC-002', 'created', { 'open-then-processing': otherStatusWords }),
   choice('activities', 'ORD-DOC-004', 'none', { recorded: activitiesRecorded }),
   choice('versioning', 'ORD-DOC-005', 'none', { 'version-header': versionHeader }),
@@ -200,6 +199,8 @@ export const KNOBS: readonly Knob[] = [
   toggle('other-clients', 'ORD-OBS-021', 'none', 'background-writer'),
   choice('latency', 'ORD-DOC-006', 'none', { 'latency-50ms': () => variantHooks('latency-50ms'), 'latency-150ms': () => variantHooks('latency-150ms') }),
   choice('rate-limit', 'ORD-DOC-006', 'none', { 'rate-limit-429': () => variantHooks('rate-limit-429'), 'rate-limit-429-early': () => variantHooks('rate-limit-429-early') }),
+  // After every knob that keeps its own copy of the store (list-lag's index): they must meet an order under the id it is stored with.
+  choice('deleted-ids', 'ORD-OBS-022', 'never-reused', { reused: deletedIdsReused }),
   // Last: it encodes whole bodies, so it takes effect after every knob that writes one (deleted-ids=reused renames an order).
   choice('content-coding', 'ORD-OBS-020', 'identity', { 'gzip-responses': () => variantHooks('gzip-responses'), 'gzip-always': gzipEveryAnswer }),
 ];
