@@ -1,4 +1,4 @@
-import { excerpt } from '../contract/openapi';
+import { contract, excerpt } from '../contract/openapi';
 import { isIso8601DateTime } from '../contract/datetime';
 import { textAroundLoneSurrogates } from '../config/safe-text';
 import { withOwnReferences } from '../contract/examples';
@@ -41,6 +41,12 @@ export interface Place {
   operation: 'create' | 'update';
   /** A top-level field OrderCreate requires. Nested fields have no required-ness shown (2.7). */
   required: boolean;
+}
+
+/** Where a value at a JSON pointer goes: a top-level field OrderCreate requires is one every order holds. */
+export function placeAt(pointer: string, operation: Place['operation']): Place {
+  const required = (contract().schema('OrderCreate').required ?? []) as string[];
+  return { operation, required: /^\/[^/]+$/.test(pointer) && required.includes(pointer.slice(1)) };
 }
 
 /**

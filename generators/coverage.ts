@@ -4,7 +4,7 @@ import { order, orderFields } from './order';
 import { boundaryValues } from './query';
 import type { ListParameter, ListQuery } from '../contract/query';
 import type { EdgesSent } from '../checks/edges';
-import { readingsOf, type Place, type ValueKind } from '../checks/readings';
+import { placeAt, readingsOf, type Place, type ValueKind } from '../checks/readings';
 import { clientFields, componentOf, properties, requiredFields, type Payload } from './schema';
 import { everyProperty } from '../contract/assigned';
 import { fullOrder, item, withOwnReferences } from '../contract/examples';
@@ -220,11 +220,6 @@ export interface EdgeBody extends EdgesSent {
   text: string;
 }
 
-/** Where a path of a body goes: a top-level field the create requires is one every order holds. */
-function placeOf(path: Array<string | number>, operation: Place['operation']): Place {
-  return { operation, required: path.length === 1 && (requiredFields('OrderCreate') as string[]).includes(String(path[0])) };
-}
-
 /** A body with each case's value at its path: `denoted` as the parser reads it, `text` with the literals as sent, each case with its readings there. */
 export function edgeBody(name: string, sent: Record<string, unknown>, edges: EdgeCase[], operation: Place['operation'] = 'create'): EdgeBody {
   // Each body its own references, a part sent again after another part was taken included (ORD-OBS-032).
@@ -237,13 +232,10 @@ export function edgeBody(name: string, sent: Record<string, unknown>, edges: Edg
     setAt(marked, path, marker(index));
   });
   const text = edges.reduce((json, { value }, index) => json.replace(JSON.stringify(marker(index)), () => value.literal), JSON.stringify(marked));
-  const cases = edges.map(({ name: caseName, path, value }) => ({
-    name: caseName,
-    pointer: path.map((key) => `/${key}`).join(''),
-    kind: value.kind,
-    denotes: value.denotes,
-    readings: readingsOf(value.kind, placeOf(path, operation)),
-  }));
+  const cases = edges.map(({ name: caseName, path, value }) => {
+    const pointer = path.map((key) => `/${key}`).join('');
+    return { name: caseName, pointer, kind: value.kind, denotes: value.denotes, readings: readingsOf(value.kind, placeAt(pointer, operation)) };
+  });
   return { name, base, edges, denoted, text, cases };
 }
 
@@ -399,7 +391,7 @@ export function repeatedItemBodies(base: () => Record<string, unknown>): EdgeBod
   const twin = (name: string, second: Record<string, unknown>): EdgeBody => {
     const body = edgeBody(name, { ...base(), items: [first, { ...first, ...second }] }, []);
     // The case is the items array: a merged pair shows as an items array one short.
-    return { ...body, cases: [{ name, pointer: '/items', kind: 'plain', denotes: body.denoted.items, readings: readingsOf('plain', placeOf(['items'], 'create')) }] };
+    return { ...body, cases: [{ name, pointer: '/items', kind: 'plain', denotes: body.denoted.items, readings: readingsOf('plain', placeAt('/items', 'create')) }] };
   };
   return [
     twin('two items alike in every field (one name, one price, one quantity)', {}),

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { contract, type JsonSchema, type OperationId } from '../contract/openapi';
 import { nonUtf8Byte } from '../contract/exchange';
 import type { InvalidRequest } from '../checks/invalid-input';
-import { readingsOf } from '../checks/readings';
+import { placeAt, readingsOf } from '../checks/readings';
 import { anyOrder } from './order';
 import { requestComponent, requiredFields } from './schema';
 import { anyOrderUpdate } from './update';
@@ -63,8 +63,7 @@ export function wrongType(operationId: OperationId, valid: fc.Arbitrary<object>,
     const replacement = replacements[pick % replacements.length];
     const description = `${place.pointer || 'the body'} is ${JSON.stringify(replacement)} (${allowedTypes(place.schema).join(' or ')} expected)`;
     const valueKind = place.pointer === '' ? 'non-object-body' : replacement === null ? 'null' : 'wrong-type';
-    const required = /^\/[^/]+$/.test(place.pointer) && (requiredFields('OrderCreate') as string[]).includes(place.pointer.slice(1));
-    const readings = readingsOf(valueKind, { operation: operationId === 'updateOrder' ? 'update' : 'create', required });
+    const readings = readingsOf(valueKind, placeAt(place.pointer, operationId === 'updateOrder' ? 'update' : 'create'));
     return {
       kind,
       description,

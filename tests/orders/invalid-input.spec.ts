@@ -16,7 +16,7 @@ import {
   wrongTypeRefused,
   invalidBodyAnswered,
 } from '../../checks/invalid-input';
-import { needsControl, readingsOf, valueAt, controlBody, type ValueKind } from '../../checks/readings';
+import { needsControl, placeAt, readingsOf, valueAt, controlBody, type ValueKind } from '../../checks/readings';
 import { mayBeRefused } from '../../checks/orders';
 import { isProxyPage, proxyPageSigns } from '../../checks/body';
 import { isClientError, isSuccess } from '../../checks/status';
@@ -56,9 +56,8 @@ async function sendRefused(api: OmsApi, line: RequestLine, what: string, rawBody
  */
 async function sendWrong(api: OmsApi, sent: { what: string; body: unknown; pointer: string; kind: ValueKind; denotes?: unknown; rawBody?: string }, id?: string, before?: Json): Promise<Exchange> {
   const operation = id === undefined ? 'create' : 'update';
-  const required = /^\/[^/]+$/.test(sent.pointer) && (requiredFields('OrderCreate') as string[]).includes(sent.pointer.slice(1));
   const denotes = 'denotes' in sent ? sent.denotes : valueAt(sent.body, sent.pointer);
-  const value = { name: sent.what, pointer: sent.pointer, kind: sent.kind, denotes, readings: readingsOf(sent.kind, { operation, required }) };
+  const value = { name: sent.what, pointer: sent.pointer, kind: sent.kind, denotes, readings: readingsOf(sent.kind, placeAt(sent.pointer, operation)) };
   const invalid = { kind: 'wrong-type' as const, description: sent.what, requirementId: 'ORD-ERR-004' as const, body: sent.body, value };
   const line = id === undefined ? requestLine('createOrder') : orderRequest('updateOrder', id);
   const exchange = await api.send({ ...line, rawBody: sent.rawBody ?? JSON.stringify(sent.body), contentType: 'application/json' });
