@@ -1,22 +1,23 @@
 /**
- * How much the suite sends at once, from the round trip to the server: on the same machine the CPU is the
- * limit, so one worker beside the server, every test in one phase (config/phases.ts: a phase's new workers
- * cost more CPU than a second worker saves); across a network the wait is, so more requests in flight.
- * Workers stay at 4 there (about 170 MB each, the runner's as much again: about 1 GiB in all); the rest of
- * the concurrency is requests in flight inside each worker, which cost almost nothing while they wait.
+ * How much the suite sends at once, from the round trip to the server. A worker runs the bodies of many tests at
+ * once (harness/schedule/scheduler.ts), so one worker waits a round trip for many tests: one worker on the same
+ * machine and across a network alike (a second worker costs a process, ~170 MB and start-up CPU, and a second
+ * phase). On the same machine the CPU is the limit, so few requests in flight; across a network the wait is, so
+ * more: as many as four workers of sixteen each kept in flight before (a server sees the load it saw then).
  */
 export const SAME_MACHINE_MS = 10;
 
-export function defaultWorkers(roundTripMs: number | undefined): number {
-  return roundTripMs === undefined || roundTripMs < SAME_MACHINE_MS ? 1 : 4;
+/** A server a round trip of SAME_MACHINE_MS or more away: the wait, not the CPU, bounds a run. */
+export function acrossNetwork(roundTripMs: number | undefined): boolean {
+  return roundTripMs !== undefined && roundTripMs >= SAME_MACHINE_MS;
 }
 
+export function defaultWorkers(_roundTripMs: number | undefined): number {
+  return 1;
+}
+
+/** Requests in flight of the whole run: 4 on the same machine, then one per 2.5 ms of round trip, from 16 to 64. */
 export function defaultConcurrency(roundTripMs: number | undefined): number {
-  if (roundTripMs === undefined || roundTripMs < SAME_MACHINE_MS) return 4;
-  return Math.min(16, Math.max(4, Math.ceil(roundTripMs / 10)));
-}
-
-/** Example orders each account makes ahead of the tests that need one (harness/order-pool.ts): none on the same machine, where a create costs no wait. */
-export function ordersMadeAhead(roundTripMs: number | undefined): number {
-  return roundTripMs === undefined || roundTripMs < SAME_MACHINE_MS ? 0 : 2;
+  if (roundTripMs === undefined || !acrossNetwork(roundTripMs)) return 4;
+  return Math.min(64, Math.max(16, Math.ceil(roundTripMs / 2.5)));
 }

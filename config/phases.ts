@@ -1,35 +1,46 @@
 /**
- * The run's two phases, as Playwright projects (the conventions: workers coordinate through the run's
- * structure, not through locks of their own). Most tests run side by side in `together`. The tests tagged
- * ALONE_TAG then run in `alone`, one at a time in one worker, once every worker of the first phase has
- * stopped (its orders deleted): nothing else of this run writes meanwhile. They are the tests whose verdict
- * a write of this run would change: a list view of several pages (the same orders on every read), and a
- * write to an order just deleted (no other create may take the deleted id, ORD-OBS-022).
+ * The run's phases, as Playwright projects (the conventions: workers coordinate through the run's structure, not
+ * through locks of their own), and the three kinds of test a worker schedules (harness/schedule/scheduler.ts):
+ * - most tests run side by side, with each other and, inside one worker, many at once;
+ * - QUIET_TAG: a list view read twice for a stable account: beside other views, while nothing of the run writes;
+ * - ALONE_TAG: a write that nothing of the run may meet (a write to an order just deleted: no other create may
+ *   take the deleted id, ORD-OBS-022): beside nothing at all.
+ * In a run of one worker (the default: a worker runs the requests of many tests at once) these hold inside the
+ * worker, in one phase. In a run of several workers, the quiet and alone tests run in `alone`, in one worker,
+ * once every worker of the first phase has stopped (its orders deleted): nothing else of this run writes meanwhile.
  *
  * `alone` depends on `phase-break`, a project without tests, not on `together`: Playwright runs a
  * project after the phase of its dependencies, and `together` shares that phase; a dependency itself would
  * run whole, whatever --grep, shard or file filter the run was given, and its failures would skip `alone`.
- *
- * Splitting the list views (which only need no write of the run) from the writers into a phase of their own,
- * read side by side, was measured and left out: the new workers of each phase cost more than the views gain
- * (quick run, 2 cores: 15.5 s against 14.0 s at 50 ms, 27.5 s against 27.8 s at 150 ms).
  */
 export const ALONE_TAG = '@alone';
-/** The project of the tests that run alone. */
+export const QUIET_TAG = '@quiet';
+/** The project of the tests that run alone, and of every test in a run of one worker. */
 export const ALONE_PHASE = 'alone';
 
-const ALONE = new RegExp(`${ALONE_TAG}(?![\\w-])`);
+const TAGGED = (tag: string) => new RegExp(`${tag}(?![\\w-])`);
+const ALONE_OR_QUIET = new RegExp(`(?:${ALONE_TAG}|${QUIET_TAG})(?![\\w-])`);
+
+/** How a test may run beside others: `together` beside any but quiet and alone ones, `quiet` beside quiet ones, `alone` beside none. */
+export type TestKind = 'together' | 'quiet' | 'alone';
+
+export function kindOf(tags: readonly string[]): TestKind {
+  if (tags.some((tag) => TAGGED(ALONE_TAG).test(tag))) return 'alone';
+  if (tags.some((tag) => TAGGED(QUIET_TAG).test(tag))) return 'quiet';
+  return 'together';
+}
 
 /**
- * The run's projects for `workers` workers. A run of one worker has one phase: its tests run one at a time
- * anyway, and a second phase would only cost a new worker (config/network.ts: the same-machine default).
+ * The run's projects for `workers` workers. One worker has one phase: it keeps the kinds apart itself, and a second
+ * phase would only cost a new worker. Each project here runs in one worker (`soleWorker`): its worker knows every test
+ * it will run, and sends their requests before Playwright reaches them.
  */
 export function phaseProjects(workers: number) {
-  if (workers <= 1) return [{ name: ALONE_PHASE, use: { runsAlone: true } }];
+  if (workers <= 1) return [{ name: ALONE_PHASE, use: { runsAlone: true, soleWorker: true } }];
   return [
-    { name: 'together', grepInvert: ALONE },
+    { name: 'together', grepInvert: ALONE_OR_QUIET },
     { name: 'phase-break', testMatch: [] },
-    { name: ALONE_PHASE, grep: ALONE, dependencies: ['phase-break'], workers: 1, use: { runsAlone: true } },
+    { name: ALONE_PHASE, grep: ALONE_OR_QUIET, dependencies: ['phase-break'], workers: 1, use: { runsAlone: true, soleWorker: true } },
   ];
 }
 
@@ -40,5 +51,5 @@ export function isPhaseProject(name: string): boolean {
 
 /** The phases' own patterns: they split the run, they filter nothing out of it (reporter/run-info.ts). */
 export function isPhasePattern(source: string): boolean {
-  return source === ALONE.source;
+  return source === ALONE_OR_QUIET.source;
 }

@@ -1,26 +1,28 @@
-import { _baseTest as base, type FullConfig } from '@playwright/test';
+import { _baseTest as base, type FullConfig, type TestInfo } from '@playwright/test';
 import { OmsApi } from './requests/api';
 import { currentRunId, readSettings, registerSettingsSecrets, settingName, writeSettings, type AccountName, type Settings } from '../config/settings';
 import { orderRequestLine } from '../contract/order-path';
 import { OmsClient } from './http/client';
 import { recordOf } from './record/findings';
-import { CHAIN_ANNOTATION, REQUESTS_ANNOTATION } from './record/verifies';
 import { recordViolated } from './record/run-knowledge';
 import { RequestGate } from './http/gate';
-import { defaultConcurrency, ordersMadeAhead } from '../config/network';
-import { poolOrders, untakenAhead } from './requests/order-pool';
-import { judgeOutsideTests, noteCleanedUp } from './record/outside-tests';
+import { RunPace } from './http/pace';
+import { acrossNetwork, defaultConcurrency } from '../config/network';
+import { noteCleanedUp } from './record/outside-tests';
 import { CreatedOrders } from './requests/created-orders';
 import { serverWentSilent } from './http/silence';
-import { skipTest } from './record/skips';
+import { skipTest, type Skip } from './record/skips';
 import { quoted, visible } from '../config/safe-text';
 import { redact } from '../config/redaction';
 import { clientCredentials, fetchToken, TokenSource } from './http/token';
-import { collectGarbage } from './memory';
+import { judgeOutsideTests } from './record/outside-tests';
 import type { Exchange } from '../contract/exchange';
-
-/** Requests from which a test counts as heavy, its garbage collected at its end (harness/memory.ts). */
-const HEAVY_TEST_REQUESTS = 100;
+import { accountApi } from './requests/pipeline';
+import { declaringTests, type TestBody } from './schedule/declarations';
+import { readPlan } from './schedule/plan';
+import { Scheduler } from './schedule/scheduler';
+import { runInRecord, liveRecord } from './record/current-test';
+import { deferredRecord, replayRecord, settledBody } from './record/deferred';
 
 interface Accounts {
   A: OmsApi;
@@ -28,6 +30,9 @@ interface Accounts {
   /** The worker's one gate, both accounts' requests through it. */
   gate: RequestGate;
 }
+
+/** The worker's scheduler, once its fixture is set up: every test body Playwright reaches is handed to it. */
+let scheduler: Scheduler | undefined;
 
 /**
  * A server under test that a project starts in each of its workers, instead of the one the settings name: the
@@ -47,21 +52,25 @@ export interface WorkerOptions {
   target: { start(): Promise<WorkerTarget> } | undefined;
   /**
    * This worker runs the phase of tests that run alone (config/phases.ts), no other worker of the run beside
-   * it: it makes no example orders ahead (a create still in flight after its test would change the next test's
-   * view), and it has the run's whole share of requests in flight and of OMS_MAX_RPS.
+   * it: it has the run's whole share of requests in flight and of OMS_MAX_RPS.
    */
   runsAlone: boolean;
+  /**
+   * The project's tests all run in this one worker (config/phases.ts): it may run their bodies before Playwright
+   * reaches them, many at once (harness/schedule/scheduler.ts). Off, each test runs when Playwright reaches it.
+   */
+  soleWorker: boolean;
 }
 
 interface WorkerFixtures extends WorkerOptions {
   /** The settings, read once (global setup has already resolved the base URL and token, or the worker's target gave them). */
   settings: Settings;
   accounts: Accounts;
+  /** Runs the worker's test bodies, ahead of Playwright where it knows them (auto). */
+  scheduling: void;
 }
 
 interface TestFixtures {
-  /** Counts the requests each test sends, as an annotation (REQUESTS_ANNOTATION) for the progress line and the report, and its longest chain of dependent ones (CHAIN_ANNOTATION) for the benchmark. */
-  requestCount: void;
   /** Keeps the worker after a test that failed only by findings (see below). */
   keepWorkerAfterFindings: void;
   /** Account A (OMS_TOKEN). */
@@ -76,9 +85,10 @@ interface TestFixtures {
  * trace recording), each a step with a captured, source-mapped stack: 1.4 CPU-s of a worker's 5.6 in a
  * quick run, for fixtures no test here uses.
  */
-export const test = base.extend<TestFixtures, WorkerFixtures>({
+const playwrightTest = base.extend<TestFixtures, WorkerFixtures>({
   target: [undefined, { scope: 'worker', option: true }],
   runsAlone: [false, { scope: 'worker', option: true }],
+  soleWorker: [false, { scope: 'worker', option: true }],
 
   settings: [
     async ({ target, runsAlone }, use, workerInfo) => {
@@ -86,8 +96,10 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       // In the variables a user would set: the whole worker reads its settings there (a worker serves one project).
       if (started) writeSettings(started.settings);
       const settings = readSettings();
-      // Requests in flight, resolved once for the gate and the generated runs: a worker alone in the run has every worker's share.
-      settings.concurrency = (settings.concurrency ?? defaultConcurrency(settings.roundTripMs)) * (runsAlone ? Math.max(1, workerInfo.config.workers) : 1);
+      // Requests in flight, resolved once for the gate and the generated runs: the run's share of this worker; a worker
+      // alone in the run has every worker's share.
+      const workers = runsAlone ? 1 : Math.max(1, workerInfo.config.workers);
+      settings.concurrency = settings.concurrency === undefined ? Math.ceil(defaultConcurrency(settings.roundTripMs) / workers) : settings.concurrency * (runsAlone ? Math.max(1, workerInfo.config.workers) : 1);
       registerSettingsSecrets(settings);
       await use(settings);
       await started?.close();
@@ -97,10 +109,15 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 
   accounts: [
     async ({ settings, runsAlone }, use, workerInfo) => {
-      // One gate for both accounts: the worker's requests in flight, its share of OMS_MAX_RPS, and 429 pauses.
+      const workers = runsAlone ? 1 : Math.max(1, workerInfo.config.workers);
+      // One gate for both accounts: the worker's requests in flight, its share of OMS_MAX_RPS, and the run's 429 pace.
+      const pace = new RunPace(currentRunId(), workers);
       const gate = new RequestGate({
         maxInFlight: settings.concurrency as number,
-        requestsPerSecond: settings.maxRps ? settings.maxRps / (runsAlone ? 1 : Math.max(1, workerInfo.config.workers)) : undefined,
+        requestsPerSecond: settings.maxRps ? settings.maxRps / workers : undefined,
+        pace,
+        retryForMs: RATE_LIMIT_RETRY_TIMEOUTS * settings.requestTimeoutMs,
+        rank: () => scheduler?.rank() ?? 0,
       });
       const created = new CreatedOrders();
       const baseUrl = settings.baseUrl as string;
@@ -117,26 +134,36 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
           maxResponseBytes: settings.maxResponseBytes,
           currentToken: tokens && (() => tokens.current()),
           renewToken: tokens && (async (refused) => (await tokens.renew(refused)).accessToken),
-          gate,
         });
-        return new OmsApi(name, client, created, { readOnly: settings.readOnly, listSettleMs: settings.listSettleMs });
+        return { client, api: accountApi(name, { client, gate, created }, { readOnly: settings.readOnly, listSettleMs: settings.listSettleMs }) };
       };
-      const accounts: Accounts = {
-        gate,
-        A: open('A', settings.token),
-        B: settings.tokenB || settings.clientIdB ? open('B', settings.tokenB) : undefined,
-      };
-      // Across a network, example orders are made ahead of the tests that need one; nothing is written in read-only mode.
-      const depth = settings.readOnly || runsAlone ? 0 : ordersMadeAhead(settings.roundTripMs);
-      for (const api of [accounts.A, accounts.B]) if (api) poolOrders(api, depth);
+      const A = open('A', settings.token);
+      const B = settings.tokenB || settings.clientIdB ? open('B', settings.tokenB) : undefined;
+      const accounts: Accounts = { gate, A: A.api, B: B?.api };
       await use(accounts);
-      await judgeUntaken(accounts);
       await deleteLeftovers(accounts, created, gate.maxInFlight);
-      accounts.A.client.close();
-      accounts.B?.client.close();
+      A.client.close();
+      B?.client.close();
       noteCleanedUp();
     },
     { scope: 'worker' },
+  ],
+
+  scheduling: [
+    async ({ settings, accounts, soleWorker }, use, workerInfo) => {
+      // A worker that is not its project's only one cannot know which of the project's tests it will get.
+      const plan = soleWorker && workerInfo.project.repeatEach <= 1 ? readPlan(workerInfo.project.name) : undefined;
+      scheduler = new Scheduler(plan ?? [], {
+        fixtures: () => fixturesAhead(settings, accounts),
+        // On the same machine the CPU is the limit, and tests one at a time keep a faulty server's effects on the
+        // account (an order it deletes or mixes up) within the test that met them, as they always were there.
+        testsAhead: plan && acrossNetwork(settings.roundTripMs) ? Math.max(MIN_TESTS_AHEAD, 2 * (settings.concurrency as number)) : 1,
+      });
+      await use();
+      scheduler.close();
+      scheduler = undefined;
+    },
+    { scope: 'worker', auto: true },
   ],
 
   /**
@@ -163,26 +190,12 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     { auto: true, box: 'self' },
   ],
 
-  requestCount: [
-    async ({ accounts }, use, testInfo) => {
-      const sent = () => accounts.A.client.requestsSent + (accounts.B?.client.requestsSent ?? 0);
-      const before = sent();
-      accounts.gate.startChain();
-      await use();
-      const requests = sent() - before;
-      testInfo.annotations.push({ type: REQUESTS_ANNOTATION, description: String(requests) }, { type: CHAIN_ANNOTATION, description: String(accounts.gate.longestChain) });
-      // A test of many requests (generated runs) leaves much behind: collected now, the worker's memory stays near its floor.
-      if (requests >= HEAVY_TEST_REQUESTS) collectGarbage();
-    },
-    { auto: true, box: 'self' },
-  ],
-
   // Test fixtures are no steps of their own ('self'): each would be two (setup, teardown), each two messages to the runner, in every test.
   api: [
     async ({ accounts }, use, testInfo) => {
       const silence = serverWentSilent(currentRunId());
       // Called only to skip: testInfo.skip captures a source-mapped stack even when its condition is false.
-      if (silence) skipTest({ kind: 'server', reason: silence }, testInfo);
+      if (silence) skipTest({ kind: 'server', reason: silence }, liveRecord(testInfo));
       await use(accounts.A);
     },
     { box: 'self' },
@@ -191,15 +204,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   apiB: [
     async ({ accounts }, use, testInfo) => {
       if (!accounts.B) {
-        const secondAccount = `${settingName('tokenB')} (or ${settingName('clientIdB')} and ${settingName('clientSecretB')})`;
-        skipTest(
-          {
-            kind: 'configuration',
-            reason: `${secondAccount} is not set: isolation between accounts needs a second account`,
-            settings: [secondAccount],
-          },
-          testInfo,
-        );
+        skipTest(secondAccountMissing(), liveRecord(testInfo));
       }
       await use(accounts.B as OmsApi);
     },
@@ -213,16 +218,6 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
  */
 export function onlyConformanceReporter(config: Pick<FullConfig, 'reporter'>): boolean {
   return config.reporter.every(([name]) => name === 'null' || /(^|[\\/])conformance-reporter(\.[cm]?[jt]s)?$/.test(name));
-}
-
-/** The example orders made ahead that no test took (harness/requests/order-pool.ts): judged as the creates they are. */
-async function judgeUntaken(accounts: Accounts): Promise<void> {
-  for (const api of [accounts.A, accounts.B]) {
-    if (!api) continue;
-    for (const made of await untakenAhead(api)) {
-      if ('exchange' in made) judgeOutsideTests(`an example order made ahead that no test took (account ${api.account})`, made.exchange);
-    }
-  }
 }
 
 /** Deletes every order this worker created and did not delete, even after failures; reports what it could not. */
@@ -240,10 +235,9 @@ async function deleteLeftovers(accounts: Accounts, created: CreatedOrders, inFli
       if (!api) continue;
       try {
         // Outside any test: an id that cannot be a path was already reported when it was created, and is skipped here.
-        const exchange = await api.client.send(orderRequestLine('deleteOrder', id));
-        judgeOutsideTests(`the worker's cleanup: DELETE of an order the run created (account ${owner})`, exchange);
+        // Through the pipeline like every request (the gate, the ledger), judged outside any test.
+        const exchange = await api.send(orderRequestLine('deleteOrder', id), `the worker's cleanup: DELETE of an order the run created (account ${owner})`);
         if (exchange.status >= 300 && exchange.status !== 404 && exchange.status !== 410) failed.push(`${quoted(redact(id))} (${exchange.status})`);
-        else created.forget(id);
       } catch (error) {
         failed.push(`${quoted(redact(id))} (${visible(redact((error as Error).message))})`);
       }
@@ -258,3 +252,45 @@ async function deleteLeftovers(accounts: Accounts, created: CreatedOrders, inFli
 }
 
 export { expect } from './record/findings';
+
+/** The skip of a test that needs account B where none is set. */
+function secondAccountMissing(): Skip {
+  const secondAccount = `${settingName('tokenB')} (or ${settingName('clientIdB')} and ${settingName('clientSecretB')})`;
+  return { kind: 'configuration', reason: `${secondAccount} is not set: isolation between accounts needs a second account`, settings: [secondAccount] };
+}
+
+/** How long one request is retried while the server answers 429, in request timeouts (OMS_REQUEST_TIMEOUT_MS). */
+const RATE_LIMIT_RETRY_TIMEOUTS = 4;
+
+/** Bodies a scheduler with a plan runs at once, at the least (a worker of few requests in flight still overlaps its tests' round trips). */
+const MIN_TESTS_AHEAD = 8;
+
+/**
+ * The fixtures a body run ahead of its test gets, as Playwright would give them: `api` skips the test once the server
+ * went silent, `apiB` without a second account, each in the body's own record.
+ */
+function fixturesAhead(settings: Settings, accounts: Accounts): Record<string, unknown> {
+  return {
+    settings,
+    accounts,
+    get api() {
+      const silence = serverWentSilent(currentRunId());
+      if (silence) skipTest({ kind: 'server', reason: silence });
+      return accounts.A;
+    },
+    get apiB() {
+      if (!accounts.B) skipTest(secondAccountMissing());
+      return accounts.B;
+    },
+  };
+}
+
+/** The suite's test(): Playwright's, each body run by the worker's scheduler (harness/schedule/scheduler.ts). */
+export const test = declaringTests(playwrightTest, (body, fixtures, testInfo) => (scheduler ? scheduler.take(body, fixtures, testInfo) : runHere(body, fixtures, testInfo)));
+
+/** A body run where no scheduler is (a worker fixture of its own never set up): in its test, through a record as the scheduler runs it. */
+async function runHere(body: TestBody, fixtures: Record<string, unknown>, info: TestInfo): Promise<void> {
+  const record = deferredRecord(info);
+  const outcome = await settledBody(() => runInRecord(record, async () => body(fixtures, info)));
+  replayRecord(record, outcome, info);
+}

@@ -1,5 +1,5 @@
+import { testRunningNow, type TestRecord } from './record/current-test';
 import { relative } from 'node:path';
-import { test, type TestInfo } from '@playwright/test';
 import fc from 'fast-check';
 import type { OmsApi } from './requests/api';
 import { clip } from './http/exchange';
@@ -152,7 +152,7 @@ export async function forAll<T>(settings: Settings, generated: GeneratedTest<T>)
   const profile = EFFORT[settings.effort];
   const replay = readReplay(settings);
   const seed = replay.seed;
-  const info = test.info();
+  const info = testRunningNow();
   const lanes = concurrencyOf(settings);
   // Past the backstop no run starts; the runs in flight then end within a request's deadline or two (a retry).
   info.setTimeout(profile.backstopMs + 2 * settings.requestTimeoutMs + 60_000);
@@ -248,7 +248,7 @@ function unshrunk<T>(input: T, path: string, numRuns: number, failure: FailedRun
 }
 
 /** A test as the failure store names it: its file and titles, which stay when lines move. */
-function testIdentity(info: TestInfo): string {
+function testIdentity(info: TestRecord): string {
   return info.titlePath.join(' › ');
 }
 
@@ -385,7 +385,7 @@ class Runner<T> {
     } catch (error) {
       // fc.pre(false): the run proves nothing (an allowed refusal, a view changed by another client).
       if (fc.PreconditionFailure.isFailure(error)) return 'skipped';
-      if (test.info().expectedStatus === 'skipped') {
+      if (testRunningNow().expectedStatus === 'skipped') {
         this.stopped ??= error;
         return 'stopped';
       }
@@ -500,7 +500,7 @@ interface ReportParts {
 
 /** OMS_SEED, OMS_PATH (with the commands that ran, for a model-based test) and the test's file:line. */
 function replayOf(parts: ReportParts): FindingReplay {
-  const info = test.info();
+  const info = testRunningNow();
   // fast-check prints a model-based run's commands with the replayPath of those that ran.
   const commandsPath = isCommands(parts.input) ? /replayPath="([^"]+)"/.exec(String(parts.input))?.[1] : undefined;
   const target = { seed: parts.seed, path: commandsPath ? `${parts.path}@${commandsPath}` : parts.path, location: `${relative(PACKAGE_ROOT, info.file)}:${info.line}` };

@@ -6,7 +6,7 @@ import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, Test
 import { endWithExitCode, exitOnConfigurationError } from '../config/exit-codes';
 import { isPhaseProject } from '../config/phases';
 import { readSetting, readSettings, registerSettingsSecrets, writeSettings } from '../config/settings';
-import { RATE_LIMIT_ANNOTATION } from '../harness/requests/api';
+import { RATE_LIMIT_ANNOTATION } from '../harness/record/requests';
 import { inFlight, ledgerFile, leftovers, newRunId, readLedger } from '../harness/http/ledger';
 import { redact } from '../config/redaction';
 import { catalogue, mayNeverBeAnswered, requirement } from '../requirements/catalogue';
@@ -30,6 +30,7 @@ import type { RunInfo } from '../config/run-info';
 import { clearReport, writeReport } from './write-report';
 import { serverWentSilent } from '../harness/http/silence';
 import { keepOutsideFindings, OUTSIDE_FINDINGS_FILE, takeOutsideFindings } from '../harness/record/outside-tests';
+import { forgetPlan, writePlan } from '../harness/schedule/plan';
 
 export type { RequirementResult, RequirementStatus } from './report';
 
@@ -93,6 +94,8 @@ export default class ConformanceReporter implements Reporter {
   private readonly generated: GeneratedEntry[] = [];
   private requests = 0;
   private shard = false;
+  /** The projects whose plan this reporter wrote (harness/schedule/plan.ts), removed at the end. */
+  private planned: string[] = [];
   private run?: RunInfo;
   private progress?: Progress;
   /** Read before the global setup sets OMS_BASE_URL to the embedded server's address. */
@@ -137,6 +140,11 @@ export default class ConformanceReporter implements Reporter {
     const settings = readSettings();
     this.run = this.options.mergedRun ?? runInfoAtStart(config, settings, this.options.runId ?? (settings.runId as string));
     clearReport(this.outputDir);
+    // The tests each project will run, for its worker to send their requests before Playwright reaches them.
+    if (!this.options.mergedRun) {
+      writePlan(suite);
+      this.planned = suite.type === 'project' ? [suite.title] : suite.suites.map((project) => project.title);
+    }
     if (!this.options.mergedRun && !this.options.silent) {
       console.log(`oms-conformance: ${suite.allTests().length} tests, profile ${this.run.profile}, effort ${this.run.effort}, seed ${seedLabel(this.run)}`);
       // The live line goes to stderr: stdout stays the report's, whatever a CI job pipes it to.
@@ -242,6 +250,7 @@ export default class ConformanceReporter implements Reporter {
   }
 
   async onEnd(result: FullResult): Promise<{ status?: FullResult['status'] } | undefined> {
+    for (const project of this.planned) forgetPlan(project);
     this.progress?.end();
     const settings = readSettings();
     registerSettingsSecrets(settings);

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import type { JSONReport, JSONReportSuite, JSONReportTest } from '@playwright/test/reporter';
 import type { ApiReply, ApiRequest } from '../reference/http';
-import { ALONE_TAG } from '../config/phases';
-import { mustRunAlone } from '../harness/record/verifies';
+import { ALONE_TAG, QUIET_TAG } from '../config/phases';
+import { mustRunApart } from '../harness/record/verifies';
 import { DEV_TOKEN_A, startServer, temporaryDirectory } from './support/cli';
 import { ordersLeftBehind, runSuite } from './support/run-suite';
 
@@ -106,9 +106,16 @@ test('a run of one worker runs every test in one phase, and leaves no order behi
 });
 
 test('a list view or a write after a delete in a test that runs beside the others stops the test, as a defect of the suite', () => {
-  expect(() => mustRunAlone('a list view')).toThrow(/a list view in a test that runs beside the run's other tests: declare it with runsAlone/);
+  expect(() => mustRunApart('a list view', 'quiet')).toThrow(/a list view in a test that runs beside the run's other tests: declare it with whileNothingWrites/);
+  expect(() => mustRunApart('a write after a delete', 'alone')).toThrow(/a write after a delete in a test that runs beside the run's other tests: declare it with runsAlone/);
 });
 
-test('in a test that runs alone the same call goes ahead', { tag: ALONE_TAG }, () => {
-  expect(() => mustRunAlone('a list view')).not.toThrow();
+test('in a test that runs while nothing writes a list view goes ahead, a write after a delete does not', { tag: QUIET_TAG }, () => {
+  expect(() => mustRunApart('a list view', 'quiet')).not.toThrow();
+  expect(() => mustRunApart('a write after a delete', 'alone')).toThrow(/declare it with runsAlone/);
+});
+
+test('in a test that runs alone both go ahead', { tag: ALONE_TAG }, () => {
+  expect(() => mustRunApart('a list view', 'quiet')).not.toThrow();
+  expect(() => mustRunApart('a write after a delete', 'alone')).not.toThrow();
 });

@@ -1,8 +1,10 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { request, test, type APIRequestContext } from '@playwright/test';
-import { OmsApi } from '../../harness/requests/api';
 import { OmsClient } from '../../harness/http/client';
+import { RequestGate } from '../../harness/http/gate';
+import { RunPace } from '../../harness/http/pace';
+import { accountApi } from '../../harness/requests/pipeline';
 import { responseChecks } from '../../checks/body';
 import { CreatedOrders } from '../../harness/requests/created-orders';
 import { check } from '../../harness/record/findings';
@@ -22,6 +24,10 @@ const env = (name: string): string => {
 
 type Send = (context: APIRequestContext) => () => Promise<unknown>;
 
+const client = () => new OmsClient({ baseUrl: env('BENCH_URL'), token: env('BENCH_TOKEN'), timeoutMs: 15_000, maxResponseBytes: 10 * 1024 * 1024 });
+const api = () => accountApi('A', { client: client(), gate: new RequestGate({ maxInFlight: 1, pace: new RunPace(`bench-${process.pid}`), retryForMs: 60_000 }), created: new CreatedOrders() }, { readOnly: false, listSettleMs: 0 });
+const get = () => ({ spec: { operationId: 'getOrder' as const, method: 'GET' as const, path: env('BENCH_PATH') } });
+
 const CLIENTS: Record<string, Send> = {
   fetch: () => {
     const url = `${env('BENCH_URL')}${env('BENCH_PATH')}`;
@@ -34,23 +40,23 @@ const CLIENTS: Record<string, Send> = {
     return async () => (await context.fetch(url, { headers, failOnStatusCode: false })).text();
   },
   'harness OmsClient (no checks)': () => {
-    const client = new OmsClient({ baseUrl: env('BENCH_URL'), token: env('BENCH_TOKEN'), timeoutMs: 15_000, maxResponseBytes: 10 * 1024 * 1024 });
-    return () => client.send({ operationId: 'getOrder', method: 'GET', path: env('BENCH_PATH') });
+    const bare = client();
+    return () => bare.send(get());
   },
   'harness OmsApi (client and response checks)': () => {
-    const api = new OmsApi('A', new OmsClient({ baseUrl: env('BENCH_URL'), token: env('BENCH_TOKEN'), timeoutMs: 15_000, maxResponseBytes: 10 * 1024 * 1024 }), new CreatedOrders(), { readOnly: false, listSettleMs: 0 });
-    return () => api.send({ operationId: 'getOrder', method: 'GET', path: env('BENCH_PATH') });
+    const checkedApi = api();
+    return () => checkedApi.send(get().spec);
   },
   'harness OmsClient, checks, expect only on a finding': () => {
-    const client = new OmsClient({ baseUrl: env('BENCH_URL'), token: env('BENCH_TOKEN'), timeoutMs: 15_000, maxResponseBytes: 10 * 1024 * 1024 });
+    const bare = client();
     return async () => {
-      const exchange = await client.send({ operationId: 'getOrder', method: 'GET', path: env('BENCH_PATH') });
+      const exchange = await bare.send(get());
       for (const finding of responseChecks(exchange)) if (finding) check(finding);
     };
   },
   'harness OmsApi inside one test.step': () => {
-    const api = new OmsApi('A', new OmsClient({ baseUrl: env('BENCH_URL'), token: env('BENCH_TOKEN'), timeoutMs: 15_000, maxResponseBytes: 10 * 1024 * 1024 }), new CreatedOrders(), { readOnly: false, listSettleMs: 0 });
-    return () => api.send({ operationId: 'getOrder', method: 'GET', path: env('BENCH_PATH') });
+    const checkedApi = api();
+    return () => checkedApi.send(get().spec);
   },
 };
 

@@ -1,33 +1,13 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import type { OperationId } from '../../contract/openapi';
 import { bodyBytes, type Exchange } from '../../contract/exchange';
-import { redactedExchange, redactHeaders } from './exchange';
+import { redactedExchange } from './exchange';
 import { redact } from '../../config/redaction';
 import { currentRunId } from '../../config/settings';
 import { noteAnswer, noteTimeout, serverWentSilent } from './silence';
 import { HttpTransport, TransportError } from './transport';
-import { RequestGate } from './gate';
+import type { Outgoing, RequestSpec, Sender } from './stage';
 
-export interface RequestSpec {
-  operationId?: OperationId;
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
-  /** Path below the base URL, e.g. /orders/123 (already encoded). */
-  path: string;
-  query?: Record<string, string | number>;
-  /** Sent as JSON. */
-  json?: unknown;
-  /** Sent as is (malformed JSON, empty bodies, oversized bodies); bytes that are not UTF-8 written as contract/exchange.ts nonUtf8Byte writes them. */
-  rawBody?: string;
-  /** Content-Type of the body: application/json unless given; null sends the body without one. */
-  contentType?: string | null;
-  /** Authorization header value; undefined: "Bearer <token>" of this client; null: no header. */
-  authorization?: string | null;
-  /** Headers of the request's own, beside those above (an oversized one). */
-  headers?: Record<string, string>;
-}
+export type { RequestSpec };
 
-/** A 429 or 503 that outlasted every retry: never evidence for or against a requirement. */
-export class RateLimitedError extends Error {}
 
 /** No evidence either way, through no fault the suite can pin on a requirement: a connection reset, a silent server. */
 export class InconclusiveError extends Error {}
@@ -40,33 +20,24 @@ export interface ClientOptions {
   timeoutMs: number;
   /** Largest response body read, after decoding (OMS_MAX_RESPONSE_BYTES). */
   maxResponseBytes: number;
-  /** Bounded waits on 429/503 with Retry-After. */
-  maxRetries?: number;
-  /** Every request passes it: the worker's in-flight cap, request-rate cap and rate-limit pauses (shared by its accounts). */
-  gate?: RequestGate;
   /** The token to send now, when it comes from POST /token (renewed before it expires). */
   currentToken?: () => Promise<string>;
   /** Asked for a fresh token once per request after a 401 (tokens from POST /token expire), given the refused one. */
   renewToken?: (refused: string) => Promise<string | undefined>;
 }
 
-const MAX_RETRY_WAIT_MS = 10_000;
-
 /**
  * HTTP to the service under test, one client per account (its own connections, no cookies: see
- * transport.ts for why not Playwright's request context); every exchange comes back redacted.
+ * transport.ts for why not Playwright's request context): the transport stage of the request pipeline
+ * (harness/requests/pipeline.ts), below the rate gate. Every exchange comes back redacted.
  */
-export class OmsClient {
+export class OmsClient implements Sender {
   private token: string;
   private readonly transport = new HttpTransport();
   private readonly runId = currentRunId();
-  private readonly gate: RequestGate;
-  /** Requests this client has sent, each retry counted (the progress line and the report count them). */
-  requestsSent = 0;
 
   constructor(private readonly options: ClientOptions) {
     this.token = options.token;
-    this.gate = options.gate ?? new RequestGate({ maxInFlight: 1 });
   }
 
   close(): void {
@@ -83,36 +54,26 @@ export class OmsClient {
     return this.token;
   }
 
-  async send(spec: RequestSpec): Promise<Exchange> {
+  /**
+   * The transport stage of the request pipeline, at its bottom: one request with this account's credentials, sent
+   * again once with a fresh token after a 401 (a token from POST /token may have expired).
+   */
+  async send({ spec }: Pick<Outgoing, 'spec'>): Promise<Exchange> {
     const search = new URLSearchParams(
       Object.entries(spec.query ?? {}).map(([name, value]) => [name, String(value)]),
     ).toString();
     const path = `${spec.path}${search ? `?${search}` : ''}`;
     const url = `${this.options.baseUrl}${path}`;
     const body = spec.rawBody ?? (spec.json === undefined ? undefined : JSON.stringify(spec.json));
-    const maxRetries = this.options.maxRetries ?? 4;
     let renewed = false;
-    for (let attempt = 0; ; attempt++) {
+    for (;;) {
       if (this.options.currentToken && !renewed) this.token = await this.options.currentToken();
       const headers: Record<string, string> = { Accept: 'application/json', ...spec.headers };
       const authorization = spec.authorization === undefined ? `Bearer ${this.token}` : spec.authorization;
       if (authorization !== null) headers.Authorization = authorization;
       if (body !== undefined && spec.contentType !== null) headers['Content-Type'] = spec.contentType ?? 'application/json';
-      this.requestsSent++;
-      const response = await this.gate.run(() => this.exchange(spec, path, url, headers, body));
-      const { status } = response;
-      const responseHeaders = redactHeaders(response.headers);
-      if ((status === 429 || status === 503) && attempt < maxRetries) {
-        // The whole worker holds back, not only this request: its other requests in flight would meet the same limit.
-        const delay = retryDelay(responseHeaders['retry-after'], attempt);
-        this.gate.pauseFor(delay);
-        await sleep(delay);
-        continue;
-      }
-      if (status === 429) {
-        throw new RateLimitedError(`${spec.method} ${path} was still rate limited (429) after ${attempt} retries`);
-      }
-      if (status === 401 && spec.authorization === undefined && !renewed && this.options.renewToken) {
+      const response = await this.exchange(spec, path, url, headers, body);
+      if (response.status === 401 && spec.authorization === undefined && !renewed && this.options.renewToken) {
         // Token lifetimes are not shown (5.3): a token from POST /token is fetched again, once per request.
         renewed = true;
         const fresh = await this.options.renewToken(this.token);
@@ -121,7 +82,7 @@ export class OmsClient {
           continue;
         }
       }
-      return redactedExchange({ operationId: spec.operationId, method: spec.method, url, path, headers, body, response, retries: attempt });
+      return redactedExchange({ operationId: spec.operationId, method: spec.method, url, path, headers, body, response });
     }
   }
 
@@ -152,13 +113,4 @@ export class OmsClient {
       throw new Error(`${request} failed: ${redact(error.message)}`);
     }
   }
-}
-
-/** Retry-After in seconds or as an HTTP date; without it, exponential back-off. */
-function retryDelay(retryAfter: string | undefined, attempt: number): number {
-  const seconds = Number(retryAfter);
-  if (retryAfter && Number.isFinite(seconds)) return Math.min(seconds * 1000, MAX_RETRY_WAIT_MS);
-  const date = retryAfter ? Date.parse(retryAfter) : NaN;
-  if (Number.isFinite(date)) return Math.min(Math.max(date - Date.now(), 0), MAX_RETRY_WAIT_MS);
-  return Math.min(250 * 2 ** attempt, MAX_RETRY_WAIT_MS);
 }

@@ -5,6 +5,8 @@ import { currentRunId, readSetting, type AccountName } from '../../config/settin
 import { RUN_ID_PATTERN } from '../../config/values';
 import { redact } from '../../config/redaction';
 import { REFERENCE_PATTERN } from '../../contract/examples';
+import { isSuccess } from '../../checks/status';
+import { createdIdOf, type Sender } from './stage';
 
 /**
  * The ledger of a run: every create it sends, written before the request goes out (with the body's
@@ -90,6 +92,31 @@ export class Ledger {
       appendFileSync(this.file, line);
     }
   }
+}
+
+/**
+ * The ledger stage of the request pipeline: a create goes in before it is sent (so an order a create in flight
+ * makes is found after a kill), and what it made goes in once answered, whatever the checks later say; an
+ * accepted delete that releases an order of the run (the ownership stage says so) goes in once answered.
+ */
+export function ledgered(next: Sender): Sender {
+  return {
+    async send(request) {
+      const { account } = request;
+      if (request.operation === 'createOrder') {
+        const marker = markerOf(request.spec.json);
+        runLedger().creating(account, marker);
+        const exchange = await next.send(request);
+        const id = createdIdOf(exchange);
+        if (id === undefined) runLedger().answered(account, marker);
+        else runLedger().created(id, account, marker);
+        return exchange;
+      }
+      const exchange = await next.send(request);
+      if (request.spec.method === 'DELETE' && request.releases && isSuccess(exchange.status)) runLedger().deleted(request.orderId, account);
+      return exchange;
+    },
+  };
 }
 
 let current: Ledger | undefined;

@@ -1,5 +1,4 @@
-import type { TestInfo } from '@playwright/test';
-import { currentTest } from './current-test';
+import { currentTest, type TestRecord } from './current-test';
 import type { Exchange } from '../../contract/exchange';
 import type { Judged } from '../../checks/check';
 
@@ -17,7 +16,7 @@ export function responseKind(status: number): string {
   return `${Math.floor(status / 100)}xx`;
 }
 
-const recordedByTest = new WeakMap<TestInfo, Set<string>>();
+const recordedByTest = new WeakMap<TestRecord, Set<string>>();
 
 /** Records that a check of the requirement ran on these responses; outside a test (a benchmark) there is nothing to record. */
 export function recordCheckedOn(requirementId: string, on: Judged): void {

@@ -1,4 +1,4 @@
-import { expect as baseExpect, test } from '@playwright/test';
+import { expect as baseExpect } from '@playwright/test';
 import { clip, curlLine } from '../http/exchange';
 import { contentType, MAX_BODY_EXCERPT, type ExchangeTiming } from '../../contract/exchange';
 import { redact } from '../../config/redaction';
@@ -9,6 +9,7 @@ import type { Judgement, Judgements } from '../../checks/check';
 import type { Finding, FindingContext, Replay, StoredRef } from '../../checks/finding';
 import { currentTest } from './current-test';
 import { readSetting } from '../../config/settings';
+
 
 /**
  * A finding as data, the way it travels from the test to the reporter (a JSON attachment named
@@ -139,7 +140,8 @@ export const expect = baseExpect.extend({
  */
 function record(finding: Finding): boolean {
   reached(finding.requirementId);
-  const info = test.info();
+  const info = currentTest();
+  if (!info) return true;
   const ofSameRequirement = info.attachments.filter((a) => a.name === FINDING_ATTACHMENT && recordOf(a)?.requirementId === finding.requirementId);
   if (ofSameRequirement.length >= RECORDS_PER_TEST) {
     const last = ofSameRequirement[ofSameRequirement.length - 1];
@@ -169,7 +171,11 @@ export function recordOf(attachment: { name: string; body?: Buffer }): FindingRe
 export function check(judgement: Judgement | Judgements | undefined): void {
   const finding = judged(judgement);
   // Only the first violation of a requirement becomes an expect: each is a Playwright step with a captured stack.
-  if (finding && record(finding)) expect.soft(finding).toMeetRequirement();
+  if (!finding || !record(finding)) return;
+  const failures = currentTest()?.failures;
+  // A body run ahead of its test keeps the violation; its test makes the expect when it replays the record.
+  if (failures) failures.push({ finding, stop: false });
+  else expect.soft(finding).toMeetRequirement();
 }
 
 /** Annotation type of the requirement whose violation stopped a test (ensure): what the test did not get to judge is blocked by it. */
@@ -184,8 +190,20 @@ export function ensure(judgement: Judgement | Judgements | undefined): void {
   const finding = judged(judgement);
   if (!finding) return;
   record(finding);
-  currentTest()?.annotations.push({ type: STOPPED_BY_ANNOTATION, description: finding.requirementId });
+  const info = currentTest();
+  info?.annotations.push({ type: STOPPED_BY_ANNOTATION, description: finding.requirementId });
+  if (info?.failures) {
+    info.failures.push({ finding, stop: true });
+    throw new StoppedByFinding(finding);
+  }
   expect(finding).toMeetRequirement();
+}
+
+/** What stops a body run ahead of its test at a violation (ensure); its test fails with the finding when it replays the record. */
+export class StoppedByFinding extends Error {
+  constructor(readonly finding: Finding) {
+    super(formatFinding(finding));
+  }
 }
 
 /**
@@ -220,3 +238,4 @@ export function reached(requirementId: string): void {
   seen.add(requirementId);
   info.annotations.push({ type: REACHED_ANNOTATION, description: requirementId });
 }
+

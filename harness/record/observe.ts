@@ -1,6 +1,6 @@
-import { test } from '@playwright/test';
 import { requirement } from '../../requirements/catalogue';
 import { OBSERVATION_ANNOTATION } from './verifies';
+import { currentTest } from './current-test';
 
 export { EXAMPLE_MARK } from '../../requirements/observed';
 
@@ -8,5 +8,5 @@ export { EXAMPLE_MARK } from '../../requirements/observed';
 export function observe(id: string, value: string): void {
   const r = requirement(id);
   if (r.level !== 'OBSERVED') throw new Error(`observe(${id}): ${id} is ${r.level}, not OBSERVED; check it instead`);
-  test.info().annotations.push({ type: OBSERVATION_ANNOTATION, description: `${id}: ${value}` });
+  currentTest()?.annotations.push({ type: OBSERVATION_ANNOTATION, description: `${id}: ${value}` });
 }

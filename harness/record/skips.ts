@@ -1,4 +1,4 @@
-import { test, type TestInfo } from '@playwright/test';
+import { currentTest, type TestRecord } from './current-test';
 
 /** Annotation type of a skip's structured cause: a JSON `Skip` (data, never read back out of the reason's wording). */
 export const SKIP_ANNOTATION = 'oms-skip';
@@ -31,11 +31,10 @@ export interface Skip {
  * Skips the current test with a structured cause: the one way a test of the suite is skipped. Playwright
  * keeps the reason as its skip annotation; the reporter reads the kind from SKIP_ANNOTATION.
  */
-export function skipTest(skip: Skip, info: TestInfo = test.info()): never {
+export function skipTest(skip: Skip, info: TestRecord | undefined = currentTest()): never {
+  if (!info) throw new Error(`skipped outside a test: ${skip.reason}`);
   info.annotations.push({ type: SKIP_ANNOTATION, description: JSON.stringify(skip) });
-  info.skip(true, skip.reason);
-  // testInfo.skip(true) throws; this line only tells the compiler so.
-  throw new Error(`skipped: ${skip.reason}`);
+  return info.skip(skip.reason);
 }
 
 /** A skip back from its annotation; undefined for anything else. */

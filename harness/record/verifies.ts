@@ -1,6 +1,6 @@
 import type { TestDetails } from '@playwright/test';
 import { requirement } from '../../requirements/catalogue';
-import { ALONE_TAG } from '../../config/phases';
+import { ALONE_TAG, kindOf, QUIET_TAG, type TestKind } from '../../config/phases';
 import { currentTest } from './current-test';
 
 export const REQUIREMENT_ANNOTATION = 'requirement';
@@ -23,22 +23,33 @@ export function verifies(...ids: string[]): TestDetails {
 }
 
 /**
- * Runs the test in the run's phase of tests that run alone (config/phases.ts), no other test of the run
- * writing meanwhile: test('…', runsAlone(verifies('ORD-LIST-003')), …).
+ * Runs the test beside no other test of the run (config/phases.ts): a write that nothing of the run may meet,
+ * such as a write to an order just deleted: test('…', runsAlone(verifies('ORD-DELETE-005')), …).
  */
 export function runsAlone(details: TestDetails): TestDetails {
   return { ...details, tag: [...[details.tag ?? []].flat(), ALONE_TAG] };
 }
 
 /**
- * Throws (a defect of the suite, not of the server) when the test running now does not run alone: `what`
- * rests on no other write of the run meeting it. Outside a test (a benchmark, a unit test) nothing to hold.
+ * Runs the test while no test of the run writes, beside other tests that only read (config/phases.ts): a list
+ * view read twice for a stable account: test('…', whileNothingWrites(verifies('ORD-LIST-003')), …).
  */
-export function mustRunAlone(what: string): void {
+export function whileNothingWrites(details: TestDetails): TestDetails {
+  return { ...details, tag: [...[details.tag ?? []].flat(), QUIET_TAG] };
+}
+
+/**
+ * Throws (a defect of the suite, not of the server) when the test running now may meet what `what` rests on
+ * not meeting: a write of the run (`quiet`: declare the test whileNothingWrites or runsAlone) or any other test
+ * of the run (`alone`: runsAlone). Outside a test (a benchmark, a unit test) nothing to hold.
+ */
+export function mustRunApart(what: string, needs: Exclude<TestKind, 'together'>): void {
   const info = currentTest();
-  if (info && !info.tags.includes(ALONE_TAG)) {
-    throw new Error(`${what} in a test that runs beside the run's other tests: declare it with runsAlone(verifies(…)) so it runs in the phase where no other test of the run writes (config/phases.ts)`);
-  }
+  if (!info) return;
+  const kind = kindOf(info.tags);
+  if (kind === 'alone' || kind === needs) return;
+  const declare = needs === 'alone' ? 'runsAlone(verifies(…))' : 'whileNothingWrites(verifies(…)) (or runsAlone, if it writes)';
+  throw new Error(`${what} in a test that runs beside the run's other tests: declare it with ${declare} so no other test of the run meets it (config/phases.ts)`);
 }
 
 export const OBSERVATION_ANNOTATION = 'observed';
@@ -48,3 +59,6 @@ export const REQUESTS_ANNOTATION = 'oms-requests';
 
 /** Annotation type of the longest chain of dependent requests in a test (its description): its floor is that many round trips. */
 export const CHAIN_ANNOTATION = 'oms-chain';
+
+/** Annotation type of when a test's body ran (JSON `{ startedAt, endedAt }`, epoch ms): ahead of its test, it may have run long before Playwright reports it. */
+export const RAN_ANNOTATION = 'oms-ran';

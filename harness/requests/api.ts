@@ -1,20 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { test } from '@playwright/test';
 import type { OperationId } from '../../contract/openapi';
 import { operationOf, requestLine, type RequestLine } from '../../contract/operations';
-import { recordCheckedOn } from '../record/checked-on';
-import { responseChecks, responseRequirements } from '../../checks/body';
 import { idIsOnePathSegment } from '../../checks/orders';
-import { InconclusiveError, RateLimitedError, type OmsClient, type RequestSpec } from '../http/client';
+import type { RequestSpec } from '../http/client';
 import type { Exchange } from '../../contract/exchange';
-import { skipTest } from '../record/skips';
-import { settingName, type AccountName } from '../../config/settings';
-import { check, ensure } from '../record/findings';
+import type { AccountName } from '../../config/settings';
+import { ensure } from '../record/findings';
+import { judgeResponse } from '../record/checked';
+import type { Sender } from '../http/stage';
 import type { CreatedOrders } from './created-orders';
 import { orderRequestLine } from '../../contract/order-path';
-
-/** What a create sent ahead came to: its exchange, or the transport failure (thrown in the test that takes it). */
-export type Made = { exchange: Exchange } | { error: unknown };
 
 export interface ApiOptions {
   /** OMS_READ_ONLY: a test that needs a write is skipped instead. */
@@ -23,18 +18,18 @@ export interface ApiOptions {
   listSettleMs: number;
 }
 
-/** Annotation type of a request that waited out 429/503 answers; its description starts with the count. */
-export const RATE_LIMIT_ANNOTATION = 'rate-limit-retries';
-
 /**
- * The order operations of one account, as tests use them. Every response is checked against the
- * contract (JSON, meta.status, schema) on the way back. Only orders this run created can be changed
- * or deleted: a shared account's other orders are never touched.
+ * The order operations of one account, as tests use them. Every request goes out through the account's
+ * request pipeline (harness/requests/pipeline.ts): read-only and ownership guards (only orders this run created
+ * can be changed or deleted: a shared account's other orders are never touched), the ledger, the rate gate,
+ * and on the way back the checks every response gets.
  */
 export class OmsApi {
   constructor(
     readonly account: AccountName,
-    readonly client: OmsClient,
+    /** The account's request pipeline; its transport, for what only a client knows (the bearer token, the base URL). */
+    private readonly pipeline: Sender,
+    readonly client: { readonly baseUrl: string; bearerToken(): Promise<string> },
     private readonly created: CreatedOrders,
     private readonly options: ApiOptions,
     /** Told of every exchange this api completes (the requests of a generated run, for its counterexample). */
@@ -43,7 +38,7 @@ export class OmsApi {
 
   /** The same account and guards, every exchange it completes also handed to `onExchange` (and another list settle time, if given). */
   recording(onExchange: (exchange: Exchange) => void, listSettleMs = this.options.listSettleMs): OmsApi {
-    return new OmsApi(this.account, this.client, this.created, { ...this.options, listSettleMs }, onExchange);
+    return new OmsApi(this.account, this.pipeline, this.client, this.created, { ...this.options, listSettleMs }, onExchange);
   }
 
   list(query: Record<string, string | number> = {}): Promise<Exchange> {
@@ -59,83 +54,16 @@ export class OmsApi {
   }
 
   update(id: string, body: unknown): Promise<Exchange> {
-    this.refuseInReadOnly('update an order');
-    this.created.assertOwn(id);
     return this.send({ ...orderRequest('updateOrder', id), json: body });
   }
 
-  async delete(id: string): Promise<Exchange> {
-    this.refuseInReadOnly('delete an order');
-    this.created.assertOwn(id);
+  delete(id: string): Promise<Exchange> {
     return this.send(orderRequest('deleteOrder', id));
   }
 
-  /** Any request, for the cases the operations above cannot make (broken auth, malformed bodies). */
-  async send(spec: RequestSpec): Promise<Exchange> {
-    if (spec.method !== 'GET') this.refuseInReadOnly(`send ${spec.method} ${spec.path}`);
-    if (spec.method !== 'GET' && spec.method !== 'POST') this.created.assertOwn(orderIdOf(spec.path));
-    let exchange: Exchange;
-    try {
-      exchange = await this.transmitted(spec);
-    } catch (error) {
-      this.failed(error);
-    }
-    return this.judged(spec, exchange);
-  }
-
-  /**
-   * A create of this body sent now, not judged until a test takes it (OrderPool): the order it makes is this
-   * run's at once (the ledger, the cleanup), whichever test takes it, or none.
-   */
-  createAhead(body: unknown): Promise<Made> {
-    return this.transmitted({ ...requestLine('createOrder'), json: body }).then(
-      (exchange) => ({ exchange }),
-      (error: unknown) => ({ error }),
-    );
-  }
-
-  /** A create made ahead, judged now in the test that takes it, as if it had sent it. */
-  async taken(made: Promise<Made>): Promise<Exchange> {
-    const outcome = await made;
-    return this.judged(requestLine('createOrder'), 'error' in outcome ? this.failed(outcome.error) : outcome.exchange);
-  }
-
-  /**
-   * One exchange sent, judged by nothing yet, that keeps the
-   * ledger (a create goes in before it is sent, so an order a create in flight makes is found after a kill;
-   * what it made goes in once answered, whatever the checks later say). A transport failure is thrown as is.
-   */
-  private async transmitted(spec: RequestSpec): Promise<Exchange> {
-    if (operationOf(spec.method, spec.path) === 'createOrder') {
-      // Tracked from the start: a create made ahead may still be in flight when the worker's teardown settles the creates.
-      return this.created.whileCreating(async () => {
-        return this.sentAndRecorded(spec, { marker: this.created.sending(spec.json, this.account) });
-      });
-    }
-    return this.sentAndRecorded(spec);
-  }
-
-  private async sentAndRecorded(spec: RequestSpec, creating?: { marker: string | undefined }): Promise<Exchange> {
-    const exchange = await this.client.send(spec);
-    if (creating) {
-      const createdId = (exchange.json as { id?: unknown } | undefined)?.id;
-      // Whatever the body was (even one the server should have refused), an order it made is ours to delete.
-      const made = exchange.status >= 200 && exchange.status < 300 && (typeof createdId === 'string' || typeof createdId === 'number');
-      this.created.answered(this.account, creating.marker, made ? String(createdId) : undefined);
-    }
-    const targetId = orderIdOf(spec.path);
-    // Any accepted delete of an own order, also one sent with an unusual Authorization the server took.
-    if (spec.method === 'DELETE' && exchange.status >= 200 && exchange.status < 300 && this.created.ownerOf(targetId) === this.account) this.created.forget(targetId);
-    return exchange;
-  }
-
-  /** A transport failure as the current test takes it: no evidence either way, so a skip with the server as its cause. */
-  private failed(error: unknown): never {
-    // A 429 that outlasted the retries is no evidence either way.
-    if (error instanceof RateLimitedError) skipTest({ kind: 'server', reason: `rate limited: ${error.message}` });
-    // A connection reset or a silent server: no evidence either way, so never a requirement failure.
-    if (error instanceof InconclusiveError) skipTest({ kind: 'server', reason: error.message });
-    throw error;
+  /** Any request, for the cases the operations above cannot make (broken auth, malformed bodies); `outside` names where a request outside any test is made. */
+  send(spec: RequestSpec, outside?: string): Promise<Exchange> {
+    return this.pipeline.send({ spec, account: this.account, operation: operationOf(spec.method, spec.path), orderId: orderIdOf(spec.path), onExchange: this.onExchange, outside });
   }
 
   /**
@@ -143,20 +71,7 @@ export class OmsApi {
    * test to what every response must be, as if sent here: no answer of a run escapes the general checks.
    */
   judge(exchange: Exchange): Exchange {
-    return this.judged({ method: exchange.request.method as RequestSpec['method'], path: exchange.request.path }, exchange);
-  }
-
-  /** The exchange checked against the contract in the current test: what every response must be. */
-  private judged(spec: Pick<RequestSpec, 'method' | 'path'>, exchange: Exchange): Exchange {
-    if (exchange.retries) {
-      // Counted in the report; a wait for a rate limit is never evidence about a requirement.
-      test.info().annotations.push({ type: RATE_LIMIT_ANNOTATION, description: `${exchange.retries} ${spec.method} ${spec.path}` });
-    }
-    for (const finding of responseChecks(exchange)) check(finding);
-    // Held to the checks every response gets, whether one judged here (meta.status where there is one) or not.
-    for (const requirementId of responseRequirements(exchange)) recordCheckedOn(requirementId, exchange);
-    this.onExchange?.(exchange);
-    return exchange;
+    return judgeResponse(exchange);
   }
 
   /** OMS_READ_ONLY: every request that could change something is refused (the test skipped with the reason). */
@@ -217,10 +132,6 @@ export class OmsApi {
     for (const id of ids) this.created.allowMissing(id);
     return ids;
   }
-
-  private refuseInReadOnly(what: string): void {
-    if (this.readOnly) skipTest({ kind: 'configuration', reason: `read-only mode (${settingName('readOnly')}): this check needs to ${what}`, settings: [readOnlyOff()] });
-  }
 }
 
 /**
@@ -280,8 +191,4 @@ function orderIdOf(path: string): string {
   return decodeURIComponent(path.split('/')[2] ?? '');
 }
 
-/** What turns read-only mode off, in the user's terms: drop --read-only, or unset OMS_READ_ONLY. */
-export function readOnlyOff(): string {
-  const name = settingName('readOnly');
-  return `${name.startsWith('--') ? 'drop' : 'unset'} ${name}`;
-}
+export { readOnlyOff } from './read-only';

@@ -1,5 +1,8 @@
 import type { AccountName } from '../../config/settings';
-import { markerOf, runLedger } from '../http/ledger';
+import { isSuccess } from '../../checks/status';
+import { runLedger } from '../http/ledger';
+import { createdIdOf, type Outgoing, type Sender } from '../http/stage';
+import type { Exchange } from '../../contract/exchange';
 
 /**
  * The orders this worker created, and the ids it made up for "unknown id" checks. The suite may
@@ -16,13 +19,33 @@ export class CreatedOrders {
 
   private closed = false;
 
-  /** A create on its way: `settled` waits for it (an interrupted test's requests are not cancelled, and the order one makes is ours to delete). */
-  whileCreating<T>(create: () => Promise<T>): Promise<T> {
+  /**
+   * The ownership stage of the request pipeline, around `next`: a request that changes an order goes out only for an order this
+   * run created (or an id it made up); a create is tracked while it is on its way (an interrupted test's requests
+   * are not cancelled, and the order one makes is ours to delete), and the order it made is this run's once
+   * answered; an accepted delete of an own order gives it up.
+   */
+  owning(next: Sender): Sender {
+    return { send: (request) => this.owned(request, next) };
+  }
+
+  private async owned(request: Outgoing, next: Sender): Promise<Exchange> {
+    const { spec, orderId } = request;
+    const create = request.operation === 'createOrder';
+    // Reads, and posts to the collection, change no order of anyone's; anything else must name one of this run's.
+    if (spec.method !== 'GET' && !(spec.method === 'POST' && orderId === '')) this.assertOwn(orderId);
+    if (spec.method === 'DELETE') request.releases = (this.creates.get(orderId) ?? 0) <= 1 && this.owners.get(orderId) === request.account;
     // An interrupted test's body runs on after its teardown began: a create it starts then would make an order no one deletes.
-    if (this.closed) return Promise.reject(new Error('the worker is shutting down: no create is sent after its cleanup began'));
-    const tracked = create().finally(() => this.pending.delete(tracked));
-    this.pending.add(tracked);
-    return tracked;
+    if (create && this.closed) throw new Error('the worker is shutting down: no create is sent after its cleanup began');
+    const sent = next.send(request);
+    if (create) this.track(sent);
+    const exchange = await sent;
+    const id = create ? createdIdOf(exchange) : undefined;
+    // Whatever the body was (even one the server should have refused), an order it made is ours to delete.
+    if (id !== undefined) this.own(id, request.account);
+    // Any accepted delete of an own order, also one sent with an unusual Authorization the server took.
+    if (spec.method === 'DELETE' && isSuccess(exchange.status) && this.owners.get(orderId) === request.account) this.forget(orderId);
+    return exchange;
   }
 
   /** Once every create on its way has its answer recorded (each ends at the request timeout at the latest); no create starts after it is called. */
@@ -31,39 +54,11 @@ export class CreatedOrders {
     while (this.pending.size) await Promise.allSettled([...this.pending]);
   }
 
-  /** A create is about to be sent with this body: the ledger knows of it before any answer (a kill may come first). */
-  sending(body: unknown, account: AccountName): string | undefined {
-    const marker = markerOf(body);
-    runLedger().creating(account, marker);
-    return marker;
-  }
-
-  /** The answer to a create sent with `marker`: the order it made, or none. */
-  answered(account: AccountName, marker: string | undefined, id?: string): void {
-    if (id === undefined) return runLedger().answered(account, marker);
-    runLedger().created(id, account, marker);
-    this.owners.set(id, account);
-    this.creates.set(id, (this.creates.get(id) ?? 0) + 1);
-  }
-
   /** An order of this run that a write after its delete brought back: held again, so the cleanup deletes it. */
   reclaim(id: string, account: AccountName): void {
     runLedger().created(id, account, undefined);
     this.owners.set(id, account);
     this.creates.set(id, 1);
-  }
-
-  forget(id: string): void {
-    // An id the server gave to several of this run's creates stays this run's until each was deleted once.
-    const creates = this.creates.get(id) ?? 0;
-    if (creates > 1) return void this.creates.set(id, creates - 1);
-    this.creates.delete(id);
-    const account = this.owners.get(id);
-    if (account) {
-      runLedger().deleted(id, account);
-      this.deleted.add(id);
-    }
-    this.owners.delete(id);
   }
 
   /** An order this worker created and deleted may be written to again (to see what a write after a delete answers). */
@@ -91,5 +86,27 @@ export class CreatedOrders {
   /** Every order held, once per create the server answered with its id (a second delete of a shared id answers 404, and is forgotten then). */
   remaining(): Array<[string, AccountName]> {
     return [...this.owners].flatMap(([id, account]) => Array.from({ length: this.creates.get(id) ?? 1 }, (): [string, AccountName] => [id, account]));
+  }
+
+  private track(create: Promise<unknown>): void {
+    const tracked: Promise<unknown> = create.then(
+      () => this.pending.delete(tracked),
+      () => this.pending.delete(tracked),
+    );
+    this.pending.add(tracked);
+  }
+
+  private own(id: string, account: AccountName): void {
+    this.owners.set(id, account);
+    this.creates.set(id, (this.creates.get(id) ?? 0) + 1);
+  }
+
+  private forget(id: string): void {
+    // An id the server gave to several of this run's creates stays this run's until each was deleted once.
+    const creates = this.creates.get(id) ?? 0;
+    if (creates > 1) return void this.creates.set(id, creates - 1);
+    this.creates.delete(id);
+    if (this.owners.has(id)) this.deleted.add(id);
+    this.owners.delete(id);
   }
 }

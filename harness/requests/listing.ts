@@ -9,7 +9,7 @@ import type { Exchange } from '../../contract/exchange';
 import { ensure, judged } from '../record/findings';
 import type { Judgement, Judgements } from '../../checks/check';
 import { minimalOrder } from '../../contract/examples';
-import { mustRunAlone } from '../record/verifies';
+import { mustRunApart } from '../record/verifies';
 import { bounds, isValidQuery, type ListQuery } from '../../contract/query';
 import { together } from './together';
 import { sentAsOne } from '../http/gate';
@@ -32,8 +32,8 @@ const REREAD_LAST_WAIT_MS = 100;
 
 /**
  * The same list requests, answered twice in a row with identical results: a view of the account that
- * no other client changed while it was taken (no write of this run can: the test runs alone,
- * config/phases.ts). Every page of a view is in flight at once (sentAsOne). A shared account may be written
+ * no other client changed while it was taken (no write of this run can: the test runs while nothing of the run
+ * writes, config/phases.ts). Every page of a view is in flight at once (sentAsOne). A shared account may be written
  * to at any time, so a changed view is read again, at once a few times, then after a short wait that grows
  * (a client writing now and then leaves gaps that two reads fit in; a list that lags behind writes goes on
  * changing a while after the writes stopped), `attempts` times and for as long as OMS_LIST_SETTLE_MS lasts;
@@ -45,7 +45,7 @@ export async function readStableView(
   queries: Array<Record<string, string | number>>,
   { attempts = 10, stop = ensure }: { attempts?: number; stop?: (judgement: Judgement | undefined) => void } = {},
 ): Promise<ListPage[] | undefined> {
-  mustRunAlone('a list view read twice for a stable account');
+  mustRunApart('a list view read twice for a stable account', 'quiet');
   const until = Date.now() + api.listSettleMs;
   let previous: ListPage[] | undefined;
   let changes = 0;
@@ -88,8 +88,25 @@ const listCaughtUp = new WeakSet<object>();
  * (OMS_LIST_SETTLE_MS) to count them, once per worker, so later views of the account are of a list that caught up.
  */
 export async function ensureOrders(api: OmsApi, count: number): Promise<void> {
+  // One at a time per account: tests running side by side would each make the orders missing, and a view read
+  // while another test makes them would see writes. The others wait for the one making them, then count again.
+  for (let pending = ensuring.get(api.client); pending; pending = ensuring.get(api.client)) await pending.catch(() => undefined);
   // Orders this worker created and still holds are there whatever anyone else did: no need to count.
   if (api.ownOrderCount() >= count && listCaughtUp.has(api.client)) return;
+  const making = madeAndShown(api, count);
+  ensuring.set(api.client, making);
+  try {
+    await making;
+  } finally {
+    ensuring.delete(api.client);
+  }
+}
+
+/** The ensureOrders of each account under way. */
+const ensuring = new WeakMap<object, Promise<void>>();
+
+/** The orders missing made, and the list given the settle time to count them. */
+async function madeAndShown(api: OmsApi, count: number): Promise<void> {
   for (let round = 0; round < 3 && api.ownOrderCount() < count; round++) {
     const { total } = await listPage(api, { limit: 1 });
     // Bounded by what this worker already created: a meta.total that stays low (a fault) costs `count` orders, not more.

@@ -10,8 +10,7 @@ import { isSuccess } from '../../checks/status';
 import type { Exchange, Json } from '../../contract/exchange';
 import { ensure } from '../record/findings';
 import { minimalOrder } from '../../contract/examples';
-import { mustRunAlone } from '../record/verifies';
-import { madeAhead } from './order-pool';
+import { mustRunApart } from '../record/verifies';
 import { together } from './together';
 
 export interface CreatedOrder {
@@ -24,13 +23,11 @@ export interface CreatedOrder {
 
 /** Creates an order and stops the test unless the service accepted it (`accepted`: the requirement a refusal breaks) and assigned a string id. */
 export async function createOrder(api: OmsApi, sent: Json, accepted: Check = createAccepted): Promise<CreatedOrder> {
-  // An example order may have been made ahead (harness/order-pool.ts): the test judges that create as its own.
-  const ahead = madeAhead(api, sent);
-  const exchange = ahead ? await api.taken(ahead.made) : await api.create(sent);
+  const exchange = await api.create(sent);
   ensure(accepted(exchange));
   ensure(idAssigned(exchange));
   const body = (exchange.json ?? {}) as Json;
-  return { id: body.id as string, sent: ahead?.sent ?? sent, body, exchange };
+  return { id: body.id as string, sent, body, exchange };
 }
 
 /** Creates an order of each body, all in flight at once (none waits for another's answer), as createOrder does one. */
@@ -110,7 +107,7 @@ export interface WriteAfterDelete {
  * the write can only reach the deleted order. One the write brought back is the cleanup's to delete again.
  */
 export async function writeAfterDelete(api: OmsApi, write: (id: string) => Promise<Exchange>): Promise<WriteAfterDelete> {
-  mustRunAlone('a write after a delete');
+  mustRunApart('a write after a delete', 'alone');
   const created = await createOrder(api, minimalOrder());
   await createOrder(api, minimalOrder());
   const deletion = await api.delete(created.id);

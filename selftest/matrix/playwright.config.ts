@@ -50,6 +50,6 @@ export default defineConfig<{}, WorkerOptions>({
     name: rowName(row),
     // One worker, one server: each row's tests meet one store, as a run of the suite against one server does.
     workers: 1,
-    use: { target: referenceTarget(rowVariables(row), rowRunId(row), { settings: rowSettings(row) }) },
+    use: { target: referenceTarget(rowVariables(row), rowRunId(row), { settings: rowSettings(row) }), soleWorker: true },
   })),
 });

@@ -23,7 +23,7 @@ import { observe } from '../../harness/record/observe';
 import { createOrder, orderToRead } from '../../harness/requests/orders';
 import type { Json } from '../../contract/exchange';
 import { fullOrder, item, nonAsciiOrder } from '../../contract/examples';
-import { runsAlone, verifies } from '../../harness/record/verifies';
+import { runsAlone, verifies, whileNothingWrites } from '../../harness/record/verifies';
 import { together } from '../../harness/requests/together';
 
 const limitBounds = contract().queryParameter('listOrders', 'limit') as { minimum: number; maximum: number; default: number };
@@ -32,33 +32,34 @@ const pageBounds = contract().queryParameter('listOrders', 'page') as { minimum:
 const FULL_ACCOUNT = limitBounds.maximum + 1;
 
 test.describe('GET /orders (4.1, 8)', () => {
-  test.beforeEach(async ({ api }) => {
-    await ensureOrders(api, FULL_ACCOUNT);
-  });
-
   test('answers the list envelope', verifies('ORD-LIST-001', 'ORD-FORM-002', 'ORD-OBS-001'), async ({ api }) => {
+    await ensureOrders(api, FULL_ACCOUNT);
     const page = await listPage(api, {});
     observe('ORD-OBS-001', `list answers ${page.exchange.status}`);
     check(listShowsOrders(page, FULL_ACCOUNT));
   });
 
-  test(`holds ${limitBounds.default} orders when no limit is given`, runsAlone(verifies('ORD-LIST-002')), async ({ api }) => {
+  test(`holds ${limitBounds.default} orders when no limit is given`, whileNothingWrites(verifies('ORD-LIST-002')), async ({ api }) => {
+    await ensureOrders(api, FULL_ACCOUNT);
     const [page] = await stableView(api, [{}]);
     check(defaultLimitHonoured(page, limitBounds.default));
   });
 
-  test('answers the first page when no page is given', runsAlone(verifies('ORD-LIST-003')), async ({ api }) => {
+  test('answers the first page when no page is given', whileNothingWrites(verifies('ORD-LIST-003')), async ({ api }) => {
+    await ensureOrders(api, FULL_ACCOUNT);
     const [implicit, explicit] = await stableView(api, [{ limit: 5 }, { page: pageBounds.default, limit: 5 }]);
     check(firstPageByDefault(implicit, explicit));
   });
 
-  test('honours every limit from 1 to 100', runsAlone(verifies('ORD-LIST-004')), async ({ api }) => {
+  test('honours every limit from 1 to 100', whileNothingWrites(verifies('ORD-LIST-004')), async ({ api }) => {
+    await ensureOrders(api, FULL_ACCOUNT);
     const limits = [limitBounds.minimum, 2, 3, 7, limitBounds.default, 25, 50, limitBounds.maximum - 1, limitBounds.maximum];
     const view = await stableView(api, limits.map((limit) => ({ limit })));
     limits.forEach((limit, index) => check(limitHonoured(view[index], limit)));
   });
 
   test('never holds more than 100 orders, whatever limit is asked', verifies('ORD-LIST-005', 'ORD-OBS-009'), async ({ api }) => {
+    await ensureOrders(api, FULL_ACCOUNT);
     const seen: string[] = [];
     const limits = [limitBounds.maximum, limitBounds.maximum + 1, 150, 1000];
     const answers = await together(limits.map((limit) => api.list({ limit })));
@@ -71,7 +72,8 @@ test.describe('GET /orders (4.1, 8)', () => {
   });
 
   for (const limit of [3, undefined]) {
-    test(`numbers pages from 1, without gap or overlap (${limit === undefined ? 'no limit' : `limit ${limit}`})`, runsAlone(verifies('ORD-LIST-006')), async ({ api }) => {
+    test(`numbers pages from 1, without gap or overlap (${limit === undefined ? 'no limit' : `limit ${limit}`})`, whileNothingWrites(verifies('ORD-LIST-006')), async ({ api }) => {
+      await ensureOrders(api, FULL_ACCOUNT);
       // Without limit, pages are numbered at the server's own page size: whether that is 10 is ORD-LIST-002's question.
       const size = limit ?? Math.max(1, (await listPage(api, {})).data.length);
       const pageCount = Math.max(1, Math.min(4, Math.floor(limitBounds.maximum / size)));
@@ -82,6 +84,7 @@ test.describe('GET /orders (4.1, 8)', () => {
   }
 
   test('reports the total count in meta.total, also after a delete and while another account holds orders', runsAlone(verifies('ORD-LIST-007')), async ({ api, accounts, settings }) => {
+    await ensureOrders(api, FULL_ACCOUNT);
     if (!settings.readOnly) {
       // "The count of orders" is the account's own: another account's order must not be counted.
       // A count kept by hand goes wrong at the first delete: make sure one happened.
@@ -106,6 +109,7 @@ test.describe('GET /orders (4.1, 8)', () => {
   });
 
   test('observes what a page beyond the last one answers', verifies('ORD-LIST-009', 'ORD-LIST-007'), async ({ api }) => {
+    await ensureOrders(api, FULL_ACCOUNT);
     const first = await listPage(api, { limit: limitBounds.maximum });
     const seen: string[] = [];
     const pages = [Math.ceil((first.total ?? 0) / limitBounds.maximum) + 1, 1_000_000];
@@ -137,6 +141,7 @@ test.describe('GET /orders (4.1, 8)', () => {
     ['page', ''],
   ];
   test('rejects or clamps out-of-range paging, never with a 5xx', verifies('ORD-LIST-010', 'ORD-OBS-009', 'ORD-OBS-002'), async ({ api }) => {
+    await ensureOrders(api, FULL_ACCOUNT);
     const seen: string[] = [];
     const answers = await together(outOfRange.map(([name, value]) => api.list({ [name]: value })));
     for (const [index, [name, value]] of outOfRange.entries()) {
@@ -148,6 +153,7 @@ test.describe('GET /orders (4.1, 8)', () => {
   });
 
   test('lists the same orders in the same order when asked twice', verifies('ORD-LIST-011', 'ORD-OBS-008'), async ({ api }) => {
+    await ensureOrders(api, FULL_ACCOUNT);
     const first = await listPage(api, { limit: limitBounds.maximum });
     const second = await listPage(api, { limit: limitBounds.maximum });
     check(sameOrderTwice(first, second));
@@ -155,16 +161,19 @@ test.describe('GET /orders (4.1, 8)', () => {
   });
 
   test('shows each order with the values of its full form', verifies('ORD-LIST-008'), async ({ api }) => {
+    await ensureOrders(api, FULL_ACCOUNT);
     const created = await orderToRead(api, fullOrder());
     check(await summaryMatchesFullForm(api, created.id));
   });
 
   test('shows non-ASCII text in the list exactly as in the full form', verifies('ORD-LIST-008'), async ({ api }) => {
+    await ensureOrders(api, FULL_ACCOUNT);
     const created = await createOrder(api, nonAsciiOrder());
     check(await summaryMatchesFullForm(api, created.id));
   });
 
   test('shows an updated order with its new values', verifies('ORD-LIST-008'), async ({ api }) => {
+    await ensureOrders(api, FULL_ACCOUNT);
     const created = await createOrder(api, fullOrder());
     const update = { items: [item({ name: 'Replacement', quantity: 5, price: 3.3 }), item()], price: 41.5, note: 'after update' };
     ensure(updateAccepted(await api.update(created.id, update)));

@@ -1,3 +1,4 @@
+import { skipTest } from '../../harness/record/skips';
 import { listedAfterCreate, summaryCarriesFullForm } from '../../checks/listing';
 import { createAccepted, createAnswersWhatWasSent, getAnswersOrderAsked, idAssigned, refusalProvesNothing } from '../../checks/orders';
 import { check, ensure } from '../../harness/record/findings';
@@ -24,7 +25,7 @@ test('answers the summary of a fully filled order in the form of section 2.7', v
 test('lists an order sent with empty objects with the values of its full form', verifies('ORD-LIST-008', 'ORD-CREATE-004'), async ({ api }) => {
   const sent = minimalOrder({ payment: {}, items: [item({ dimensions: {} })] });
   const exchange = await api.create(sent);
-  test.skip(refusalProvesNothing(sent, exchange), `the server refuses a payment sent empty (${exchange.status}): which nested fields it requires is open (ORD-OBS-026)`);
+  if (refusalProvesNothing(sent, exchange)) skipTest({ kind: 'precondition', reason: `the server refuses a payment sent empty (${exchange.status}): which nested fields it requires is open (ORD-OBS-026)` });
   ensure(createAccepted(exchange));
   ensure(idAssigned(exchange));
   check(createAnswersWhatWasSent(sent, exchange));
