@@ -1,8 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Reporter, TestCase, TestResult, TestStep } from '@playwright/test/reporter';
-import { isPhaseProject } from '../config/phases';
-import { CHAIN_ANNOTATION } from '../harness/record/verifies';
+import { isPhaseProject, kindOf, type TestKind } from '../config/phases';
+import { CHAIN_ANNOTATION, RAN_ANNOTATION } from '../harness/record/verifies';
 
 /** Per test: its duration, and how many steps Playwright made in it (each expect and each API call is one). */
 export interface TestTiming {
@@ -13,6 +13,11 @@ export interface TestTiming {
   chain?: number;
   /** The run's phase it ran in (config/phases.ts). */
   phase?: string;
+  /** How it runs beside others (config/phases.ts). */
+  kind?: TestKind;
+  /** When its body ran (epoch ms): ahead of Playwright, it may have run long before Playwright reports it. */
+  ranFrom?: number;
+  ranTo?: number;
 }
 
 /**
@@ -35,6 +40,13 @@ export default class TimingReporter implements Reporter {
     const chain = result.annotations.find((a) => a.type === CHAIN_ANNOTATION)?.description;
     if (chain !== undefined) entry.chain = Number(chain);
     entry.phase = test.parent.project()?.name;
+    entry.kind = kindOf(test.tags);
+    const ran = result.annotations.find((a) => a.type === RAN_ANNOTATION)?.description;
+    if (ran) {
+      const { startedAt, endedAt } = JSON.parse(ran) as { startedAt: number; endedAt: number };
+      entry.ranFrom = startedAt;
+      entry.ranTo = endedAt;
+    }
   }
 
   onEnd(): void {

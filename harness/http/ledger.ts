@@ -7,6 +7,8 @@ import { redact } from '../../config/redaction';
 import { REFERENCE_PATTERN } from '../../contract/examples';
 import { isSuccess } from '../../checks/status';
 import { createdIdOf, type Sender } from './stage';
+import { RateLimitedError } from './pace';
+import type { Exchange } from '../../contract/exchange';
 
 /**
  * The ledger of a run: every create it sends, written before the request goes out (with the body's
@@ -106,7 +108,14 @@ export function ledgered(next: Sender): Sender {
       if (request.operation === 'createOrder') {
         const marker = markerOf(request.spec.json);
         runLedger().creating(account, marker);
-        const exchange = await next.send(request);
+        let exchange: Exchange;
+        try {
+          exchange = await next.send(request);
+        } catch (error) {
+          // Every answer was a 429, or it was never sent: no order was made. Any other failure may have made one.
+          if (error instanceof RateLimitedError) runLedger().answered(account, marker);
+          throw error;
+        }
         const id = createdIdOf(exchange);
         if (id === undefined) runLedger().answered(account, marker);
         else runLedger().created(id, account, marker);

@@ -17,25 +17,30 @@ interface PaceState {
   gaveUp?: string;
 }
 
-/** The spacing a fresh limit starts from, doubled at each later one, at most the last. */
+/** The spacing a limit that let nothing through since the last one starts from, doubled at each such limit; at most the last. */
 const FIRST_SPACING_MS = 10;
 const MAX_SPACING_MS = 2_000;
 /** Without a 429 for this long, the learned spacing halves: the run speeds up again while the server lets it. */
-const SPACING_HALF_LIFE_MS = 5_000;
+const SPACING_HALF_LIFE_MS = 15_000;
 
 const NONE: PaceState = { pausedUntil: 0, spacingMs: 0, limitedAt: 0 };
 
 /**
  * The pace the server sets, learned from its 429s and shared by every worker of the run through one small file
  * in the temp area keyed by the run id (as harness/http/silence.ts shares a silence): a Retry-After pauses the whole
- * run, not the worker that met it; each new limit (a 429 after the last pause ended) doubles the spacing between
- * the run's requests, which halves again while no 429 comes. A fixed window that refuses the rest of its requests then
- * holds back the run, not one worker while the others fill the next window. Each worker spaces its own requests by
- * the run's spacing times the workers that share it.
+ * run, not the worker that met it. Each new limit (a 429 after the last pause ended) also tells the rate the server
+ * allows: the requests it let through since the last pause ended, over the time from then to the end of this pause
+ * (a fixed window: what it took, over the window); the run's requests are spaced to that rate, and the spacing halves
+ * again while no 429 comes. A fixed window that refuses the rest of its requests then holds back the run, not one
+ * worker while the others fill the next window. Each worker spaces its own requests by the run's spacing times the
+ * workers that share it.
  */
 export class RunPace {
   private readonly file: string;
   private cached: { stamp: string; state: PaceState } = { stamp: '', state: NONE };
+  /** This worker's answers that were no limit since its last pause ended, and when that was. */
+  private accepted = 0;
+  private resumedAt = Date.now();
 
   constructor(
     runId: string,
@@ -55,16 +60,19 @@ export class RunPace {
   noteLimited(delayMs: number): void {
     const now = Date.now();
     const state = this.read();
-    const fresh = now >= state.pausedUntil;
-    this.write({
-      ...state,
-      pausedUntil: Math.max(state.pausedUntil, now + delayMs),
-      ...(fresh && { spacingMs: Math.min(MAX_SPACING_MS, Math.max(FIRST_SPACING_MS, 2 * spacingAt(state, now))), limitedAt: now }),
-    });
+    const pausedUntil = Math.max(state.pausedUntil, now + delayMs);
+    if (now < state.pausedUntil) return void this.write({ ...state, pausedUntil });
+    // A new limit: what this worker got through since it resumed, over the time to the end of the pause, is its share of the rate allowed.
+    const learned = this.accepted > 0 ? (pausedUntil - this.resumedAt) / (this.accepted * this.workers) : 2 * spacingAt(state, now);
+    this.accepted = 0;
+    this.resumedAt = pausedUntil;
+    this.write({ ...state, pausedUntil, spacingMs: Math.min(MAX_SPACING_MS, Math.max(FIRST_SPACING_MS, learned)), limitedAt: now });
   }
 
-  /** An answer that was no limit: nothing to write, the spacing decays by the clock (spacingAt). */
-  noteAnswered(): void {}
+  /** An answer that was no limit: counted towards the rate the next limit tells (the spacing decays by the clock, spacingAt). */
+  noteAnswered(): void {
+    this.accepted++;
+  }
 
   /** A request stayed limited for as long as its retries may take: every worker of the run stops sending. */
   giveUp(reason: string): void {

@@ -62,8 +62,8 @@ export class OmsApi {
   }
 
   /** Any request, for the cases the operations above cannot make (broken auth, malformed bodies); `outside` names where a request outside any test is made. */
-  send(spec: RequestSpec, outside?: string): Promise<Exchange> {
-    return this.pipeline.send({ spec, account: this.account, operation: operationOf(spec.method, spec.path), orderId: orderIdOf(spec.path), onExchange: this.onExchange, outside });
+  async send(spec: RequestSpec, outside?: string): Promise<Exchange> {
+    return await this.pipeline.send({ spec, account: this.account, operation: operationOf(spec.method, spec.path), orderId: orderIdOf(spec.path), onExchange: this.onExchange, outside });
   }
 
   /**

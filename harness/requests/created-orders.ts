@@ -13,8 +13,9 @@ export class CreatedOrders {
   /** Creates the server answered with each id: more than one where it gave one id to several orders (a fault). */
   private readonly creates = new Map<string, number>();
   private readonly madeUp = new Set<string>();
-  /** Creates on their way, each until its answer is recorded. */
-  private readonly pending = new Set<Promise<unknown>>();
+  /** Creates on their way, each until its answer is recorded, and who waits for the last to end. */
+  private creating = 0;
+  private lastCreateEnded?: () => void;
   private readonly deleted = new Set<string>();
 
   private closed = false;
@@ -37,9 +38,13 @@ export class CreatedOrders {
     if (spec.method === 'DELETE') request.releases = (this.creates.get(orderId) ?? 0) <= 1 && this.owners.get(orderId) === request.account;
     // An interrupted test's body runs on after its teardown began: a create it starts then would make an order no one deletes.
     if (create && this.closed) throw new Error('the worker is shutting down: no create is sent after its cleanup began');
-    const sent = next.send(request);
-    if (create) this.track(sent);
-    const exchange = await sent;
+    if (create) this.creating++;
+    let exchange: Exchange;
+    try {
+      exchange = await next.send(request);
+    } finally {
+      if (create && --this.creating === 0) this.lastCreateEnded?.();
+    }
     const id = create ? createdIdOf(exchange) : undefined;
     // Whatever the body was (even one the server should have refused), an order it made is ours to delete.
     if (id !== undefined) this.own(id, request.account);
@@ -51,7 +56,7 @@ export class CreatedOrders {
   /** Once every create on its way has its answer recorded (each ends at the request timeout at the latest); no create starts after it is called. */
   async settled(): Promise<void> {
     this.closed = true;
-    while (this.pending.size) await Promise.allSettled([...this.pending]);
+    if (this.creating > 0) await new Promise<void>((ended) => (this.lastCreateEnded = ended));
   }
 
   /** An order of this run that a write after its delete brought back: held again, so the cleanup deletes it. */
@@ -86,14 +91,6 @@ export class CreatedOrders {
   /** Every order held, once per create the server answered with its id (a second delete of a shared id answers 404, and is forgotten then). */
   remaining(): Array<[string, AccountName]> {
     return [...this.owners].flatMap(([id, account]) => Array.from({ length: this.creates.get(id) ?? 1 }, (): [string, AccountName] => [id, account]));
-  }
-
-  private track(create: Promise<unknown>): void {
-    const tracked: Promise<unknown> = create.then(
-      () => this.pending.delete(tracked),
-      () => this.pending.delete(tracked),
-    );
-    this.pending.add(tracked);
   }
 
   private own(id: string, account: AccountName): void {

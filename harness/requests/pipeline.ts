@@ -16,11 +16,15 @@ import { OmsApi, type ApiOptions } from './api';
  * waiting for a slot), the transport; on the way back, the record of the test that sent it and the checks
  * every response gets.
  */
-export function requestPipeline({ client, gate, created, readOnly }: { client: OmsClient; gate: RequestGate; created: CreatedOrders; readOnly: boolean }): Sender {
-  return checked(recorded(readOnlyGuarded(created.owning(ledgered(gate.gating(client))), readOnly)));
+export function requestPipeline({ transport, gate, created, readOnly }: { transport: Sender; gate: RequestGate; created: CreatedOrders; readOnly: boolean }): Sender {
+  return checked(recorded(readOnlyGuarded(created.owning(ledgered(gate.gating(transport))), readOnly)));
 }
 
 /** The order operations of an account whose requests go out through its client, the worker's gate and the orders it created. */
-export function accountApi(account: AccountName, parts: { client: OmsClient; gate: RequestGate; created: CreatedOrders }, options: ApiOptions): OmsApi {
-  return new OmsApi(account, requestPipeline({ ...parts, readOnly: options.readOnly }), parts.client, parts.created, options);
+export function accountApi(
+  account: AccountName,
+  { client, gate, created }: { client: Sender & Pick<OmsClient, 'baseUrl' | 'bearerToken'>; gate: RequestGate; created: CreatedOrders },
+  options: ApiOptions,
+): OmsApi {
+  return new OmsApi(account, requestPipeline({ transport: client, gate, created, readOnly: options.readOnly }), client, created, options);
 }

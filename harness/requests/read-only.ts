@@ -8,9 +8,9 @@ import { skipTest } from '../record/skips';
  */
 export function readOnlyGuarded(next: Sender, readOnly: boolean): Sender {
   return {
-    send(request) {
+    async send(request) {
       if (readOnly && request.spec.method !== 'GET') refuseInReadOnly(WRITES[request.operation ?? ''] ?? `send ${request.spec.method} ${request.spec.path}`);
-      return next.send(request);
+      return await next.send(request);
     },
   };
 }

@@ -41,6 +41,15 @@ export interface SchedulerOptions {
   fixtures: () => Record<string, unknown>;
   /** Bodies running at once, at most (their requests are bounded by the rate gate besides). */
   testsAhead: number;
+  /** The bodies of the planned tests, by test key: read from their spec files (harness/schedule/declarations.ts) unless given. */
+  bodies?: (planned: readonly PlannedTest[]) => (key: string) => TestBody | undefined;
+}
+
+/** The bodies of planned tests, read from the files that declare them. */
+function declaredBodies(planned: readonly PlannedTest[]): (key: string) => TestBody | undefined {
+  const files = new Map(planned.map((test) => [test.file, test.titlePath[0]]));
+  for (const [file, fileTitle] of files) loadDeclarations(file, fileTitle);
+  return declaredBody;
 }
 
 /**
@@ -144,8 +153,7 @@ export class Scheduler {
     const from = this.plan.findIndex((test) => testKey(test.titlePath) === testKey(info.titlePath));
     if (from < 0) return;
     const planned = this.plan.slice(from);
-    const files = new Map(planned.map((test) => [test.file, test.titlePath[0]]));
-    for (const [file, fileTitle] of files) loadDeclarations(file, fileTitle);
+    const bodyOf = (this.options.bodies ?? declaredBodies)(planned);
     this.queue = planned.map((test, index) => {
       const key = testKey(test.titlePath);
       const entry: Entry = {
@@ -153,7 +161,7 @@ export class Scheduler {
         test: { title: test.titlePath[test.titlePath.length - 1], titlePath: test.titlePath, file: test.file, line: test.line, tags: test.tags },
         kind: kindOf(test.tags),
         rank: index,
-        body: declaredBody(key),
+        body: bodyOf(key),
         awaited: false,
       };
       this.entries.set(key, entry);

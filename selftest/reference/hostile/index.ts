@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createGzip } from 'node:zlib';
 import type { Behaviour } from '../../../reference/app';
 import { operationOf, withReplyBody, type Json } from '../faults/kit';
-import type { ApiReply, ApiRequest } from '../../../reference/http';
+import { ApiError, errorReply, type ApiReply, type ApiRequest } from '../../../reference/http';
 import { createOrder } from '../../../reference/routes/orders';
 
 /**
@@ -162,6 +162,17 @@ export const HOSTILE: HostileDefinition[] = [
     description: `After the start-up's ${SETUP_ANSWERS} requests, every request is accepted and never answered.`,
     property: 'After 3 timeouts in a row the run stops: the rest is skipped as the server\'s, naming the silence and OMS_REQUEST_TIMEOUT_MS, within 2 minutes: INCONCLUSIVE, exit 3.',
     behaviour: () => afterSetup(() => new Promise<ApiReply>(() => undefined)),
+  },
+  {
+    name: 'rate-limited-forever',
+    description: `After the start-up's ${SETUP_ANSWERS} requests, every request is answered 429 with the error envelope and Retry-After: 1, forever.`,
+    property:
+      'A request is retried for as long as its retries may take (4 times OMS_REQUEST_TIMEOUT_MS), the whole run paused meanwhile; then the run stops sending, and the rest is skipped as the server\'s, naming the rate limit: INCONCLUSIVE, exit 3, never CONFORMANT.',
+    behaviour: () =>
+      afterSetup(async () => {
+        const reply = errorReply(new ApiError(429, 'rate_limited', 'Too many requests'));
+        return { ...reply, headers: { ...reply.headers, 'Retry-After': '1' } };
+      }),
   },
   {
     name: 'not-this-interface',

@@ -198,7 +198,11 @@ export const KNOBS: readonly Knob[] = [
   toggle('other-orders', 'ORD-OBS-021', 'none', 'prefilled-account'),
   toggle('other-clients', 'ORD-OBS-021', 'none', 'background-writer'),
   choice('latency', 'ORD-DOC-006', 'none', { 'latency-50ms': () => variantHooks('latency-50ms'), 'latency-150ms': () => variantHooks('latency-150ms') }),
-  choice('rate-limit', 'ORD-DOC-006', 'none', { 'rate-limit-429': () => variantHooks('rate-limit-429'), 'rate-limit-429-early': () => variantHooks('rate-limit-429-early') }),
+  choice('rate-limit', 'ORD-DOC-006', 'none', {
+    'rate-limit-429': () => variantHooks('rate-limit-429'),
+    'rate-limit-429-early': () => variantHooks('rate-limit-429-early'),
+    'fixed-window': () => variantHooks('rate-limit-fixed-window'),
+  }),
   // After every knob that keeps its own copy of the store (list-lag's index): they must meet an order under the id it is stored with.
   choice('deleted-ids', 'ORD-OBS-022', 'never-reused', { reused: deletedIdsReused }),
   // Last: it encodes whole bodies, so it takes effect after every knob that writes one (deleted-ids=reused renames an order).

@@ -9,6 +9,9 @@ import { variant, type VariantDefinition } from './definition';
 
 const [ACCOUNT_A] = DEVELOPMENT_ACCOUNTS;
 
+/** The fixed-window limiter of rate-limit-fixed-window: this many order requests per account per window of these seconds. */
+export const FIXED_WINDOW = { requests: 40, seconds: 2 };
+
 /** Conditions of a real deployment: data already there, slowness, rate limits, other clients. */
 export const LOAD_VARIANTS: VariantDefinition[] = [
   variant({
@@ -63,6 +66,29 @@ export const LOAD_VARIANTS: VariantDefinition[] = [
       },
     }),
   ),
+  variant({
+    name: 'rate-limit-fixed-window',
+    description: `Each account gets ${FIXED_WINDOW.requests} order requests per ${FIXED_WINDOW.seconds}-second window (windows fixed on the clock); the rest of a window is refused with 429, the error envelope and Retry-After set to the seconds left in it.`,
+    basis:
+      '8: "Rate limits: not shown." A fixed-window limiter per account (the usual one: a counter per key per window) refuses every client of the account at once when the window fills: the run must slow down as a whole, not one worker while the others fill the next window.',
+    hooks: () => {
+      const windows = new Map<string, { window: number; count: number }>();
+      return {
+        intercept: (request) => {
+          if (['other', 'token'].includes(operationOf(request).operation)) return undefined;
+          const now = Date.now();
+          const length = FIXED_WINDOW.seconds * 1000;
+          const window = Math.floor(now / length);
+          const key = request.headers.authorization ?? '';
+          const counted = windows.get(key)?.window === window ? (windows.get(key) as { window: number; count: number }) : { window, count: 0 };
+          windows.set(key, counted);
+          if (++counted.count <= FIXED_WINDOW.requests) return undefined;
+          const reply = errorReply(new ApiError(429, 'rate_limited', `At most ${FIXED_WINDOW.requests} requests per ${FIXED_WINDOW.seconds} s`));
+          return { ...reply, headers: { ...reply.headers, 'Retry-After': String(Math.ceil(((window + 1) * length - now) / 1000)) } };
+        },
+      };
+    },
+  }),
   variant({
     name: 'background-writer',
     description:
