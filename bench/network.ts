@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { DEVELOPMENT_ACCOUNTS } from '../reference/accounts';
 import { behavioursFromEnvironment } from '../selftest/reference/behaviours';
@@ -18,7 +19,8 @@ import { ALONE_PHASE } from '../config/phases';
  * stopped after it, so no run sees another's orders and every count is that run's alone.
  */
 
-export type ToolId = 'suite' | PeerId;
+/** The suite, the suite of another commit measured beside it (--baseline), and the peers. */
+export type ToolId = 'suite' | 'baseline' | PeerId;
 
 export interface NetworkOptions {
   /** Per-request delays of the reference server (its latency knob): 0, 50 or 150 ms. */
@@ -33,6 +35,8 @@ export interface NetworkOptions {
   install: boolean;
   /** One thorough run of the suite at the largest latency, for its memory with every worker a network brings (about 40 s at 150 ms). */
   thorough: boolean;
+  /** A checkout of another commit (with node_modules) whose suite runs beside this one, every round, at every latency. */
+  baseline?: string;
 }
 
 export const LATENCIES = [0, 50, 150];
@@ -85,6 +89,24 @@ export interface NetworkRow {
   medianCriticalPath?: number | null;
   /** The suite against the correct server: the most memory its processes held at once (MiB), median of the runs. */
   medianPeakMiB?: number | null;
+  /** The suite against the correct server: where the time of its run of median wall time went, and its ten longest tests. */
+  phases?: RunPhases | null;
+  longest?: LongTest[];
+}
+
+/** Where a run's time went: from its start to its first test's body, the tests side by side, the quiet and alone ones, and from its last test to its exit. */
+export interface RunPhases {
+  startupMs: number;
+  togetherMs: number;
+  aloneMs: number;
+  cleanupMs: number;
+}
+
+/** A test that took long: how long its body ran (waiting, nearly all of it, across a network) and its longest chain of requests. */
+export interface LongTest {
+  test: string;
+  ms: number;
+  chain: number;
 }
 
 export interface FaultOutcome {
@@ -112,7 +134,19 @@ export interface NetworkResults {
   rows: NetworkRow[];
   faults: FaultOutcome[];
   /** The suite's thorough run against the correct server at the largest latency, its requests and orders created counted at the server; absent when not measured. */
-  thorough?: { latencyMs: number; wallMs: number; requests: number; ordersCreated: number; peakMiB: number | null; verdict: string };
+  thorough?: ThoroughRun;
+  /** The same of the baseline (--baseline), measured just after it. */
+  baselineThorough?: ThoroughRun;
+}
+
+/** A thorough run against the correct server, its requests and orders created counted at the server. */
+export interface ThoroughRun {
+  latencyMs: number;
+  wallMs: number;
+  requests: number;
+  ordersCreated: number;
+  peakMiB: number | null;
+  verdict: string;
 }
 
 interface ToolRun {
@@ -131,22 +165,64 @@ interface ToolRun {
   criticalPath?: number;
   /** The suite against the correct server: the most memory its processes held at once. */
   peakRssBytes?: number;
+  phases?: RunPhases;
+  longest?: LongTest[];
 }
 
 /**
  * A run's critical path in requests: the longest chain of requests it must wait for one after another, however
- * many workers: the longest chain of a test of the first phase (its tests side by side), then the chains of the
- * tests that run alone, one after another (config/phases.ts). Times the round trip, it is the floor a run could
- * reach (start-up, the set-up's sign-in and preflight and the workers' cleanup not counted).
+ * many requests go out at once: the longest chain of a test that runs side by side, then the longest of the quiet
+ * ones (they run together), then the chains of the tests that run alone, one after another (config/phases.ts).
+ * Times the round trip, it is the floor a run could reach (start-up, the set-up's sign-in and preflight and the
+ * workers' cleanup not counted).
  */
 export function criticalPath(tests: Record<string, TestTiming>): number {
   let together = 0;
+  let quiet = 0;
   let alone = 0;
   for (const test of Object.values(tests)) {
-    if (test.phase === ALONE_PHASE) alone += test.chain ?? 0;
-    else together = Math.max(together, test.chain ?? 0);
+    const chain = test.chain ?? 0;
+    const kind = test.kind ?? (test.phase === ALONE_PHASE ? 'alone' : 'together');
+    if (kind === 'alone') alone += chain;
+    else if (kind === 'quiet') quiet = Math.max(quiet, chain);
+    else together = Math.max(together, chain);
   }
-  return together + alone;
+  return together + quiet + alone;
+}
+
+/** When a test ran: its body's own times where it ran ahead of Playwright, else Playwright's. */
+function spanOf(test: TestTiming): { from: number; to: number } | undefined {
+  if (test.ranFrom !== undefined && test.ranTo !== undefined) return { from: test.ranFrom, to: test.ranTo };
+  return test.startedAt === undefined ? undefined : { from: test.startedAt, to: test.startedAt + test.ms };
+}
+
+/** Where a run's time went, from its tests' times and when its command started and ended. */
+export function phasesOf(tests: Record<string, TestTiming>, startedAtEpochMs: number, wallMs: number): RunPhases | undefined {
+  const spans = Object.values(tests).flatMap((test) => {
+    const span = spanOf(test);
+    return span ? [{ ...span, apart: (test.kind ?? (test.phase === ALONE_PHASE ? 'alone' : 'together')) !== 'together' }] : [];
+  });
+  if (spans.length === 0) return undefined;
+  const extent = (of: typeof spans) => (of.length ? Math.max(...of.map((s) => s.to)) - Math.min(...of.map((s) => s.from)) : 0);
+  const first = Math.min(...spans.map((s) => s.from));
+  const last = Math.max(...spans.map((s) => s.to));
+  return {
+    startupMs: round(first - startedAtEpochMs),
+    togetherMs: round(extent(spans.filter((s) => !s.apart))),
+    aloneMs: round(extent(spans.filter((s) => s.apart))),
+    cleanupMs: round(startedAtEpochMs + wallMs - last),
+  };
+}
+
+/** The tests whose bodies ran longest, with their chains of requests. */
+export function longestTests(tests: Record<string, TestTiming>, count = 10): LongTest[] {
+  return Object.entries(tests)
+    .flatMap(([test, timing]) => {
+      const span = spanOf(timing);
+      return span ? [{ test, ms: round(span.to - span.from), chain: timing.chain ?? 0 }] : [];
+    })
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, count);
 }
 
 const SUITE_NAME = 'oms-conformance quick run (`npm run -s conformance`)';
@@ -163,8 +239,14 @@ export async function networkSection(options: NetworkOptions, command: string, l
     if (id === 'suite') {
       tools.push({ id, name: SUITE_NAME, packages: [], configuration: SUITE_CONFIGURATION });
       runnable.set(id, (baseUrl, fault) => runSuite(baseUrl, fault));
+      if (options.baseline) {
+        const checkout = options.baseline;
+        tools.push({ id: 'baseline', name: `the same at ${commitOf(checkout)} (\`${checkout}\`), beside it`, packages: [], configuration: 'The suite of the checkout given with --baseline, run the same way, every round, at every latency, just after this one: the commit it is measured against.' });
+        runnable.set('baseline', (baseUrl, fault) => runSuite(baseUrl, fault, checkout));
+      }
       continue;
     }
+    if (id === 'baseline') continue;
     const peer = PEERS.find((p) => p.id === id)!;
     const availability = await preparePeer(peer, options.install, log);
     const tool: NetworkTool = { id, name: peer.name, packages: peer.packages, configuration: peer.configuration };
@@ -200,24 +282,27 @@ export async function networkSection(options: NetworkOptions, command: string, l
         const key = `${id}@${latencyMs}`;
         const run = await measure(id, latencyMs).catch((error: unknown) => ({ error: (error as Error).message }));
         samples.set(key, [...(samples.get(key) ?? []), run]);
-        log(`network: round ${round}, ${id} at ${latencyMs} ms: ${'error' in run ? `could not run: ${run.error}` : `${seconds(run.wallMs)} s, ${run.requests} requests, ${run.ordersCreated} orders created${run.criticalPath === undefined ? '' : ` (critical path ${run.criticalPath}: floor ${seconds(run.criticalPath * latencyMs)} s)`}${run.peakRssBytes === undefined ? '' : `, peak ${Math.round(run.peakRssBytes / 2 ** 20)} MiB`}, ${run.failed ? `FAILED the correct server (${run.detail})` : 'passed'}`}`);
+        const phases = 'error' in run || !run.phases ? '' : `; start-up ${seconds(run.phases.startupMs)} s, side by side ${seconds(run.phases.togetherMs)} s, apart ${seconds(run.phases.aloneMs)} s, cleanup ${seconds(run.phases.cleanupMs)} s`;
+        log(`network: round ${round}, ${id} at ${latencyMs} ms: ${'error' in run ? `could not run: ${run.error}` : `${seconds(run.wallMs)} s, ${run.requests} requests, ${run.ordersCreated} orders created${run.criticalPath === undefined ? '' : ` (critical path ${run.criticalPath}: floor ${seconds(run.criticalPath * latencyMs)} s)`}${run.peakRssBytes === undefined ? '' : `, peak ${Math.round(run.peakRssBytes / 2 ** 20)} MiB`}${phases}, ${run.failed ? `FAILED the correct server (${run.detail})` : 'passed'}`}`);
       }
     }
   }
 
-  const thorough =
+  const thoroughOf = (checkout?: string) =>
     options.thorough && runnable.has('suite')
-      ? await thoroughAcrossNetwork(Math.max(...options.latencies), log).catch((error: unknown) => {
-          log(`network: the thorough run could not run: ${(error as Error).message}`);
+      ? thoroughAcrossNetwork(Math.max(...options.latencies), log, checkout).catch((error: unknown) => {
+          log(`network: the thorough run${checkout ? ' of the baseline' : ''} could not run: ${(error as Error).message}`);
           return undefined;
         })
       : undefined;
+  const thorough = await thoroughOf();
+  const baselineThorough = options.baseline ? await thoroughOf(options.baseline) : undefined;
 
   const faults: FaultOutcome[] = [];
   for (const [index, fault] of options.faults.entries()) {
     const definition = FAULTS.find((f) => f.id === fault)!;
     const outcome: FaultOutcome = { fault, level: definition.level, byTool: {}, details: {} };
-    for (const id of runnable.keys()) {
+    for (const id of [...runnable.keys()].filter((tool) => tool !== 'baseline')) {
       const run = await measure(id, 0, fault).catch((error: unknown) => ({ error: (error as Error).message }));
       outcome.byTool[id] = 'error' in run ? run.error : run.failed;
       if (!('error' in run)) outcome.details[id] = run.detail;
@@ -243,9 +328,10 @@ export async function networkSection(options: NetworkOptions, command: string, l
         medianOrdersCreated: runs.length ? median(runs.map((run) => run.ordersCreated)) : null,
         passed: runs.filter((run) => !run.failed).length,
         errors: all.flatMap((run) => ('error' in run ? [run.error] : [])),
-        ...(tool === 'suite' && {
+        ...((tool === 'suite' || tool === 'baseline') && {
           medianCriticalPath: runs.some((run) => run.criticalPath !== undefined) ? median(runs.flatMap((run) => run.criticalPath ?? [])) : null,
           medianPeakMiB: medianPeakMiB(runs),
+          ...medianRunDetail(runs),
         }),
       };
     }),
@@ -265,17 +351,18 @@ export async function networkSection(options: NetworkOptions, command: string, l
     rows,
     faults,
     ...(thorough && { thorough }),
+    ...(baselineThorough && { baselineThorough }),
   };
 }
 
 /** The suite's thorough run against a fresh correct server `latencyMs` away: its wall time and the most memory its processes held. */
-async function thoroughAcrossNetwork(latencyMs: number, log: (line: string) => void): Promise<NetworkResults['thorough']> {
+async function thoroughAcrossNetwork(latencyMs: number, log: (line: string) => void, checkout?: string): Promise<ThoroughRun> {
   const server = await startBenchReference({ behaviours: behavioursFromEnvironment({ OMS_KNOBS: latencyMs ? `latency=latency-${latencyMs}ms` : '' }), responseBudgetBytes: 0 });
   try {
-    const run = await runAgainst(server.url, 'thorough');
+    const run = await runAgainst(server.url, 'thorough', [], checkout);
     const recorded = server.take();
     const peakMiB = medianPeakMiB([run]);
-    log(`network: the thorough run at ${latencyMs} ms: ${seconds(run.wallMs)} s, ${recorded.length} requests, ${ordersCreated(recorded)} orders created, peak ${peakMiB ?? '—'} MiB, exit ${run.exitCode}, ${run.verdict ?? 'no report'}`);
+    log(`network: the thorough run${checkout ? ' of the baseline' : ''} at ${latencyMs} ms: ${seconds(run.wallMs)} s, ${recorded.length} requests, ${ordersCreated(recorded)} orders created, peak ${peakMiB ?? '—'} MiB, exit ${run.exitCode}, ${run.verdict ?? 'no report'}`);
     return { latencyMs, wallMs: round(run.wallMs), requests: recorded.length, ordersCreated: ordersCreated(recorded), peakMiB, verdict: run.verdict ?? `no report (exit ${run.exitCode})` };
   } finally {
     await server.close();
@@ -287,22 +374,40 @@ export function ordersCreated(recorded: RecordedRequest[]): number {
   return recorded.filter((request) => request.method === 'POST' && /^\/orders\/?(\?|$)/.test(request.url) && request.status >= 200 && request.status < 300).length;
 }
 
-async function runSuite(baseUrl: string, fault?: string): Promise<Omit<ToolRun, 'wallMs' | 'requests' | 'ordersCreated'>> {
+async function runSuite(baseUrl: string, fault?: string, checkout?: string): Promise<Omit<ToolRun, 'wallMs' | 'requests' | 'ordersCreated'>> {
   if (fault === undefined) {
-    // Against the correct server with the bench's timing reporter beside the suite's: each test's chain of dependent requests.
-    const run = await runAgainst(baseUrl, 'quick');
+    // Against the correct server with the bench's timing reporter beside the suite's: each test's chain of dependent requests, and when it ran.
+    const run = await runAgainst(baseUrl, 'quick', [], checkout);
     if (run.verdict === undefined) throw new Error(`the suite wrote no report (exit ${run.exitCode})`);
     return {
       failed: run.exitCode !== 0 || run.verdict !== 'conformant',
       detail: `exit ${run.exitCode}, ${run.verdict}`,
       peakRssBytes: run.peakRssBytes,
-      ...(run.tests && { criticalPath: criticalPath(run.tests) }),
+      ...(run.tests && { criticalPath: criticalPath(run.tests), phases: phasesOf(run.tests, run.startedAtEpochMs, run.wallMs), longest: longestTests(run.tests) }),
     };
   }
+  // A fault is the suite's own to catch: the baseline is measured against the correct server only.
+  if (checkout) throw new Error('the baseline runs against the correct server only');
   const level = FAULTS.find((f) => f.id === fault)?.level;
   const run = await runRemote(baseUrl, 'quick', level === 'SHOULD' ? { OMS_PROFILE: 'strict' } : {});
   if (run.verdict === undefined) throw new Error(`the suite wrote no report (exit ${run.exitCode})`);
   return { failed: run.verdict === 'not-conformant', detail: `exit ${run.exitCode}, ${run.verdict}` };
+}
+
+/** The phases and longest tests of the run of median wall time. */
+function medianRunDetail(runs: ToolRun[]): { phases: RunPhases | null; longest: LongTest[] } {
+  const sorted = [...runs].sort((a, b) => a.wallMs - b.wallMs);
+  const middle = sorted[Math.floor((sorted.length - 1) / 2)];
+  return { phases: middle?.phases ?? null, longest: middle?.longest ?? [] };
+}
+
+/** The short commit of a checkout, or its folder's name where git cannot tell. */
+function commitOf(checkout: string): string {
+  try {
+    return execFileSync('git', ['-C', checkout, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+  } catch {
+    return checkout;
+  }
 }
 
 /** k of n for one tool: faults it caught, of those it ran against. */
@@ -357,9 +462,12 @@ export function networkMarkdown(r: NetworkResults): string[] {
     }
   }
   lines.push('');
+  lines.push(...whereTheTimeGoes(r));
   if (r.thorough) {
     const counted = r.thorough.requests === undefined ? '' : `, ${n(r.thorough.requests)} requests, ${n(r.thorough.ordersCreated ?? null)} orders created`;
     lines.push(`The suite's thorough run (\`OMS_EFFORT=thorough\`) against the correct server at ${r.thorough.latencyMs} ms: ${s(r.thorough.wallMs)}${counted}, peak memory ${r.thorough.peakMiB ?? '—'} MiB, ${r.thorough.verdict}.`, '');
+    const base = r.baselineThorough;
+    if (base) lines.push(`The baseline's, just after it: ${s(base.wallMs)}, ${n(base.requests)} requests, ${n(base.ordersCreated)} orders created, peak memory ${base.peakMiB ?? '—'} MiB, ${base.verdict}${base.wallMs > 0 ? ` (this commit takes ${(r.thorough.wallMs / base.wallMs).toFixed(2)} times its time)` : ''}.`, '');
   }
   const unavailable = r.tools.filter((t) => t.unavailable);
   if (unavailable.length) lines.push(...unavailable.map((t) => `- **${t.name} did not run here**: ${tableText(t.unavailable!)}`), '');
@@ -375,6 +483,31 @@ export function networkMarkdown(r: NetworkResults): string[] {
     );
   }
   lines.push('Configurations:', '', ...ran.map((t) => `- ${name(t.id)}${t.packages.length ? ` (\`${t.packages.join('`, `')}\`)` : ''}: ${t.configuration}`), '');
+  return lines;
+}
+
+/** The suite's runs (and the baseline's, when measured) phase by phase, and their longest tests. */
+function whereTheTimeGoes(r: NetworkResults): string[] {
+  const runs = r.rows.filter((row) => (row.tool === 'suite' || row.tool === 'baseline') && row.runs > 0);
+  if (!runs.some((row) => row.phases)) return [];
+  const s = (ms: number | null | undefined) => (ms == null ? '—' : `${(ms / 1000).toFixed(2)} s`);
+  const who = (row: NetworkRow) => (row.tool === 'baseline' ? r.tools.find((t) => t.id === 'baseline')?.name ?? 'baseline' : 'this commit');
+  const lines = [
+    `Where the time goes (the run of median wall time): start-up is the command's start to its first test's body; side by side, the first test's start to the last's end among the tests that run side by side; apart, the same for the tests that run while nothing writes or alone (config/phases.ts); cleanup, the last test's end to the command's exit (the workers' deletes, the reports). A body that ran ahead of Playwright is timed as it ran.`,
+    '',
+    '| Run | Latency | Wall | Critical path | Requests | Orders created | Start-up | Side by side | Apart | Cleanup |',
+    '|---|---|---|---|---|---|---|---|---|---|',
+    ...runs.map((row) => `| ${tableText(who(row))} | ${row.latencyMs} ms | ${s(row.medianWallMs)} | ${row.medianCriticalPath ?? '—'} | ${row.medianRequests ?? '—'} | ${row.medianOrdersCreated ?? '—'} | ${s(row.phases?.startupMs)} | ${s(row.phases?.togetherMs)} | ${s(row.phases?.aloneMs)} | ${s(row.phases?.cleanupMs)} |`),
+    '',
+  ];
+  const ratios = r.latencies.flatMap((latencyMs) => {
+    const [mine, theirs] = (['suite', 'baseline'] as const).map((tool) => runs.find((row) => row.tool === tool && row.latencyMs === latencyMs)?.medianWallMs);
+    return mine && theirs ? [`${latencyMs} ms: ${(mine / theirs).toFixed(2)}×`] : [];
+  });
+  if (ratios.length) lines.push(`This commit's wall time against the baseline's, measured side by side: ${ratios.join(', ')}.`, '');
+  for (const row of runs.filter((run) => run.longest?.length)) {
+    lines.push(`The ten tests that waited longest, ${tableText(who(row))} at ${row.latencyMs} ms:`, '', '| Test | Time | Chain |', '|---|---|---|', ...(row.longest ?? []).map((t) => `| ${tableText(t.test)} | ${s(t.ms)} | ${t.chain} |`), '');
+  }
   return lines;
 }
 

@@ -1,4 +1,5 @@
-import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { FAULT_CLASSES, QUICK_FAULTS } from './failing';
 import { LATENCIES, REPRESENTATIVE_FAULTS, TOOL_IDS, type NetworkOptions, type ToolId } from './network';
 import { FAULTS } from '../selftest/reference/faults';
@@ -36,7 +37,7 @@ export interface BenchOptions {
 export const BENCH_DIR = __dirname;
 
 const USAGE = `Usage: npm run bench [-- --quick] [--rounds N] [--thorough-runs N] [--sizes 0,1000,10000] [--faults a,b] [--out DIR]
-                   [--only network] [--latencies 0,50,150] [--tools suite,dredd,...] [--network-faults a,b|all|none] [--no-install]
+                   [--only network] [--latencies 0,50,150] [--tools suite,dredd,...] [--network-faults a,b|all|none] [--no-install] [--baseline DIR]
   --quick            seconds, not minutes: one round, no thorough run, sizes 0 and 1000, short client and load tests;
                      the network section at 0 ms against one fault, with the peers already installed only
   --rounds N         side-by-side rounds of quick runs, and of the network section (default 3, at most 20)
@@ -49,7 +50,9 @@ const USAGE = `Usage: npm run bench [-- --quick] [--rounds N] [--thorough-runs N
   --tools LIST       its tools, of ${TOOL_IDS.join(', ')} (default all)
   --network-faults X faults each tool runs against: a list of fault ids, "all" (every hand-written fault, ~30 min),
                      or "none" (default: ${REPRESENTATIVE_FAULTS.length} representative ones, bench/network.ts)
-  --no-install       do not install missing peer tools (each is reported as not run, with the reason)`;
+  --no-install       do not install missing peer tools (each is reported as not run, with the reason)
+  --baseline DIR     a checkout of another commit, with node_modules installed: its suite runs beside this one in the
+                     network section, every round, at every latency (wall, critical path, requests, orders, phases)`;
 
 export function parseOptions(argv: string[]): BenchOptions {
   const quick = argv.includes('--quick');
@@ -126,6 +129,14 @@ export function parseOptions(argv: string[]): BenchOptions {
       case '--tools':
         options.network.tools = listOf(value(), TOOL_IDS, '--tools') as ToolId[];
         break;
+      case '--baseline': {
+        const checkout = resolve(value());
+        if (!existsSync(join(checkout, 'playwright.config.ts')) || !existsSync(join(checkout, 'node_modules', '@playwright', 'test'))) {
+          throw new Error(`--baseline ${checkout}: not a checkout of this project with node_modules installed (npm ci there first)\n${USAGE}`);
+        }
+        options.network.baseline = checkout;
+        break;
+      }
       case '--network-faults': {
         const given = value();
         options.network.faults = given === 'all' ? FAULTS.map((f) => f.id) : given === 'none' ? [] : listOf(given, FAULTS.map((f) => f.id), '--network-faults');

@@ -1,5 +1,5 @@
 import type { ConformanceReport } from '../reporter/report';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEVELOPMENT_ACCOUNTS } from '../reference/accounts';
@@ -20,6 +20,8 @@ export type Effort = 'quick' | 'thorough';
 export interface SuiteRun {
   /** When the command started, on the bench's clock (stats.nowMs). */
   startedAt: number;
+  /** The same moment as a date (epoch ms), to set beside the tests' own times (TestTiming). */
+  startedAtEpochMs: number;
   /** Command start to exit. */
   wallMs: number;
   /** CPU time (user + system) of the command and every process it started; undefined off Linux. */
@@ -72,19 +74,33 @@ export const ONE_TEST = ['--grep', '@ORD-GET-004'];
  * the bench's timing reporter added (bench/timed.config.ts). Account A signs in through POST /token and
  * B uses its development token, exactly as the embedded set-up does.
  */
-export function runAgainst(baseUrl: string, effort: Effort, nodeOptions: string[] = []): Promise<SuiteRun> {
+export function runAgainst(baseUrl: string, effort: Effort, nodeOptions: string[] = [], checkout = PROJECT_ROOT): Promise<SuiteRun> {
   const [a, b] = DEVELOPMENT_ACCOUNTS;
   const env = { OMS_EFFORT: effort, OMS_BASE_URL: baseUrl, OMS_CLIENT_ID: a.client.id, OMS_CLIENT_SECRET: a.client.secret, OMS_TOKEN_B: b.developmentToken };
-  return timedRun(process.execPath, [...nodeOptions, PLAYWRIGHT_CLI, 'test', '--config', join(__dirname, 'timed.config.ts')], env, true);
+  if (checkout === PROJECT_ROOT) return timedRun(process.execPath, [...nodeOptions, PLAYWRIGHT_CLI, 'test', '--config', join(__dirname, 'timed.config.ts')], env, true);
+  // Another checkout (the commit measured beside this one): its own Playwright and configuration, with this bench's timing reporter added.
+  const config = join(checkout, 'bench', `.bench-timed-${process.pid}.config.ts`);
+  writeFileSync(
+    config,
+    `import { join } from 'node:path';
+import { defineConfig, type ReporterDescription } from '@playwright/test';
+import suite from '../playwright.config';
+` +
+      `export default defineConfig({ ...suite, testDir: join(__dirname, '..', 'tests'), reporter: [...(suite.reporter as ReporterDescription[]), [${JSON.stringify(require.resolve('./timing-reporter'))}]] });
+`,
+  );
+  const cli = require.resolve('@playwright/test/cli', { paths: [checkout] });
+  return timedRun(process.execPath, [...nodeOptions, cli, 'test', '--config', config], env, true, checkout).finally(() => rmSync(config, { force: true }));
 }
 
-async function timedRun(command: string, args: string[], env: Record<string, string>, perTest: boolean): Promise<SuiteRun> {
+async function timedRun(command: string, args: string[], env: Record<string, string>, perTest: boolean, cwd = PROJECT_ROOT): Promise<SuiteRun> {
   const scratch = mkdtempSync(join(tmpdir(), 'oms-bench-'));
   const timingsFile = join(scratch, 'timings.json');
   const cpuBefore = childrenCpuMs();
   const started = nowMs();
+  const startedAtEpochMs = Date.now();
   const { exitCode, output, outputLines, outputBytes, peakRssBytes } = await runBounded(command, [...args, '--output', join(scratch, 'test-results')], {
-    cwd: PROJECT_ROOT,
+    cwd,
     // A failure store of its own: a measured run replays nothing another run found.
     env: { CI: '1', OMS_REPORT_DIR: join(scratch, 'report'), OMS_LEDGER_DIR: join(scratch, 'ledger'), OMS_FAILURE_STORE: join(scratch, 'failures'), BENCH_TIMINGS_FILE: timingsFile, ...env },
     timeLimitMs: RUN_TIME_LIMIT_MS,
@@ -96,7 +112,7 @@ async function timedRun(command: string, args: string[], env: Record<string, str
   const { testsRun, verdict, requests } = readReport(join(scratch, 'report', 'report.json'));
   const ordersCreated = ordersInLedger(join(scratch, 'ledger'));
   rmSync(scratch, { recursive: true, force: true });
-  return { startedAt: started, wallMs, cpuMs, peakRssBytes, exitCode, tests, outputTail: output, outputLines, outputBytes, testsRun, verdict, requests, ordersCreated };
+  return { startedAt: started, startedAtEpochMs, wallMs, cpuMs, peakRssBytes, exitCode, tests, outputTail: output, outputLines, outputBytes, testsRun, verdict, requests, ordersCreated };
 }
 
 /** The orders a run created, as its ledger records them (harness/http/ledger.ts: one created entry per order); undefined when it kept none. */

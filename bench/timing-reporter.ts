@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Reporter, TestCase, TestResult, TestStep } from '@playwright/test/reporter';
 import { isPhaseProject, kindOf, type TestKind } from '../config/phases';
-import { CHAIN_ANNOTATION, RAN_ANNOTATION } from '../harness/record/verifies';
+import { CHAIN_ANNOTATION, RAN_ANNOTATION } from '../harness/record/annotations';
 
 /** Per test: its duration, and how many steps Playwright made in it (each expect and each API call is one). */
 export interface TestTiming {
@@ -15,6 +15,8 @@ export interface TestTiming {
   phase?: string;
   /** How it runs beside others (config/phases.ts). */
   kind?: TestKind;
+  /** When Playwright ran the test (epoch ms). */
+  startedAt?: number;
   /** When its body ran (epoch ms): ahead of Playwright, it may have run long before Playwright reports it. */
   ranFrom?: number;
   ranTo?: number;
@@ -37,6 +39,7 @@ export default class TimingReporter implements Reporter {
   onTestEnd(test: TestCase, result: TestResult): void {
     const entry = this.entry(test);
     entry.ms = result.duration;
+    entry.startedAt = result.startTime.getTime();
     const chain = result.annotations.find((a) => a.type === CHAIN_ANNOTATION)?.description;
     if (chain !== undefined) entry.chain = Number(chain);
     entry.phase = test.parent.project()?.name;

@@ -189,19 +189,19 @@ export const SETTINGS = {
     variable: 'OMS_WORKERS',
     value: positiveInteger('N'),
     default: undefined,
-    defaultNote: 'from the round trip: 1 on the same machine, 4 across a network',
+    defaultNote: '1',
     flag: { name: 'workers', commands: ['run', 'replay'], help: 'parallel workers (processes)' },
     meaning:
-      'Parallel Playwright workers (processes, about 170 MB each). By default the round trip to `OMS_BASE_URL`, measured at start, decides: 1 below 10 ms (every test in one phase), 4 above (in the two phases of config/phases.ts).',
+      'Parallel Playwright workers (processes, about 170 MB each). One by default: across a network a worker runs the requests of many tests at once (harness/schedule/scheduler.ts), keeping apart the tests no write of the run may meet. With more, those run in a second phase (config/phases.ts) and each worker of the first runs its tests one at a time: only for a run whose CPU, not its round trips, is the limit.',
   }),
   concurrency: setting({
     variable: 'OMS_CONCURRENCY',
     value: positiveInteger('N'),
     default: undefined,
-    defaultNote: 'from the round trip: 4 on the same machine, up to 16 across a network',
+    defaultNote: 'from the round trip: 4 on the same machine, 16 to 64 across a network',
     flag: { name: 'concurrency', commands: ['run', 'replay'], help: 'requests in flight at once per worker, at most' },
     meaning:
-      'Requests of one worker in flight at once, at most: independent generated runs, list pages and probes go out together up to it (`OMS_MAX_RPS` and 429 waits still hold). By default the round trip decides: 4 below 10 ms, one per 10 ms of round trip above, at most 16. The worker of the tests that run alone (after the others, `config/phases.ts`) has every worker\'s share. Verdicts do not depend on it: the same seed gives the same ones at any concurrency.',
+      'Requests of one worker in flight at once, at most: the requests of the tests it runs at once, independent generated runs, list pages and probes go out together up to it (`OMS_MAX_RPS` and 429 waits still hold). By default the round trip decides, for the whole run: 4 below 10 ms (one test at a time), then one per 2.5 ms of round trip, from 16 to 64, shared by the workers of the first phase; the worker of the tests that run alone (after the others, `config/phases.ts`) has every worker\'s share. Verdicts do not depend on it: the same seed gives the same ones at any concurrency.',
   }),
   listSettleMs: setting({
     variable: 'OMS_LIST_SETTLE_MS',

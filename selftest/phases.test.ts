@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import type { JSONReport, JSONReportSuite, JSONReportTest } from '@playwright/test/reporter';
 import type { ApiReply, ApiRequest } from '../reference/http';
-import { ALONE_TAG, QUIET_TAG } from '../config/phases';
-import { mustRunApart } from '../harness/record/verifies';
+import { ALONE_TAG, kindOf, QUIET_TAG } from '../config/phases';
+import { mustRunApart, RAN_ANNOTATION } from '../harness/record/verifies';
 import { DEV_TOKEN_A, startServer, temporaryDirectory } from './support/cli';
 import { ordersLeftBehind, runSuite } from './support/run-suite';
 
@@ -26,7 +26,7 @@ function testsOf(suite: JSONReportSuite): Array<{ title: string; tags: string[];
   return [...suite.specs.flatMap((spec) => spec.tests.map((test) => ({ title: spec.title, tags: spec.tags, test }))), ...(suite.suites ?? []).flatMap(testsOf)];
 }
 
-test('tests that read a view or write after a delete run alone: after every other test, one at a time, no other write of the run meanwhile', async () => {
+test('in a run of several workers, tests that read a view or write after a delete run in a phase of their own: after every other test, one at a time, no other write of the run meanwhile', async () => {
   // Every write the server took, with the order it made or touched, and when.
   const writes: Array<{ at: number; created?: string; touched?: string }> = [];
   const server = await startServer([
@@ -53,7 +53,7 @@ test('tests that read a view or write after a delete run alone: after every othe
     const ran: Ran[] = report.suites.flatMap(testsOf).flatMap(({ title, tags, test }) =>
       test.results.map((result) => {
         const start = Date.parse(result.startTime);
-        return { title, alone: tags.includes(ALONE_TAG.slice(1)), project: test.projectName, worker: result.workerIndex, start, end: start + result.duration };
+        return { title, alone: tags.includes(ALONE_TAG.slice(1)) || tags.includes(QUIET_TAG.slice(1)), project: test.projectName, worker: result.workerIndex, start, end: start + result.duration };
       }),
     );
     const alone = ran.filter((t) => t.alone);
@@ -99,6 +99,52 @@ test('a run of one worker runs every test in one phase, and leaves no order behi
     expect(ran.length).toBeGreaterThanOrEqual(13);
     expect(new Set(ran.map((t) => t.project))).toEqual(new Set(['alone']));
     expect(new Set(ran.map((t) => t.worker)).size).toBe(1);
+    expect(ordersLeftBehind(run)).toBe(0);
+  } finally {
+    await server.close();
+  }
+});
+
+test('across a network one worker runs many tests at once, and keeps the kinds apart: a view meets no write of the run, a test that runs alone meets no other test', async () => {
+  const writes: number[] = [];
+  const server = await startServer([
+    {
+      name: 'selftest-write-times',
+      rewriteReply(request: ApiRequest, reply: ApiReply): ApiReply {
+        if (request.method !== 'GET' && request.path.startsWith('/orders')) writes.push(Date.now());
+        return reply;
+      },
+    },
+  ]);
+  const results = join(temporaryDirectory('oms-phases-'), 'results.json');
+  try {
+    // ORD-LIST-001's test makes the account's orders among the tests side by side, so the views that follow need none made.
+    const run = await runSuite(
+      { OMS_BASE_URL: server.url, OMS_TOKEN: DEV_TOKEN_A, OMS_ROUND_TRIP_MS: '20', OMS_WORKERS: '1', PLAYWRIGHT_JSON_OUTPUT_NAME: results },
+      ['--reporter', `${require.resolve('../reporter/conformance-reporter')},json`, '--grep', `${SELECTION}|@ORD-LIST-001`],
+    );
+    expect(run.exitCode, run.output.slice(-3000)).toBe(0);
+    const report = JSON.parse(readFileSync(results, 'utf8')) as JSONReport;
+    const bodies = report.suites.flatMap(testsOf).flatMap(({ title, tags, test }) =>
+      test.results.map((result) => {
+        const ran = JSON.parse(result.annotations.find((a) => a.type === RAN_ANNOTATION)?.description ?? 'null') as { startedAt: number; endedAt: number } | null;
+        return { title, kind: kindOf(tags.map((tag) => `@${tag}`)), worker: result.workerIndex, ran };
+      }),
+    );
+    expect(bodies.every((b) => b.ran !== null), 'every body says when it ran').toBe(true);
+    expect(new Set(bodies.map((b) => b.worker)).size).toBe(1);
+    const span = (b: (typeof bodies)[number]) => b.ran as { startedAt: number; endedAt: number };
+    const meet = (a: (typeof bodies)[number], b: (typeof bodies)[number]) => span(a).startedAt < span(b).endedAt && span(b).startedAt < span(a).endedAt;
+    const of = (kind: string) => bodies.filter((b) => b.kind === kind);
+    expect(of('quiet').length).toBeGreaterThan(0);
+    expect(of('alone').length).toBeGreaterThan(0);
+    // Many at once: some tests side by side overlapped.
+    expect(of('together').some((a) => of('together').some((b) => a !== b && meet(a, b)))).toBe(true);
+    for (const a of of('alone')) for (const b of bodies) if (a !== b) expect(meet(a, b), `${a.title} ran beside ${b.title}`).toBe(false);
+    for (const q of of('quiet')) {
+      for (const b of [...of('together'), ...of('alone')]) expect(meet(q, b), `${q.title} ran beside ${b.title}`).toBe(false);
+      expect(writes.filter((at) => at > span(q).startedAt + CLOCK_SLACK_MS && at < span(q).endedAt - CLOCK_SLACK_MS), `writes while ${q.title} read its views`).toEqual([]);
+    }
     expect(ordersLeftBehind(run)).toBe(0);
   } finally {
     await server.close();

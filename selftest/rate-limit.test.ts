@@ -4,7 +4,7 @@ import type { Exchange } from '../contract/exchange';
 import { RateLimitedError, RequestGate } from '../harness/http/gate';
 import { RunPace } from '../harness/http/pace';
 import { behavioursFromEnvironment } from './reference/behaviours';
-import { DEV_TOKEN_A, startServer } from './support/cli';
+import { startServer } from './support/cli';
 import { runSuite } from './support/run-suite';
 import { DEVELOPMENT_ACCOUNTS } from '../reference/accounts';
 
@@ -85,7 +85,8 @@ test('a fixed window per account, met by four workers on a machine two busy loop
   const server = await startServer(behavioursFromEnvironment({ OMS_KNOBS: 'rate-limit=fixed-window' }));
   const stop = busyLoops(12 * 60_000);
   try {
-    const run = await runSuite({ OMS_BASE_URL: server.url, OMS_TOKEN: DEV_TOKEN_A, OMS_TOKEN_B: DEVELOPMENT_ACCOUNTS[1].developmentToken, OMS_WORKERS: '4', OMS_PROFILE: 'strict', OMS_FAILURE_STORE: 'off' });
+    const [a, b] = DEVELOPMENT_ACCOUNTS;
+    const run = await runSuite({ OMS_BASE_URL: server.url, OMS_CLIENT_ID: a.client.id, OMS_CLIENT_SECRET: a.client.secret, OMS_TOKEN_B: b.developmentToken, OMS_WORKERS: '4', OMS_PROFILE: 'strict', OMS_FAILURE_STORE: 'off' });
     expect([run.exitCode, run.report?.verdict], run.output.slice(-3000)).toEqual([0, 'conformant']);
     expect(run.report?.complete, run.report?.incompleteReasons.join('\n')).toBe(true);
     // The limit was met, and waited out.

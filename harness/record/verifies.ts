@@ -2,8 +2,10 @@ import type { TestDetails } from '@playwright/test';
 import { requirement } from '../../requirements/catalogue';
 import { ALONE_TAG, kindOf, QUIET_TAG, type TestKind } from '../../config/phases';
 import { currentTest } from './current-test';
+import { REQUIREMENT_ANNOTATION } from './annotations';
 
-export const REQUIREMENT_ANNOTATION = 'requirement';
+export { CHAIN_ANNOTATION, OBSERVATION_ANNOTATION, RAN_ANNOTATION, REQUESTS_ANNOTATION, REQUIREMENT_ANNOTATION } from './annotations';
+
 
 /**
  * Ties a test to the catalogue: test('…', verifies('ORD-LIST-003'), async (…) => …).
@@ -51,14 +53,3 @@ export function mustRunApart(what: string, needs: Exclude<TestKind, 'together'>)
   const declare = needs === 'alone' ? 'runsAlone(verifies(…))' : 'whileNothingWrites(verifies(…)) (or runsAlone, if it writes)';
   throw new Error(`${what} in a test that runs beside the run's other tests: declare it with ${declare} so no other test of the run meets it (config/phases.ts)`);
 }
-
-export const OBSERVATION_ANNOTATION = 'observed';
-
-/** Annotation type of the number of requests a test sent (its description), retries included. */
-export const REQUESTS_ANNOTATION = 'oms-requests';
-
-/** Annotation type of the longest chain of dependent requests in a test (its description): its floor is that many round trips. */
-export const CHAIN_ANNOTATION = 'oms-chain';
-
-/** Annotation type of when a test's body ran (JSON `{ startedAt, endedAt }`, epoch ms): ahead of its test, it may have run long before Playwright reports it. */
-export const RAN_ANNOTATION = 'oms-ran';
