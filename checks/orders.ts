@@ -211,6 +211,10 @@ export function holdsItsOwnCustomer(id: string, sent: Json, exchange: Exchange):
 export const createIgnoresClientValue = (field: AssignedField, sent: string, exchange: Exchange, what: string): Judgement | undefined =>
   unless('ORD-CREATE-008', ...clientValueNotTaken(field, sent, exchange, what));
 
+/** A create carrying a value the service assigns, refused with a 4xx: one of the two answers ORD-CREATE-008 allows (the other: taken, the value its own). */
+export const createRefusesClientValue = (field: AssignedField, exchange: Exchange): Judgement =>
+  unless('ORD-CREATE-008', isClientError(exchange.status), () => ({ expected: `a create carrying ${pathName(field.path)} refused with a 4xx, or answered with the service's own value`, received: String(exchange.status), exchange }), exchange);
+
 // Get (4.3).
 
 export const getAccepted: Check = (exchange) => unless('ORD-GET-001', ...accepted(exchange));

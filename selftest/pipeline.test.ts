@@ -85,5 +85,5 @@ test('in read-only mode a write is not sent, and its test is skipped with the se
   const record = deferredRecord({ title: 'a write', titlePath: ['a write'], file: __filename, line: 1, tags: [] });
   await settledBody(() => runInRecord(record, () => api.create(minimalOrder())));
   expect(sent).toBe(0);
-  expect(record.skipped).toBe('read-only mode (OMS_READ_ONLY): this check needs to create an order');
+  expect(record.skipped).toBe('read-only mode (OMS_READ_ONLY): this check needs to send POST /orders');
 });

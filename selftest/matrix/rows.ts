@@ -41,16 +41,28 @@ const LAGGING_LISTS = ['list-index-drops-orders'];
  * a list judgement that fails (a fault in the list, the point of a third of the faults) re-reads for 1 s, not
  * the default 5 s, before it is judged (the rows of list faults took 30 to 50 s each, nearly all of it waiting).
  */
-export function rowSettings(row: Row): Partial<Settings> {
+export function rowSettings(row: Row, latencyMs = matrixLatency()): Partial<Settings> {
   const name = rowName(row);
-  // A latency variant is run as a server that far away is: the round trip the suite would measure (more requests in flight, orders made ahead).
+  // A latency variant is run as a server that far away is: the round trip the suite would measure (many tests' requests in flight at once).
   const latency = /^latency-(\d+)ms$/.exec(name);
-  return { ...(!LAGGING_LISTS.includes(name) && { listSettleMs: 1_000 }), ...(latency && { roundTripMs: Number(latency[1]) }) };
+  const roundTripMs = latency ? Number(latency[1]) : latencyMs;
+  return { ...(!LAGGING_LISTS.includes(name) && { listSettleMs: 1_000 }), ...(roundTripMs !== undefined && { roundTripMs }) };
 }
 
-/** The variables that name a row's behaviour to the reference server (selftest/reference/behaviours.ts). */
-export function rowVariables(row: Row): Record<string, string> {
-  return row.kind === 'fault' ? { OMS_FAULT: row.fault.id } : { OMS_VARIANT: row.variant.name };
+/** The variables that name a row's behaviour to the reference server (selftest/reference/behaviours.ts); with OMS_MATRIX_LATENCY, every answer that many ms late. */
+export function rowVariables(row: Row, latencyMs = matrixLatency()): Record<string, string> {
+  const behaviour: Record<string, string> = row.kind === 'fault' ? { OMS_FAULT: row.fault.id } : { OMS_VARIANT: row.variant.name };
+  return latencyMs === undefined || /^latency-/.test(rowName(row)) ? behaviour : { ...behaviour, OMS_KNOBS: `latency=latency-${latencyMs}ms` };
+}
+
+/**
+ * OMS_MATRIX_LATENCY=50 or 150: every row's server answers that many ms late, and the suite runs as it does that far
+ * away (many tests' requests in flight at once): the same verdicts as at 0 ms, for the rows selected.
+ */
+export function matrixLatency(value = process.env.OMS_MATRIX_LATENCY): number | undefined {
+  if (value === undefined || value === '' || value === '0') return undefined;
+  if (value !== '50' && value !== '150') throw new Error(`OMS_MATRIX_LATENCY takes 50 or 150 (the latency knob's values), got ${JSON.stringify(value)}`);
+  return Number(value);
 }
 
 /** A row's run id: the matrix run's, then the row's name (letters, digits and dashes, as a run id may hold). */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { clientValue, pathName, serviceAssignedFields, withValueAt, type AssignedField } from '../../contract/assigned';
-import { createIgnoresClientValue, itemsOf, updateAccepted, updateIgnoresClientValue, updateKeepsCustomerId, updateKeepsItemIds } from '../../checks/orders';
-import { isSuccess } from '../../checks/status';
+import { createIgnoresClientValue, createRefusesClientValue, itemsOf, updateAccepted, updateIgnoresClientValue, updateKeepsCustomerId, updateKeepsItemIds } from '../../checks/orders';
+import { isClientError, isSuccess } from '../../checks/status';
 import { check, ensure } from '../../harness/record/findings';
 import { test } from '../../harness/fixtures';
 import { observe } from '../../harness/record/observe';
@@ -29,6 +29,8 @@ test.describe('Values the service assigns (4.2, 2.3, 2.4)', () => {
       const exchange = await api.create(bodyWith(field, minimalOrder({ items: [item(), item({ name: 'Second' })] }), sent));
       if (!isSuccess(exchange.status)) {
         observe('ORD-OBS-012', `a create carrying ${pathName(field.path)} answers ${exchange.status}`);
+        // A refusal is one of the two answers the requirement allows; a 5xx is other requirements' to judge.
+        if (isClientError(exchange.status)) check(createRefusesClientValue(field, exchange));
         return;
       }
       check(createIgnoresClientValue(field, sent, exchange, 'the create response'));

@@ -59,12 +59,19 @@ test.describe('What the document leaves open (2, 4, 7)', () => {
     observe('ORD-OBS-015', `price 25.125 came back as ${excerpt(got)}${got === 25.125 ? ' (as sent)' : ' (rounded)'}`);
   });
 
+  /** The smallest unit a timestamp is written to, in words: its fractional digits beyond the millisecond too (precisionOf stops there). */
+  const unitWritten = (value: string): string => {
+    const digits = /:\d{2}[.,](\d+)/.exec(value)?.[1].length ?? 0;
+    if (digits > 3) return `${digits} fractional digits of a second (${['', '', '', '', '100 µs', '10 µs', '1 µs', '100 ns', '10 ns', '1 ns'][digits] ?? 'below 1 ns'})`;
+    return precisionOf(value) >= 1000 ? `${precisionOf(value) / 1000} s` : `${precisionOf(value)} ms`;
+  };
+
   test('observes the offset and precision of service-assigned timestamps', verifies('ORD-OBS-016'), async ({ api }) => {
     const created = await createOrder(api, minimalOrder());
     const value = String(created.body.created_at);
     const offset = /(Z|[+-]\d{2}(:?\d{2})?)$/.exec(value)?.[0] ?? 'no offset';
     // The example last, after EXAMPLE_MARK: `oms-conformance diff` compares the behaviour, not the instance.
-    observe('ORD-OBS-016', `offset ${offset}, written to ${precisionOf(value) >= 1000 ? `${precisionOf(value) / 1000} s` : `${precisionOf(value)} ms`}${EXAMPLE_MARK}created_at ${excerpt(value)})`);
+    observe('ORD-OBS-016', `offset ${offset}, written to ${unitWritten(value)}${EXAMPLE_MARK}created_at ${excerpt(value)})`);
   });
 
   test('observes whether exotic values are accepted, and returns them exactly when they are', verifies('ORD-OBS-017', 'ORD-CREATE-004'), async ({ api }) => {
