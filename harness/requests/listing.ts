@@ -11,8 +11,7 @@ import type { Judgement, Judgements } from '../../checks/check';
 import { minimalOrder } from '../../contract/examples';
 import { mustRunApart } from '../record/verifies';
 import { bounds, isValidQuery, type ListQuery } from '../../contract/query';
-import { together } from './together';
-import { sentAsOne } from '../http/gate';
+import { atOnce, together } from './together';
 
 /** Lists and stops the test unless the answer is a 2xx. */
 export async function listPage(api: OmsApi, query: Record<string, string | number>): Promise<ListPage> {
@@ -33,7 +32,7 @@ const REREAD_LAST_WAIT_MS = 100;
 /**
  * The same list requests, answered twice in a row with identical results: a view of the account that
  * no other client changed while it was taken (no write of this run can: the test runs while nothing of the run
- * writes, config/phases.ts). Every page of a view is in flight at once (sentAsOne). A shared account may be written
+ * writes, config/phases.ts). Every page of a view is in flight at once (atOnce). A shared account may be written
  * to at any time, so a changed view is read again, at once a few times, then after a short wait that grows
  * (a client writing now and then leaves gaps that two reads fit in; a list that lags behind writes goes on
  * changing a while after the writes stopped), `attempts` times and for as long as OMS_LIST_SETTLE_MS lasts;
@@ -55,7 +54,7 @@ export async function readStableView(
       await sleep(wait);
       wait = Math.min(2 * wait, REREAD_LAST_WAIT_MS);
     }
-    const exchanges = await sentAsOne(() => together(queries.map((query) => api.list(query))));
+    const exchanges = await atOnce(() => queries.map((query) => api.list(query)));
     const pages = exchanges.map((exchange, index) => readPage(queries[index], exchange));
     // A page past the last may answer a 4xx (ORD-LIST-009: not shown); any other list request must succeed.
     const total = pages.find((page) => page.total !== undefined)?.total;

@@ -32,13 +32,20 @@ for (const { name, make } of [
 export const BEHAVIOUR_VARIABLES = ['OMS_FAULT', 'OMS_VARIANT', 'OMS_HOSTILE', 'OMS_KNOBS'] as const;
 
 export function behavioursFromEnvironment(env: NodeJS.ProcessEnv): Behaviour[] {
+  const knobbed = knobs(env);
+  // The latency knob is the network in front of the server: a request is late before any behaviour of the server
+  // sees it (a fault's race between creates arriving together stays a race across a network).
+  const network = knobbed.filter((behaviour) => behaviour.name.startsWith(`${LATENCY_KNOB}=`));
   return [
+    ...network,
     ...named(env, 'OMS_FAULT', 'fault', FAULT_IDS, 'faults'),
     ...named(env, 'OMS_VARIANT', 'variant', VARIANT_NAMES, 'variants'),
     ...named(env, 'OMS_HOSTILE', 'hostile behaviour', HOSTILE_NAMES, 'hostile'),
-    ...knobs(env),
+    ...knobbed.filter((behaviour) => !network.includes(behaviour)),
   ];
 }
+
+const LATENCY_KNOB = 'latency';
 
 /** One behaviour per knob set to another value than the clean server's. */
 function knobs(env: NodeJS.ProcessEnv): Behaviour[] {

@@ -10,8 +10,8 @@ export const CONCURRENCY_FAULTS: FaultDefinition[] = [
     level: 'SHOULD',
     catches: ['ORD-CREATE-007'],
     collateral: because(
-      "the suite's generated runs create side by side, as concurrent clients do: two of their orders get one id, and reading one back (get, list, the other account's view) shows the other; deleting both, the second delete finds none (404)",
-      ['ORD-GET-001', 'ORD-GET-002', 'ORD-UPDATE-003', 'ORD-LIST-008', 'ORD-ISO-001', 'ORD-ISO-002', 'ORD-ISO-003', 'ORD-DELETE-001'],
+      "the suite's generated runs create side by side, as concurrent clients do, and across a network so do its tests: two of their orders get one id, and reading one back (get, list, the other account's view) shows the other; deleting both, the second delete finds none (404); a test that checks a refused request left its order as it was finds another order there",
+      ['ORD-GET-001', 'ORD-GET-002', 'ORD-GET-003', 'ORD-UPDATE-003', 'ORD-UPDATE-005', 'ORD-UPDATE-007', 'ORD-LIST-008', 'ORD-ISO-001', 'ORD-ISO-002', 'ORD-ISO-003', 'ORD-DELETE-001', 'ORD-AUTH-001', 'ORD-AUTH-003', 'ORD-AUTH-004'],
     ),
     subtle: true,
     description:
@@ -49,6 +49,10 @@ export const CONCURRENCY_FAULTS: FaultDefinition[] = [
     id: 'concurrency-total-drifts-under-parallel-creates',
     level: 'MUST',
     catches: ['ORD-LIST-007'],
+    collateral: because(
+      "a list view's page holds as many orders as its limit allows of meta.total's: across a network, the account's orders are made many at once and the total drifts far enough that a page of the count it claims cannot be full",
+      ['ORD-LIST-004'],
+    ),
     subtle: true,
     description:
       'meta.total is a counter per account, read before a slow step and written after it: creates (and deletes) in flight together lose their updates, so meta.total drifts away from the orders the list holds.',

@@ -18,8 +18,8 @@ export const DELETE_FAULTS: FaultDefinition[] = [
     level: 'MUST',
     catches: ['ORD-DELETE-004'],
     collateral: because(
-      "a delete removes another test's or generated run's order too (the one created next to it), so a later get, update or delete of that order answers 404",
-      ['ORD-DELETE-001', 'ORD-GET-001', 'ORD-UPDATE-001'],
+      "a delete removes another test's or generated run's order too (the one created next to it), so a later get, update or delete of that order answers 404, and a test that checks a refused request left its order as it was finds it gone",
+      ['ORD-DELETE-001', 'ORD-GET-001', 'ORD-UPDATE-001', 'ORD-AUTH-004'],
     ),
     subtle: true,
     description: 'A delete also removes the order created just before the one named (or just after, for the oldest): shows only with two or more orders.',

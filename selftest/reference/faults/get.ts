@@ -17,11 +17,10 @@ export const GET_FAULTS: FaultDefinition[] = [
     id: 'get-returns-newest',
     level: 'MUST',
     catches: ['ORD-GET-001'],
-    collateral: because('a get answers another order than the one asked for, so any check that reads an order back by get may see the wrong one', [
-      'ORD-GET-002',
-      'ORD-UPDATE-003',
-      'ORD-ISO-002',
-    ]),
+    collateral: because(
+      "a get answers another order than the one asked for, so any check that reads an order back by get may see the wrong one: across a network, tests that run side by side create orders at once, and the newest is often another test's",
+      ['ORD-GET-002', 'ORD-GET-003', 'ORD-UPDATE-003', 'ORD-UPDATE-005', 'ORD-UPDATE-007', 'ORD-ISO-002'],
+    ),
     subtle: true,
     description: 'Get answers the account\'s newest order, whatever id was asked: right only for the last order created.',
     hooks: () => ({
