@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { test } from '@playwright/test';
 import type { OperationId } from '../../contract/openapi';
 import { operationOf, requestLine, type RequestLine } from '../../contract/operations';
@@ -12,6 +13,22 @@ import { settingName, type AccountName } from '../../config/settings';
 import { check, ensure } from '../record/findings';
 import type { CreatedOrders } from './created-orders';
 import { orderRequestLine } from '../../contract/order-path';
+import type { SentPathId } from '../../checks/readings';
+import { readPage } from '../../checks/listing';
+import { isSuccess } from '../../checks/status';
+import { bounds } from '../../contract/query';
+import { readLedger, runLedger } from '../http/ledger';
+import { together } from './together';
+import { idExtensions, reachesNoOrder } from '../../generators/order-id';
+
+/** An id no order has, to send get, update and delete to. */
+export interface UnknownId {
+  id: string;
+  /** Of the form of the ids the service assigns (answered 404 or 410), or of another (any 4xx too: ORD-OBS-018). */
+  ownForm: boolean;
+  /** Made from an order's id (generators/order-id.ts): judged by its readings, and written to only where none reaches that order. */
+  madeFrom?: SentPathId;
+}
 
 /** What a create sent ahead came to: its exchange, or the transport failure (thrown in the test that takes it). */
 export type Made = { exchange: Exchange } | { error: unknown };
@@ -74,6 +91,52 @@ export class OmsApi {
   async send(spec: RequestSpec): Promise<Exchange> {
     if (spec.method !== 'GET') this.refuseInReadOnly(`send ${spec.method} ${spec.path}`);
     if (spec.method !== 'GET' && spec.method !== 'POST') this.created.assertOwn(orderIdOf(spec.path));
+    return this.sentAndJudged(spec);
+  }
+
+  /**
+   * Requests of methods the interface does not define to the collection itself (PUT, PATCH, DELETE /orders), which a
+   * faulty server may apply to every order of the account: sent side by side only while a list read whole just before
+   * shows nothing but orders this run created (any worker's: the run's ledger), as on a fresh preview or the embedded
+   * server; otherwise held back, and why. A shared account's orders are never put at risk. Never in read-only mode.
+   */
+  async sendToCollection(specs: RequestSpec[]): Promise<{ sent: Exchange[] } | { heldBack: string }> {
+    this.refuseInReadOnly('send methods the interface does not define to /orders');
+    if (specs.some((spec) => spec.path.split('?')[0] !== '/orders')) throw new Error('sendToCollection sends to /orders only');
+    const others = await this.ordersOfOthers();
+    if (others) return { heldBack: others };
+    return { sent: await together(specs.map((spec) => this.sentAndJudged(spec))) };
+  }
+
+  /**
+   * Why the account may hold an order this run did not create, or undefined when it holds none: the list read whole
+   * (every page at once after the first), each order it shows one the run's ledger records as created in this
+   * account, and as many shown as meta.total counts (a list that changed while it was read may have hidden one).
+   */
+  private async ordersOfOthers(): Promise<string | undefined> {
+    const limit = bounds('limit').maximum as number;
+    const first = readPage({ page: 1, limit }, await this.list({ page: 1, limit }));
+    if (!isSuccess(first.exchange.status) || first.total === undefined) return `the list read first answered ${first.exchange.status}${first.total === undefined ? ' without meta.total' : ''}`;
+    const pages = Math.ceil(first.total / limit);
+    if (pages > COLLECTION_CHECK_PAGES) return `the account holds ${first.total} orders, more than this run reads to tell whose they are`;
+    const rest = await together(Array.from({ length: Math.max(0, pages - 1) }, (_, index) => this.list({ page: index + 2, limit })));
+    if (rest.some((exchange) => !isSuccess(exchange.status))) return 'a page of the list read first was refused';
+    const shown = new Set([first, ...rest.map((exchange, index) => readPage({ page: index + 2, limit }, exchange))].flatMap(({ ids }) => ids));
+    if (shown.size < first.total) return `the list showed ${shown.size} of the ${first.total} orders it counts (it changed while it was read)`;
+    const ours = this.createdByThisRun();
+    const others = [...shown].filter((id) => !ours.has(id)).length;
+    return others > 0 ? `the account holds ${others} order(s) this run did not create` : undefined;
+  }
+
+  /** The ids of the orders the run's ledger records as created in this account, by any worker (deleted since or not). */
+  private createdByThisRun(): Set<string> {
+    const ledger = runLedger();
+    const entries = existsSync(ledger.file) ? readLedger(ledger.file) : [];
+    return new Set(entries.filter(({ event, account }) => event === 'created' && account === this.account).map(({ orderId }) => orderId));
+  }
+
+  /** One exchange sent and judged: a transport failure is the current test's skip, as for every request of the api. */
+  private async sentAndJudged(spec: RequestSpec): Promise<Exchange> {
     let exchange: Exchange;
     try {
       exchange = await this.transmitted(spec);
@@ -185,14 +248,21 @@ export class OmsApi {
    * Ids no order has, in two forms: one of the form of `sample` (an id the service assigned), which
    * any server looks up, and one of another form, which a server that checks ids may refuse with 400
    * (ORD-OBS-018). A sample with path characters gives a lookalike without them, which is then of another
-   * form too (lookalikeId). Each is remembered so update and delete may be sent to it.
+   * form too (lookalikeId). And the ids made from the sample (generators/order-id.ts: 12abc, 12-x … of 12), each
+   * with its readings. Each is remembered so update and delete may be sent to it, but for a made one that a
+   * correct server may read as the sample itself (a trailing space), or one made from an order this run did not
+   * create: a write to it may reach that order.
    */
-  unknownIds(sample: string | undefined): Array<{ id: string; ownForm: boolean }> {
-    const ids = [{ id: this.unknownId(), ownForm: false }];
+  unknownIds(sample: string | undefined): UnknownId[] {
+    const ids: UnknownId[] = [{ id: this.unknownId(), ownForm: false }];
     if (sample !== undefined) {
       const lookalike = lookalikeId(sample);
       this.created.allowMissing(lookalike.id);
       ids.push({ id: lookalike.id, ownForm: lookalike.sameForm });
+      for (const made of idExtensions(sample)) {
+        if (reachesNoOrder(made) && this.created.ownerOf(sample) === this.account) this.created.allowMissing(made.id);
+        ids.push({ id: made.id, ownForm: false, madeFrom: made });
+      }
     }
     return ids;
   }
@@ -274,6 +344,9 @@ export function orderPath(id: string): string {
 }
 
 export type { OperationId };
+
+/** How many pages of 100 orders the suite reads to tell that an account holds only its own, before it sends a method the interface does not define to the collection. */
+const COLLECTION_CHECK_PAGES = 10;
 
 /** The order id of a path /orders/{id} (decoded), or "" for /orders. */
 function orderIdOf(path: string): string {

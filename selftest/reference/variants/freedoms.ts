@@ -153,7 +153,10 @@ export function sentTimestampsTo(unitMs: number): (order: StoredOrder) => Stored
   return (order) => readScalars(order, contract().schema('OrderCreate'), (value, _type, format) => (format === 'date-time' ? truncatedTo(value, unitMs) : value)) as StoredOrder;
 }
 
-/** Billing sub_total, tax (at 18 %) and total computed from the items, whatever the client sent. */
+/**
+ * Billing sub_total, tax (at 18 %) and total computed from the items, whatever the client sent. Items whose totals
+ * add up beyond a double (two of 1e308) are refused, the order kept as it was: JSON holds no such number.
+ */
 export function billingComputed(order: StoredOrder): StoredOrder {
   if (!isObject(order.billing)) return order;
   const items = Array.isArray(order.items) ? (order.items as Json[]) : [];
@@ -161,6 +164,9 @@ export function billingComputed(order: StoredOrder): StoredOrder {
   const tax = toCents(subTotal * 0.18);
   const billing = order.billing;
   const total = toCents(subTotal + tax + Number(billing.shipping ?? 0) - Number(billing.discount ?? 0));
+  if (![subTotal, tax, total].every(Number.isFinite)) {
+    throw new ApiError(400, 'validation_failed', 'The request body is invalid', [{ field: 'billing.sub_total', error: 'the item totals add up beyond any number' }]);
+  }
   return { ...order, billing: { ...billing, sub_total: subTotal, tax, total } };
 }
 
