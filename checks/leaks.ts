@@ -72,21 +72,28 @@ export function writtenInOwnWords(exchange: Exchange): boolean {
   return exchange.text !== '' && (exchange.status >= 400 || exchange.json === undefined || !/json/i.test(contentType(exchange)));
 }
 
+/** Echoed text this long or longer is taken out of an answer before it is searched: a marker may not run from the client's words into the service's. */
+const BLANKED_ECHO = 6;
+
 /**
  * The markers an answer carries that the request did not: each string of a JSON body searched apart (a marker named
- * by its pointer), a body that is not JSON searched whole. A marker whose text the request itself carried (its path
- * and query decoded, its body, the strings of its JSON) is an echo of the client's own words, never a leak.
+ * by its pointer), a body that is not JSON searched whole. What the request itself carried (its path, each segment
+ * and query value decoded, its body, the strings of its JSON) is the client's own words: taken out of the answer
+ * before the search, and a marker that lies within one of them is never a leak.
  */
 export function leaksIn(exchange: Exchange): Leak[] {
   if (!ANY_MARKER.test(exchange.text.slice(0, SEARCHED_CHARACTERS)) && !(exchange.json !== undefined && ANY_MARKER.test(stringsOf(exchange.json).map(({ text }) => text).join('\n')))) return [];
   const carried = requestTexts(exchange.request);
+  const blanked = carried.filter((sent) => sent.length >= BLANKED_ECHO).sort((a, b) => b.length - a.length);
+  const ownWords = (text: string) => blanked.reduce((rest, sent) => rest.split(sent).join('\u0000'), text);
   const places = exchange.json === undefined ? [{ pointer: undefined, text: exchange.text.slice(0, SEARCHED_CHARACTERS) }] : stringsOf(exchange.json);
-  return places.flatMap(({ pointer, text }) =>
-    LEAK_MARKERS.flatMap((marker) => {
-      const found = marker.pattern.exec(text)?.[0];
+  return places.flatMap(({ pointer, text }) => {
+    const own = ownWords(text);
+    return LEAK_MARKERS.flatMap((marker) => {
+      const found = marker.pattern.exec(own)?.[0];
       return found !== undefined && !carried.some((sent) => sent.includes(found)) ? [{ marker, pointer, text: found }] : [];
-    }),
-  );
+    });
+  });
 }
 
 /** Each string of a JSON value with its pointer, the first SEARCHED_CHARACTERS of text in all. */
@@ -105,7 +112,7 @@ function stringsOf(value: unknown): Array<{ pointer: string; text: string }> {
   return found;
 }
 
-/** What the request carried, as a marker could be echoed from it: the path and query decoded, the body as sent and the strings of its JSON. */
+/** What the request carried, as an answer may echo it: the path, it and each of its segments and query values decoded, the body as sent and the strings of its JSON. */
 function requestTexts(request: Exchange['request']): string[] {
   const decoded = (text: string) => {
     try {
@@ -114,9 +121,11 @@ function requestTexts(request: Exchange['request']): string[] {
       return text;
     }
   };
+  const [path, query = ''] = request.path.split('?');
+  const parts = [...path.split('/'), ...query.split('&').flatMap((pair) => pair.split('='))].filter((part) => part !== '').map(decoded);
   const body = request.body ?? '';
   const json = parseJson(body);
-  return [request.path, decoded(request.path), body, ...(json === undefined ? [] : stringsOf(json).map(({ text }) => text))];
+  return [request.path, decoded(request.path), ...parts, body, ...(json === undefined ? [] : stringsOf(json).map(({ text }) => text))].filter((text) => text !== '');
 }
 
 /** Where a leak is, in words: the field of the body, or the body. */

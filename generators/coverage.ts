@@ -400,7 +400,7 @@ export function productBodies(base: () => Record<string, unknown>): EdgeBody[] {
   };
   return [2, 10].map((quantity) => overflowing(`items[0].price = 1e308 with quantity ${quantity} (a total beyond a double)`, [{ ...first, price: LARGEST_PRICE, quantity }])).concat(
     overflowing(
-      'two items of price 1e308 (each total a double, their sum beyond one)',
+      'items[0] and items[1] of price 1e308 (each total a double, their sum beyond one)',
       [1, 2].map((index) => ({ ...first, name: `${String(first.name)} #${index}`, price: LARGEST_PRICE, quantity: 1 })),
       { billing },
     ),
