@@ -87,9 +87,8 @@ export const NEAR_MISSES: readonly NearMiss[] = [
  * letter case, which RFC 9110 (11.1) makes the same scheme, and a correct server may take or refuse.
  */
 export const NEAR_MISS_SCHEMES: readonly string[] = [
-  // Six letters: registered schemes (RFC 7616, RFC 8120), a plural and a misspelling of Bearer.
+  // Six letters: a registered scheme (RFC 7616), a plural and a misspelling of Bearer.
   'Digest',
-  'Mutual',
   'Tokens',
   'Baerer',
   // Every other length from 1 to 8.

@@ -102,7 +102,7 @@ export class OmsApi {
    */
   async sendToCollection(specs: RequestSpec[]): Promise<{ sent: Exchange[] } | { heldBack: string }> {
     this.refuseInReadOnly('send methods the interface does not define to /orders');
-    if (specs.some((spec) => spec.path.split('?')[0] !== '/orders')) throw new Error('sendToCollection sends to /orders only');
+    if (specs.some((spec) => spec.path.split('?')[0] !== '/orders' || spec.method === 'GET' || spec.method === 'POST')) throw new Error('sendToCollection sends PUT, PATCH and DELETE to /orders only');
     const others = await this.ordersOfOthers();
     if (others) return { heldBack: others };
     return { sent: await together(specs.map((spec) => this.sentAndJudged(spec))) };
@@ -249,9 +249,10 @@ export class OmsApi {
    * any server looks up, and one of another form, which a server that checks ids may refuse with 400
    * (ORD-OBS-018). A sample with path characters gives a lookalike without them, which is then of another
    * form too (lookalikeId). And the ids made from the sample (generators/order-id.ts: 12abc, 12-x … of 12), each
-   * with its readings. Each is remembered so update and delete may be sent to it, but for a made one that a
-   * correct server may read as the sample itself (a trailing space), or one made from an order this run did not
-   * create: a write to it may reach that order.
+   * with its readings; none carries path characters (PATH_SIGNIFICANT), which a server that decodes the segment
+   * could read as another path (such a sample, never a number, gets none). Each is remembered so update and delete
+   * may be sent to it, but for a made one that a correct server may read as the sample itself (a trailing space), or
+   * one made from an order this run did not create: a write to it may reach that order.
    */
   unknownIds(sample: string | undefined): UnknownId[] {
     const ids: UnknownId[] = [{ id: this.unknownId(), ownForm: false }];
@@ -259,7 +260,7 @@ export class OmsApi {
       const lookalike = lookalikeId(sample);
       this.created.allowMissing(lookalike.id);
       ids.push({ id: lookalike.id, ownForm: lookalike.sameForm });
-      for (const made of idExtensions(sample)) {
+      for (const made of idExtensions(sample).filter(({ id }) => id.search(PATH_SIGNIFICANT) === -1)) {
         if (reachesNoOrder(made) && this.created.ownerOf(sample) === this.account) this.created.allowMissing(made.id);
         ids.push({ id: made.id, ownForm: false, madeFrom: made });
       }
