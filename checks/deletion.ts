@@ -93,9 +93,9 @@ export const othersUntouched = (id: string, deleted: string, before: Json | unde
 };
 
 /**
- * Order `id`, got after deletes sent to ids made from its own (12abc, 12-x of 12: an integer cast of the path reads
- * them as 12), is still there and not deleted (`liveDeletedAt`: its deleted_at while live): each delete named
- * another order than it, and deleted nothing.
+ * Order `id`, got after deletes sent to ids no order has (`ids`; 12abc, 12-x of 12 among them, which an integer cast
+ * of the path reads as 12), is still there and not deleted (`liveDeletedAt`: its deleted_at while live): each delete
+ * named another order than it, and deleted nothing.
  */
 export const remainsAfterUnknownIdDeletes = (id: string, liveDeletedAt: unknown, ids: readonly string[], after: Exchange, deletes: readonly Exchange[]): Judgement | undefined =>
   unless('ORD-DELETE-004', isSuccess(after.status) && !showsDeleted(liveDeletedAt, after.json), () => ({

@@ -330,7 +330,7 @@ export const updateUnknownIdAnswer =
   (exchange) =>
     unless('ORD-UPDATE-006', ...unknownIdAnswer(exchange, ownForm));
 
-/** Order `id`, got after updates sent to ids made from its own (12abc of 12: `ids`), as they left it: an integer cast of the path reached it if it shows their note. */
+/** Order `id`, got after updates sent to ids no order has (`ids`; 12abc of 12 among them), as they left it: an integer cast of the path reached it if it shows their note. */
 export const unchangedByUnknownIdUpdates =
   (id: string, ids: readonly string[]): Check =>
   (after) =>

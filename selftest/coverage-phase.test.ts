@@ -105,7 +105,7 @@ test.describe('the coverage phase against servers', () => {
     ['create-drops-last-item', 'OMS_FAULT', ['ORD-CREATE-004', 'ORD-GET-002']],
     ['quantity-int32-wrap', 'OMS_FAULT', ['ORD-CREATE-004', 'ORD-GET-002', 'ORD-UPDATE-002', 'ORD-UPDATE-003']],
     ['update-ignores-falsy-values', 'OMS_FAULT', ['ORD-UPDATE-002', 'ORD-UPDATE-003']],
-    ['text-nul-answered-500', 'OMS_FAULT', ['ORD-ERR-008']],
+    ['text-nul-answered-500', 'OMS_FAULT', ['ORD-ERR-008', 'ORD-ERR-010']],
     ['create-merges-repeated-items', 'OMS_FAULT', ['ORD-CREATE-004', 'ORD-GET-002']],
     ['billing-amounts-clamped', 'OMS_FAULT', ['ORD-CREATE-004', 'ORD-GET-002']],
     ['update-quantity-fraction-truncated', 'OMS_FAULT', ['ORD-UPDATE-002', 'ORD-UPDATE-003']],

@@ -19,6 +19,7 @@ import { isSuccess } from '../../checks/status';
 import { bounds } from '../../contract/query';
 import { readLedger, runLedger } from '../http/ledger';
 import { together } from './together';
+import { sentAsOne } from '../http/gate';
 import { idExtensions, reachesNoOrder } from '../../generators/order-id';
 
 /** An id no order has, to send get, update and delete to. */
@@ -110,19 +111,24 @@ export class OmsApi {
 
   /**
    * Why the account may hold an order this run did not create, or undefined when it holds none: the list read whole
-   * (every page at once after the first), each order it shows one the run's ledger records as created in this
-   * account, and as many shown as meta.total counts (a list that changed while it was read may have hidden one).
+   * (its first page counts the pages, which are then read again all in flight at once, so no write falls between
+   * them), each order it shows one the run's ledger records as created in this account, and as many shown as
+   * meta.total counts (a list that changed while it was read may have hidden one).
    */
   private async ordersOfOthers(): Promise<string | undefined> {
     const limit = bounds('limit').maximum as number;
     const first = readPage({ page: 1, limit }, await this.list({ page: 1, limit }));
-    if (!isSuccess(first.exchange.status) || first.total === undefined) return `the list read first answered ${first.exchange.status}${first.total === undefined ? ' without meta.total' : ''}`;
-    const pages = Math.ceil(first.total / limit);
-    if (pages > COLLECTION_CHECK_PAGES) return `the account holds ${first.total} orders, more than this run reads to tell whose they are`;
-    const rest = await together(Array.from({ length: Math.max(0, pages - 1) }, (_, index) => this.list({ page: index + 2, limit })));
-    if (rest.some((exchange) => !isSuccess(exchange.status))) return 'a page of the list read first was refused';
-    const shown = new Set([first, ...rest.map((exchange, index) => readPage({ page: index + 2, limit }, exchange))].flatMap(({ ids }) => ids));
-    if (shown.size < first.total) return `the list showed ${shown.size} of the ${first.total} orders it counts (it changed while it was read)`;
+    if (!isSuccess(first.exchange.status) || first.total === undefined) return `the list answered ${first.exchange.status}${first.total === undefined ? ' without meta.total' : ''}`;
+    const count = Math.ceil(first.total / limit);
+    if (count > COLLECTION_CHECK_PAGES) return `the account holds ${first.total} orders, more than this run reads to tell whose they are`;
+    const pages =
+      count <= 1
+        ? [first]
+        : (await sentAsOne(() => together(Array.from({ length: count }, (_, index) => this.list({ page: index + 1, limit }))))).map((exchange, index) => readPage({ page: index + 1, limit }, exchange));
+    if (pages.some((page) => !isSuccess(page.exchange.status))) return 'a page of the list was refused';
+    const shown = new Set(pages.flatMap(({ ids }) => ids));
+    const total = pages[0].total ?? first.total;
+    if (shown.size < total || pages.some((page) => page.total !== total)) return `the list showed ${shown.size} of the ${total} orders it counts (it changed while it was read)`;
     const ours = this.createdByThisRun();
     const others = [...shown].filter((id) => !ours.has(id)).length;
     return others > 0 ? `the account holds ${others} order(s) this run did not create` : undefined;

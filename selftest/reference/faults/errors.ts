@@ -1,5 +1,6 @@
 import { ApiError, errorReply, type ApiReply, type ApiRequest, type ErrorDetail } from '../../../reference/http';
 import { answersWhen, internalError, labelled, textPast } from './anomalies';
+import { UUID } from '../variants/freedoms';
 import { because, callerOf, fault, is, isSuccess, jsonBodyOf, lenientJson, operationOf, withReplyBody, type FaultDefinition, type Json } from './kit';
 
 /** What Express's development error handler writes for a body-parser error: the message, then err.stack's frames. */
@@ -9,8 +10,6 @@ const PARSER_STACK = [
   '    at parse (/app/node_modules/body-parser/lib/types/json.js:92:19)',
   '    at /app/node_modules/body-parser/lib/read.js:128:18',
 ].join('\n');
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Error answers (section 7) and the JSON body rule (section 1). */
 export const ERROR_FAULTS: FaultDefinition[] = [
