@@ -1,5 +1,5 @@
 import { excerpt } from '../contract/openapi';
-import { contentType, parseJson, type Exchange } from '../contract/exchange';
+import { parseJson, type Exchange } from '../contract/exchange';
 import { unless, type Check } from './check';
 
 /**
@@ -66,10 +66,11 @@ export interface Leak {
 
 /**
  * The answers the service writes in its own words: an error (4xx, 5xx), or an answer that is not JSON (a debug page
- * served with 200). A 2xx JSON answer is data: the orders of the account, another user's on a shared one, echoed.
+ * served with 200). A 2xx JSON answer, whatever its label, is data: the orders of the account, another user's on a
+ * shared one, echoed.
  */
 export function writtenInOwnWords(exchange: Exchange): boolean {
-  return exchange.text !== '' && (exchange.status >= 400 || exchange.json === undefined || !/json/i.test(contentType(exchange)));
+  return exchange.text !== '' && (exchange.status >= 400 || exchange.json === undefined);
 }
 
 /** Echoed text this long or longer is taken out of an answer before it is searched: a marker may not run from the client's words into the service's. */
