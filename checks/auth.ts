@@ -1,11 +1,12 @@
 import type { OperationId } from '../contract/openapi';
 import { accepted, isSuccess, refused, unauthorized } from './status';
+import { notReachedBy } from './orders';
 import { unless, type Check, type Judgement, type Verdict } from './check';
 
 /** Judgements of authentication (5): which credentials the order operations accept, and how they refuse the rest. */
 
 /** The note an update without valid credentials carries: finding it stored shows the refusal did not happen. */
-export const REFUSED_NOTE = 'must not be stored';
+export { REFUSED_NOTE } from './orders';
 
 /** What is wrong with the credentials of a request, named by the requirement it breaks (ORD-AUTH-007: none, on another spelling of the path). */
 export type BadCredentials = 'ORD-AUTH-001' | 'ORD-AUTH-003' | 'ORD-AUTH-004' | 'ORD-AUTH-007';
@@ -22,15 +23,7 @@ export const refusedWithBadCredentials =
 export const untouchedByBadCredentials =
   (requirementId: BadCredentials, operation: string, id: string): Check =>
   (after) =>
-    withBadCredentials(requirementId, [
-      isSuccess(after.status) && (after.json as { note?: unknown } | undefined)?.note !== REFUSED_NOTE,
-      () => ({
-        expected: `order ${id} untouched by the refused ${operation}`,
-        received: after.status >= 300 ? `it is gone (get answers ${after.status})` : 'the note sent without credentials was stored',
-        exchange: after,
-      }),
-      after,
-    ]);
+    withBadCredentials(requirementId, notReachedBy(`the refused ${operation}`, id, after));
 
 /** A verdict about a request with bad credentials, bound to the requirement they break. */
 function withBadCredentials(requirementId: BadCredentials, verdict: Verdict): Judgement | undefined {

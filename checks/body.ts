@@ -5,11 +5,12 @@ import { contentType, type Exchange } from '../contract/exchange';
 import { holdsValue } from './roundtrip';
 import { isClientError, isSuccess } from './status';
 import { unless, type Check, type Judgement, type Verdict } from './check';
+import { noInternalsLeaked, writtenInOwnWords } from './leaks';
 
 /**
  * What every response is judged on, whatever the test is about: JSON (section 1), meta.status (4.1),
- * the schema of openapi.yaml for its operation and status, the error envelope (7). The api runs
- * responseChecks on every response it gets.
+ * the schema of openapi.yaml for its operation and status, the error envelope (7), no internals in what the
+ * service writes in its own words (leaks.ts). The api runs responseChecks on every response it gets.
  */
 
 /** A JSON body with a JSON content type. */
@@ -261,16 +262,27 @@ type PlannedCheck = [requirementId: string, check: Check];
 /**
  * What every response of an order operation is checked for, whatever the test is about:
  * JSON (section 1, on every status), meta.status, and the schema of its status (the summary form and
- * the envelope told apart). The 4xx of POST /token are left alone: their body is not shown (5.3).
+ * the envelope told apart). The 4xx of POST /token are left alone but for internals: their body is not shown (5.3).
  */
 function responsePlan(exchange: Exchange): PlannedCheck[] {
   const operationId = exchange.operationId;
-  if (!operationId || exchange.status === 429 || (exchange.status >= 300 && exchange.status < 400)) return [];
-  if (operationId === 'issueToken' && isClientError(exchange.status)) return [];
+  if (!operationId) return [];
+  if (exchange.status === 429 || (exchange.status >= 300 && exchange.status < 400)) return leakPlan(exchange);
+  if (operationId === 'issueToken' && isClientError(exchange.status)) return leakPlan(exchange);
   return anyResponsePlan(exchange, operationId);
 }
 
+/** Every answer the service writes in its own words (an error, or one that is not JSON) is searched for internals (ORD-ERR-010), whatever else it is held to. */
+function leakPlan(exchange: Exchange): PlannedCheck[] {
+  return writtenInOwnWords(exchange) ? [['ORD-ERR-010', noInternalsLeaked]] : [];
+}
+
 function anyResponsePlan(exchange: Exchange, operationId?: OperationId): PlannedCheck[] {
+  return [...statusPlan(exchange, operationId), ...leakPlan(exchange)];
+}
+
+/** What an answer is held to by its status and operation: JSON, meta.status, the schema or the envelope. */
+function statusPlan(exchange: Exchange, operationId?: OperationId): PlannedCheck[] {
   if (exchange.status >= 500) return [['ORD-GEN-003', serverErrorBodyIsJson]];
   if (exchange.status >= 400 && exchange.status !== 429) {
     const oversized = oversizedRequest(exchange.request);

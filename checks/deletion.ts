@@ -91,3 +91,15 @@ export const othersUntouched = (id: string, deleted: string, before: Json | unde
   const [holds, details] = untouched(after, before, `order ${id} untouched by the delete of ${deleted}`);
   return unless('ORD-DELETE-004', holds, details, [deletion, after]);
 };
+
+/**
+ * Order `id`, got after deletes sent to ids no order has (`ids`; 12abc, 12-x of 12 among them, which an integer cast
+ * of the path reads as 12), is still there and not deleted (`liveDeletedAt`: its deleted_at while live): each delete
+ * named another order than it, and deleted nothing.
+ */
+export const remainsAfterUnknownIdDeletes = (id: string, liveDeletedAt: unknown, ids: readonly string[], after: Exchange, deletes: readonly Exchange[]): Judgement | undefined =>
+  unless('ORD-DELETE-004', isSuccess(after.status) && !showsDeleted(liveDeletedAt, after.json), () => ({
+    expected: `order ${id} still there after deletes of ${ids.map((made) => JSON.stringify(made)).join(', ')}, ids no order has`,
+    received: isSuccess(after.status) ? `it shows deleted (deleted_at ${excerpt((after.json as Json | undefined)?.deleted_at)})` : `it is gone (get answers ${after.status})`,
+    exchange: after,
+  }), [...deletes, after]);

@@ -9,6 +9,7 @@ import { MAX_BODY_EXCERPT, type Exchange, type Json } from '../contract/exchange
 import { notOnePathSegment } from '../contract/order-path';
 import { changesBetween, differences, disagreements, formatDifferences, holdsValue, pointersOf } from './roundtrip';
 import { accepted, acceptedOrRefusedWith, isClientError, isSuccess, REFUSALS, unknownIdAnswer } from './status';
+import { pathIdAnswered, type SentPathId } from './readings';
 import { unless, type Check, type Judgement, type Verdict } from './check';
 
 /** Judgements of one order: create (4.2), get (4.3) and update (4.4), round trips and the values the service assigns. */
@@ -120,6 +121,20 @@ export const untouched = (after: Exchange, before: Json | undefined, expected: s
     after,
   ];
 };
+
+/** The note a write that must reach no order carries (one without valid credentials, one to an id no order has): finding it stored shows the write reached the order. */
+export const REFUSED_NOTE = 'must not be stored';
+
+/** The order `id`, got again after a write that must not reach it (`what`): still there, without the note that write carried. */
+export const notReachedBy = (what: string, id: string, after: Exchange): Verdict => [
+  isSuccess(after.status) && (after.json as { note?: unknown } | undefined)?.note !== REFUSED_NOTE,
+  () => ({
+    expected: `order ${id} untouched by ${what}`,
+    received: after.status >= 300 ? `it is gone (get answers ${after.status})` : `the note ${what} carried (${JSON.stringify(REFUSED_NOTE)}) was stored in it`,
+    exchange: after,
+  }),
+  after,
+];
 
 // Create (4.2).
 
@@ -235,10 +250,11 @@ export const storedAsSent = (sent: unknown, exchange: Exchange, what = 'the stor
 export const getKeepsAssignedValues = (created: Json, exchange: Exchange): Judgement | undefined =>
   unless('ORD-GET-003', ...sameAssignedValues(created, exchange, 'as the create response gave them'));
 
+/** A get of an id no order has: 404 or 410 (any 4xx for an id of another form); one made from an order's id (`madeFrom`, 12abc of 12) as its readings allow. */
 export const getUnknownIdAnswer =
-  (ownForm: boolean): Check =>
+  (ownForm: boolean, madeFrom?: SentPathId): Check =>
   (exchange) =>
-    unless('ORD-GET-004', ...unknownIdAnswer(exchange, ownForm));
+    unless('ORD-GET-004', ...(madeFrom ? pathIdAnswered(madeFrom, exchange) : unknownIdAnswer(exchange, ownForm)));
 
 /** The id can be put in GET/PUT/DELETE /orders/{order_id} as one segment (4.3: order_id is a path parameter). */
 export const idIsOnePathSegment = (id: string, created?: Exchange): Judgement | undefined => {
@@ -317,6 +333,12 @@ export const updateUnknownIdAnswer =
   (ownForm: boolean): Check =>
   (exchange) =>
     unless('ORD-UPDATE-006', ...unknownIdAnswer(exchange, ownForm));
+
+/** Order `id`, got after updates sent to ids no order has (`ids`; 12abc of 12 among them), as they left it: an integer cast of the path reached it if it shows their note. */
+export const unchangedByUnknownIdUpdates =
+  (id: string, ids: readonly string[]): Check =>
+  (after) =>
+    unless('ORD-UPDATE-006', ...notReachedBy(`the updates of ${ids.map((made) => JSON.stringify(made)).join(', ')}, ids no order has`, id, after));
 
 export const updateIgnoresClientValue = (field: AssignedField, sent: string, exchange: Exchange, what: string): Judgement | undefined =>
   unless('ORD-UPDATE-007', ...clientValueNotTaken(field, sent, exchange, what));

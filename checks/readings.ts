@@ -3,6 +3,9 @@ import { isIso8601DateTime } from '../contract/datetime';
 import { textAroundLoneSurrogates } from '../config/safe-text';
 import { withOwnReferences } from '../contract/examples';
 import { differences, holdsValue, type Difference } from './roundtrip';
+import { isClientError, isSuccess } from './status';
+import type { Verdict } from './check';
+import type { Exchange } from '../contract/exchange';
 
 /**
  * What a correct server may make of a value the document does not define (null where an object goes, a wrong
@@ -210,3 +213,54 @@ function setAt(target: unknown, pointer: string, value: unknown): void {
   if (value === undefined) delete (parent as Record<string, unknown>)[keys[keys.length - 1]];
   else (parent as Record<string, unknown>)[keys[keys.length - 1]] = value;
 }
+
+/**
+ * A path id the suite made from an id the service assigned (generators/order-id.ts): `other` names no order (the id
+ * followed by letters, a dash, a dot and a digit: what an integer cast reads as the order, "12abc".to_i is 12);
+ * `same` is the id written otherwise with nothing lost (a trailing space a parser trims, a leading zero of a number).
+ */
+export type PathIdKind = 'other' | 'same';
+
+/** A path id made from an order's id: as a failure names it, the id sent, the id it was made from, and its readings. */
+export interface SentPathId {
+  /** As a failure names it: "the id with letters appended". */
+  name: string;
+  id: string;
+  /** The id the service assigned that it was made from. */
+  of: string;
+  kind: PathIdKind;
+  readings: readonly Reading[];
+}
+
+/** What a correct server may make of a path id: an unknown id (refused), or, written otherwise with nothing lost, the order it names (coerced). */
+export function pathIdReadings(kind: PathIdKind): Reading[] {
+  return kind === 'same' ? ['refused', 'coerced'] : ['refused'];
+}
+
+/** Each reading of a path id in words, as a failure names the readings it tried. */
+const PATH_ID_READING_WORDS: Partial<Record<Reading, (of: string) => string>> = {
+  refused: () => 'refused with a 4xx, as an id no order has',
+  coerced: (of) => `read as order ${of} itself, the id it writes otherwise (nothing lost)`,
+};
+
+/** The reading that explains the answer to a request of a path id: refused (a 4xx), or coerced (a 2xx showing the order it was made from, and no other). */
+export function explainingPathIdReading(sent: SentPathId, exchange: Exchange): Reading | undefined {
+  const shown = (exchange.json as { id?: unknown } | undefined)?.id;
+  return sent.readings.find((reading) => (reading === 'refused' ? isClientError(exchange.status) : reading === 'coerced' && isSuccess(exchange.status) && String(shown) === sent.of));
+}
+
+/** A request of a path id answered as one of its readings: an integer cast that reads 12abc as order 12 is none of them. */
+export const pathIdAnswered = (sent: SentPathId, exchange: Exchange): Verdict => {
+  const shown = (exchange.json as { id?: unknown } | undefined)?.id;
+  return [
+    explainingPathIdReading(sent, exchange) !== undefined,
+    () => ({
+      expected: `${JSON.stringify(sent.id)} (${sent.name}, made from order ${sent.of}) ${sent.readings.map((reading) => PATH_ID_READING_WORDS[reading]?.(sent.of)).join(', or ')}`,
+      received: `${exchange.status}${isSuccess(exchange.status) ? (shown === undefined ? ': accepted' : `: the order ${excerpt(shown)}`) : ''}`,
+      exchange,
+      // Kept with the finding, as for every unknown id: judging the recorded exchange again needs its form.
+      context: { ownForm: false },
+    }),
+    exchange,
+  ];
+};

@@ -45,6 +45,7 @@ export const JUDGED_FROM_TRAFFIC: Readonly<Record<string, string>> = {
   'ORD-GEN-005': 'every 4xx answer to a request larger than any order needs (a body over 1 MiB, headers over 8 KiB)',
   'ORD-ERR-001': 'every 4xx response: the error envelope',
   'ORD-ERR-006': 'every 4xx response with meta: the envelope fields',
+  'ORD-ERR-010': 'every answer the service writes in its own words (a 4xx, a 5xx, or one that is not JSON): no stack trace, database error text or debug page the request did not carry',
   'ORD-FORM-001': 'every 2xx create, get and update: the full form',
   'ORD-FORM-002': 'every 2xx list: the summaries',
   'ORD-LIST-001': 'every 2xx list: the envelope',

@@ -88,6 +88,33 @@ export function operationOf(method: string, path: string): OperationId | undefin
   return operations().find((candidate) => candidate.method === method.toUpperCase() && templateMatcher(candidate.path).test(bare))?.id;
 }
 
+/** The methods a client sends: those of the interface, and PATCH, which it defines on no path. */
+const CLIENT_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+/** A method a client may send to a path of the order operations that the interface does not define there. */
+export interface UndefinedMethod {
+  method: Exclude<(typeof CLIENT_METHODS)[number], 'GET'>;
+  /** The path template: /orders or /orders/{order_id}. */
+  path: string;
+  /** The methods the interface defines on the path, in openapi.yaml's order: what an Allow header names. */
+  defined: Method[];
+  /** The operation of the path's GET (listOrders, getOrder): what a check counts its answer for. */
+  operationId: OperationId;
+}
+
+/** For each path of the order operations (tag "orders"), each method of CLIENT_METHODS it does not have: PATCH and POST /orders/{order_id}, PUT, PATCH and DELETE /orders. */
+export function undefinedMethods(): UndefinedMethod[] {
+  const orderOperations = operations().filter((candidate) => candidate.tags.includes('orders'));
+  const paths = [...new Set(orderOperations.map(({ path }) => path))];
+  return paths.flatMap((path) => {
+    const onPath = orderOperations.filter((candidate) => candidate.path === path);
+    const defined = onPath.map(({ method }) => method);
+    const read = onPath.find(({ method }) => method === 'GET');
+    if (!read) throw new Error(`openapi.yaml: ${path} has no GET, which a check of its other methods' answers counts them for`);
+    return CLIENT_METHODS.filter((method): method is UndefinedMethod['method'] => !(defined as string[]).includes(method)).map((method) => ({ method, path, defined, operationId: read.id }));
+  });
+}
+
 function fill(id: OperationId, values: string[]): string {
   const { path, name, parameters } = operation(id);
   if (parameters.length !== values.length) throw new Error(`${name} takes ${parameters.length} path parameter(s), given ${values.length}`);

@@ -377,7 +377,34 @@ export function createEdgeBodies(base: () => Record<string, unknown>): EdgeBody[
     }
   }
   bodies.push(...repeatedItemBodies(base));
+  bodies.push(...productBodies(base));
   return bodies;
+}
+
+/** The largest price the edge catalogue sends as a plain number (1e308): any product or sum of it past 1.8e308 is beyond a double. */
+const LARGEST_PRICE = NUMBER_EDGES.find(({ label }) => label === '1e308')?.denotes as number;
+
+/**
+ * Orders whose item total or sum of totals is beyond a double, though each value sent is one (issue 43): the largest
+ * price times quantities 2 and 10, and two items of it, with billing for a service that computes its sub_total from
+ * them. JSON cannot write Infinity: a server that computes them refuses the order, or answers and stores a full form
+ * that holds numbers (ORD-FORM-001), never a 2xx with an empty body or no JSON (PHP's json_encode fails on INF), nor
+ * a 5xx. The case is the items array, of a value a server may refuse: its readings are refused and taken.
+ */
+export function productBodies(base: () => Record<string, unknown>): EdgeBody[] {
+  const first = structuredClone((base().items as unknown[])[0]) as Record<string, unknown>;
+  const billing = structuredClone((fullOrder() as Record<string, unknown>).billing);
+  const overflowing = (name: string, items: Array<Record<string, unknown>>, extra: Record<string, unknown> = {}): EdgeBody => {
+    const body = edgeBody(name, { ...base(), ...extra, items }, []);
+    return { ...body, cases: [{ name, pointer: '/items', kind: 'unusual', denotes: body.denoted.items, readings: readingsOf('unusual', placeAt('/items', 'create')) }] };
+  };
+  return [2, 10].map((quantity) => overflowing(`items[0].price = 1e308 with quantity ${quantity} (a total beyond a double)`, [{ ...first, price: LARGEST_PRICE, quantity }])).concat(
+    overflowing(
+      'items[0] and items[1] of price 1e308 (each total a double, their sum beyond one)',
+      [1, 2].map((index) => ({ ...first, name: `${String(first.name)} #${index}`, price: LARGEST_PRICE, quantity: 1 })),
+      { billing },
+    ),
+  );
 }
 
 /**

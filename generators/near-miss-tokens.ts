@@ -78,3 +78,25 @@ export const NEAR_MISSES: readonly NearMiss[] = [
     },
   },
 ];
+
+/**
+ * Schemes a valid token may be sent under that are not Bearer (5.1: "Bearer followed by a space and the access
+ * token"). Several of Bearer's length, six letters and a space: a check that compares what follows the seventh
+ * character (`substr($h, 7) === $token`, `header[7:]`) takes each of them. And one of each other length from 1 to 8,
+ * for a check at another fixed offset. Each has one reading, refused (ORD-AUTH-003): none is Bearer in another
+ * letter case, which RFC 9110 (11.1) makes the same scheme, and a correct server may take or refuse.
+ */
+export const NEAR_MISS_SCHEMES: readonly string[] = [
+  // Six letters: a registered scheme (RFC 7616), a plural and a misspelling of Bearer.
+  'Digest',
+  'Tokens',
+  'Baerer',
+  // Every other length from 1 to 8.
+  'B',
+  'Be',
+  'JWT',
+  'DPoP',
+  'OAuth',
+  'Bearers',
+  'BearerV2',
+];

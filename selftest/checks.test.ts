@@ -12,6 +12,9 @@ import { CHECKED_ON_ANNOTATION } from '../harness/record/checked-on';
 import { judged, REACHED_ANNOTATION } from '../harness/record/findings';
 import { violationIn, type Judgement } from '../checks/check';
 import type { Exchange } from '../contract/exchange';
+import { LEAK_MARKERS, noInternalsLeaked } from '../checks/leaks';
+import { allowProblem, undefinedMethodAnswered } from '../checks/methods';
+import { undefinedMethods } from '../contract/operations';
 
 /** Judgements of checks/ on made-up answers: what they count, and where they refuse to conclude. */
 
@@ -180,4 +183,115 @@ test('JSON a lenient parser reads: taken or refused passes, a 5xx fails; a later
   expect(violationIn(readBackAfterLenientBody(what)(nanWritten))?.requirementId).toBe('ORD-ERR-009');
   expect(violationIn(readBackAfterLenientBody(what)({ ...answer('getOrder', 200, { id: 'a' }), headers: { 'content-type': 'text/plain' } }))).toBeUndefined();
   expect(violationIn(readBackAfterLenientBody(what)(answer('getOrder', 500, { meta: {} })))?.requirementId).toBe('ORD-ERR-009');
+});
+
+test('internals in an answer the service writes in its own words are found, each named by its marker, its stack and where it is', () => {
+  const trace = 'Traceback (most recent call last):\n  File "/app/orders/views.py", line 42, in get_order\nKeyError: \'id\'';
+  const crashed = answer('getOrder', 500, { success: false, meta: { status: 500, code: 'internal_error', message: trace } });
+  const finding = violationIn(noInternalsLeaked(crashed));
+  expect(finding?.requirementId).toBe('ORD-ERR-010');
+  expect(finding?.received).toContain(`a Python traceback (Python) at /meta/message: ${JSON.stringify('Traceback (most recent call last)')}`);
+  expect(finding?.received).toContain('a Python stack frame (Python) at /meta/message');
+  expect(finding?.fieldsAtFault).toEqual(['/meta/message']);
+  expect(responseRequirements(crashed)).toContain('ORD-ERR-010');
+  // A page that is not JSON is searched whole, whatever its status: a debug page served with 200 too.
+  const page = { ...answer('getOrder', 200, undefined), headers: { 'content-type': 'text/html' }, text: "<h1>KeyError</h1><p>You're seeing this error because you have <code>DEBUG = True</code> in your Django settings file.</p>" };
+  expect(violationIn(noInternalsLeaked(page))?.received).toMatch(/^Django's debug page \(Django\) at the body: "You're seeing/);
+  // Markup in what matched is server text: the finding quotes it, as every report escapes it.
+  expect(violationIn(noInternalsLeaked(page))?.received).toContain(JSON.stringify("You're seeing this error because you have <code>DEBUG = True</code>"));
+});
+
+test('each marker of the table is found in what its stack writes, and none in the words a service writes for its client', () => {
+  const written: Record<string, string> = {
+    'a Python traceback': 'Traceback (most recent call last):',
+    'a Python stack frame': 'File "/srv/app/models.py", line 12, in save',
+    'a V8 stack frame': '    at Layer.handle [as handle_request] (/app/node_modules/express/lib/router/layer.js:95:5)',
+    'a V8 stack frame of an anonymous function': 'at Object.<anonymous> (server.js)',
+    'a Java stack frame': 'at com.example.orders.OrderController.get(OrderController.java:42)',
+    'a Java exception class': 'java.lang.NullPointerException: Cannot invoke "String.length()"',
+    'a .NET stack frame': 'at Orders.Api.OrderController.Get(Int32 id) in /src/Orders/OrderController.cs:line 27',
+    'a .NET exception class': 'System.InvalidOperationException: Sequence contains no elements',
+    'a PHP stack trace': 'Stack trace:\n#0 /var/www/html/index.php(12): find()',
+    'a PHP error with its file and line': 'Uncaught TypeError in /var/www/html/orders.php on line 31',
+    'a Ruby stack frame': "app/controllers/orders_controller.rb:8:in `show'",
+    'a Go panic': 'panic: runtime error: invalid memory address or nil pointer dereference',
+    'a Rust panic': "thread 'tokio-runtime-worker' panicked at src/orders.rs:40:10",
+    'a source file of the server named by its path': 'error in /usr/src/app/dist/routes/orders.js',
+    'an SQLSTATE code': 'SQLSTATE[23000]: Integrity constraint violation',
+    "PostgreSQL's syntax error": 'ERROR:  syntax error at or near "WHERE"',
+    "PostgreSQL's error text": 'duplicate key value violates unique constraint "orders_pkey"',
+    "MySQL's error text": "You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version",
+    "SQLite's error code": 'SQLITE_CONSTRAINT: UNIQUE constraint failed: orders.id',
+    'an Oracle error code': 'ORA-01722: invalid number',
+    "SQL Server's error text": "Unclosed quotation mark after the character string ''.",
+    "an ORM's error class": 'SequelizeDatabaseError: column "x" does not exist',
+    "Django's debug page": "You're seeing this error because you have <code>DEBUG = True</code>",
+    "Werkzeug's debugger": '<title>KeyError // Werkzeug Debugger</title>',
+    "Rails' exception page": '<title>Action Controller: Exception caught</title>',
+    "Whoops' error page": 'Whoops! There was an error.',
+    "ASP.NET's error page": "Server Error in '/' Application.",
+  };
+  expect(LEAK_MARKERS.map(({ what }) => what).sort()).toEqual(Object.keys(written).sort());
+  for (const marker of LEAK_MARKERS) {
+    expect(marker.pattern.test(written[marker.what]), `${marker.what} in ${JSON.stringify(written[marker.what])}`).toBe(true);
+    expect(marker.stack.length, marker.what).toBeGreaterThan(0);
+  }
+  // What services write for their clients, the reference server's and Jackson's words among them: no marker.
+  const words = [
+    'No order with id 12abc',
+    'The request body is invalid',
+    'expected type number',
+    'Allowed methods: GET, PUT, DELETE',
+    'order_id is not validly percent-encoded',
+    'Unexpected server error',
+    'Internal Server Error',
+    'SyntaxError: Unexpected end of JSON input',
+    "TypeError: Cannot read properties of undefined (reading 'items')",
+    'value too long for the column',
+    'JSON parse error: Cannot deserialize items.0.quantity (expected type integer) from "zz" (through reference chain: OrderRequest["items"]->java.util.ArrayList[0]->Item["quantity"])',
+    '1 validation error for Request body -> items -> 0 -> quantity: value is not a valid integer',
+    'quantity must be an integer at items[0] (got "3")',
+  ];
+  for (const text of words) expect(LEAK_MARKERS.filter(({ pattern }) => pattern.test(text)).map(({ what }) => what), text).toEqual([]);
+});
+
+test('a marker the request carried, echoed, is no leak; nor is a 2xx JSON answer, which holds order data, judged at all', () => {
+  const note = 'Traceback (most recent call last): SQLSTATE[42000] at /app/x.js:1:2';
+  const echoed = (request: Partial<Exchange['request']>, json: unknown, status = 400): Exchange => ({ ...answer('createOrder', status, json), request: { method: 'POST', url: 'http://127.0.0.1/orders', path: '/orders', headers: {}, ...request } });
+  // A note the client sent, echoed in a refusal: its own words.
+  const refusal = echoed({ body: JSON.stringify({ note, price: 'x' }) }, { success: false, meta: { status: 400, code: 'invalid', message: `price is not a number (note was ${note})` } });
+  expect(violationIn(noInternalsLeaked(refusal))).toBeUndefined();
+  // An id echoed from the path, percent-encoded as sent: decoded, it is the client's.
+  const path = `/orders/${encodeURIComponent('SQLSTATE "x"')}`;
+  expect(violationIn(noInternalsLeaked(echoed({ method: 'GET', path }, { success: false, meta: { status: 404, code: 'not_found', message: 'No order with id SQLSTATE "x"' } }, 404)))).toBeUndefined();
+  // The marker the request did not carry is still found beside the echo.
+  const beside = echoed({ method: 'GET', path: '/orders/12abc' }, { success: false, meta: { status: 404, code: 'not_found', message: 'SQLSTATE[22P02]: invalid input syntax for type integer: "12abc"' } }, 404);
+  expect(violationIn(noInternalsLeaked(beside))?.received).toContain('an SQLSTATE code (SQL (PDO, JDBC, ODBC)) at /meta/message');
+  // Orders (another user's on a shared account, in a list) hold whatever text their clients wrote.
+  const list = answer('listOrders', 200, { success: true, meta: { status: 200, total: 1 }, data: [{ id: 'a', note }] });
+  expect(noInternalsLeaked(list)).toBeUndefined();
+  expect(responseRequirements(list)).not.toContain('ORD-ERR-010');
+  // Mislabelled, it is still order data (its label is ORD-GEN-001's to judge).
+  expect(noInternalsLeaked({ ...list, headers: { 'content-type': 'text/plain' } })).toBeUndefined();
+});
+
+test("a method the interface does not define: a 405's Allow names the path's methods and not the one refused; 404, 501 and any 4xx pass, a 5xx fails", () => {
+  const [patchOrder] = undefinedMethods().filter(({ method, path }) => method === 'PATCH' && path === '/orders/{order_id}');
+  const [deleteAll] = undefinedMethods().filter(({ method, path }) => method === 'DELETE' && path === '/orders');
+  expect([patchOrder.defined, deleteAll.defined]).toEqual([['GET', 'PUT', 'DELETE'], ['GET', 'POST']]);
+  expect(undefinedMethods().map(({ method, path }) => `${method} ${path}`).sort()).toEqual(['DELETE /orders', 'PATCH /orders', 'PATCH /orders/{order_id}', 'POST /orders/{order_id}', 'PUT /orders']);
+  expect(allowProblem('GET, PUT, DELETE', patchOrder)).toBeUndefined();
+  expect(allowProblem('GET, PUT, DELETE, HEAD, OPTIONS', patchOrder)).toBeUndefined();
+  expect(allowProblem('delete,get ,put', patchOrder)).toBeUndefined();
+  expect(allowProblem(undefined, patchOrder)).toBe('no Allow header');
+  expect(allowProblem('GET, PUT', patchOrder)).toBe('Allow "GET, PUT", which leaves out DELETE');
+  expect(allowProblem('', deleteAll)).toBe('Allow "", which leaves out GET, POST');
+  expect(allowProblem('GET, POST, DELETE', deleteAll)).toBe('Allow "GET, POST, DELETE", which names DELETE, the method it refused');
+  const refused = (status: number, headers: Record<string, string> = {}) => ({ ...answer(undefined, status, { success: false, meta: { status, code: 'x', message: 'x' } }), headers: { 'content-type': 'application/json', ...headers } });
+  for (const status of [404, 501, 403, 400]) expect(violationIn(undefinedMethodAnswered(patchOrder, refused(status))), `${status}`).toBeUndefined();
+  expect(violationIn(undefinedMethodAnswered(patchOrder, refused(405, { allow: 'GET, PUT, DELETE' })))).toBeUndefined();
+  expect(violationIn(undefinedMethodAnswered(patchOrder, refused(405)))?.received).toBe('405 with no Allow header');
+  expect(violationIn(undefinedMethodAnswered(deleteAll, refused(500)))?.received).toBe('500');
+  // Counted for the operation of the path's GET: the cell a run checks it on.
+  expect(undefinedMethodAnswered(deleteAll, refused(405, { allow: 'GET, POST' })).on.map(({ operationId }) => operationId)).toEqual(['listOrders']);
 });

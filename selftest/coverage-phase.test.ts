@@ -79,6 +79,22 @@ test('every number, integer, boolean and date-time field a create sends gets eve
   for (const items of others) expect(new Set(items.map((item) => JSON.stringify(item?.name))).size).toBe(items.length);
 });
 
+test('totals and sums past a double go on purpose: 1e308 times 2 and 10, two items of 1e308 with billing, each a case a server may refuse or take', () => {
+  const products = createEdgeBodies(() => minimalOrder() as Record<string, unknown>).filter((body) => /beyond/.test(body.name) && /1e308/.test(body.name));
+  const shown = products.map((body) => (body.denoted as { items: Array<{ price: number; quantity: number }> }).items.map(({ price, quantity }) => [price, quantity]));
+  expect(shown).toEqual([[[1e308, 2]], [[1e308, 10]], [[1e308, 1], [1e308, 1]]]);
+  for (const body of products) {
+    const { items } = body.denoted as { items: Array<{ price: number; quantity: number }> };
+    // Each value is a double; their product or sum is not.
+    expect(items.every(({ price, quantity }) => Number.isFinite(price) && Number.isFinite(quantity))).toBe(true);
+    expect(Number.isFinite(items.reduce((sum, { price, quantity }) => sum + price * quantity, 0))).toBe(false);
+    expect(body.cases.map(({ pointer, readings }) => [pointer, readings])).toEqual([['/items', ['refused', 'taken']]]);
+    // One case: a refused one is not sent again in parts.
+    expect(apart(body)).toEqual([]);
+  }
+  expect((products[2].denoted as { billing?: unknown }).billing).toBeDefined();
+});
+
 test.describe('the coverage phase against servers', () => {
   test.setTimeout(5 * 60_000);
 
@@ -89,7 +105,7 @@ test.describe('the coverage phase against servers', () => {
     ['create-drops-last-item', 'OMS_FAULT', ['ORD-CREATE-004', 'ORD-GET-002']],
     ['quantity-int32-wrap', 'OMS_FAULT', ['ORD-CREATE-004', 'ORD-GET-002', 'ORD-UPDATE-002', 'ORD-UPDATE-003']],
     ['update-ignores-falsy-values', 'OMS_FAULT', ['ORD-UPDATE-002', 'ORD-UPDATE-003']],
-    ['text-nul-answered-500', 'OMS_FAULT', ['ORD-ERR-008']],
+    ['text-nul-answered-500', 'OMS_FAULT', ['ORD-ERR-008', 'ORD-ERR-010']],
     ['create-merges-repeated-items', 'OMS_FAULT', ['ORD-CREATE-004', 'ORD-GET-002']],
     ['billing-amounts-clamped', 'OMS_FAULT', ['ORD-CREATE-004', 'ORD-GET-002']],
     ['update-quantity-fraction-truncated', 'OMS_FAULT', ['ORD-UPDATE-002', 'ORD-UPDATE-003']],

@@ -31,7 +31,9 @@ import {
 } from '../generators/schema';
 import { HOSTILE_PIECES, MAX_TEXT_LENGTH } from '../generators/text';
 import { anyOrderUpdate, orderUpdate } from '../generators/update';
-import { NEAR_MISSES } from '../generators/near-miss-tokens';
+import { NEAR_MISSES, NEAR_MISS_SCHEMES } from '../generators/near-miss-tokens';
+import { idExtensions, reachesNoOrder } from '../generators/order-id';
+import { notOnePathSegment } from '../contract/order-path';
 import { sameButReferences } from '../contract/examples';
 
 // Enough samples that every optional field shows up both present and absent; fixed seed, so a failure replays.
@@ -357,5 +359,38 @@ test.describe('near-miss tokens (5.1)', () => {
     expect(skipped('QUJDRA==')).toEqual(['two characters appended']);
     expect(skipped('0f3a9c2d7e')).toEqual([]);
     expect(skipped('0123456789')).toEqual(['its case changed']);
+  });
+
+  test("near-miss schemes: several of Bearer's length, one of each other length from 1 to 8, none Bearer in any case", () => {
+    const lengths = NEAR_MISS_SCHEMES.map((scheme) => scheme.length);
+    expect(lengths.filter((length) => length === 'Bearer'.length).length).toBeGreaterThanOrEqual(3);
+    for (const length of [1, 2, 3, 4, 5, 7, 8]) expect(lengths, `a scheme of ${length}`).toContain(length);
+    // RFC 9110 11.1: scheme names are case-insensitive, so "bearer" is Bearer, which a correct server may take.
+    expect(NEAR_MISS_SCHEMES.filter((scheme) => scheme.toLowerCase() === 'bearer')).toEqual([]);
+    expect(NEAR_MISS_SCHEMES.filter((scheme) => !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(scheme)), 'each an RFC 9110 token, so a server parses it as a scheme').toEqual([]);
+    // What a check of the characters after the seventh (substr($h, 7)) takes: each six-letter scheme, and only those.
+    const token = 'oms-dev-token-a';
+    expect(NEAR_MISS_SCHEMES.filter((scheme) => `${scheme} ${token}`.slice(7) === token)).toEqual(NEAR_MISS_SCHEMES.filter((scheme) => scheme.length === 6));
+  });
+});
+
+test.describe('ids made from an assigned id (generators/order-id.ts)', () => {
+  test('a number id extended as an integer cast still reads it, each reaching no order; with a trailing space or a leading zero it may be read as the order', () => {
+    const made = idExtensions('12');
+    expect(made.map(({ id }) => id)).toEqual(['12abc', '12-x', '12.5', '12 x', '12 ', '012']);
+    // What Ruby's to_i, PHP's (int) and JavaScript's parseInt make of each: the order 12, for all but none.
+    for (const { id } of made) expect(parseInt(id.trim(), 10), id).toBe(12);
+    expect(made.filter(reachesNoOrder).map(({ id }) => id)).toEqual(['12abc', '12-x', '12.5', '12 x']);
+    expect(made.filter((sent) => !reachesNoOrder(sent)).map(({ readings }) => readings)).toEqual([['refused', 'coerced'], ['refused', 'coerced']]);
+    expect(made.every(({ of }) => of === '12')).toBe(true);
+  });
+
+  test('an id of another form gets the same extensions; a leading zero names no order there, a trailing space still the order', () => {
+    const uuid = '9f1c2b3a-0d4e-4f5a-8b6c-7d8e9f0a1b2c';
+    const made = idExtensions(uuid);
+    expect(made.map(({ id }) => id)).toEqual([`${uuid}abc`, `${uuid}-x`, `${uuid}.5`, `${uuid} x`, `${uuid} `, `0${uuid}`]);
+    expect(made.filter((sent) => !reachesNoOrder(sent)).map(({ name }) => name)).toEqual(['the id with a trailing space']);
+    // Each one path segment, as every id the suite sends.
+    for (const { id } of made) expect(notOnePathSegment(id), id).toBeUndefined();
   });
 });

@@ -2,7 +2,9 @@ import { expect, test } from '@playwright/test';
 import fc from 'fast-check';
 import { createEdgeBodies, updateEdges } from '../generators/coverage';
 import { invalidOrder, invalidOrderUpdate } from '../generators/invalid';
-import { explainingReading, readingsOf, valueAt, withoutPointer, type Reading, type SentValue } from '../checks/readings';
+import { explainingPathIdReading, explainingReading, pathIdAnswered, readingsOf, valueAt, withoutPointer, type Reading, type SentValue } from '../checks/readings';
+import { idExtensions } from '../generators/order-id';
+import type { Exchange } from '../contract/exchange';
 import { fullOrder, minimalOrder } from '../contract/examples';
 import { KNOBS } from './reference/variants/knobs';
 import { VARIANTS } from './reference/variants';
@@ -19,7 +21,7 @@ const READING_KNOBS: Record<Reading, string[]> = {
   refused: ['wrong-types=refused', 'null-on-create=taken', 'non-object-update=refused'],
   taken: ['null-on-create=taken', 'lone-surrogates=kept'],
   'not-sent': ['null-on-create=not-sent-with-defaults', 'null-on-update=ignored', 'wrong-types=dropped-by-binder'],
-  coerced: ['scalar-coercion=numeric-strings-taken', 'scalar-coercion=pydantic-lax'],
+  coerced: ['scalar-coercion=numeric-strings-taken', 'scalar-coercion=pydantic-lax', 'order-id-check=trimmed-and-read-as-number'],
   kept: ['update-null-over-required=ignored', 'wrong-types=dropped-by-binder'],
   replaced: ['lone-surrogates=replaced', 'lone-surrogates=question-mark', 'lone-surrogates=dropped'],
   'no-fields': ['non-object-update=no-fields', 'empty-update-body=read-as-empty-object'],
@@ -133,4 +135,32 @@ test('each reading stands beside the reference knobs that realise it, and the na
   }
   const points = VARIANTS.map((variant) => variant.name);
   expect(points).toEqual(expect.arrayContaining(['go-pointer-structs', 'rails-lax-params']));
+});
+
+test('a path id made from an order\'s id is refused, or, written otherwise with nothing lost, read as that order; an integer cast that reads 12abc as 12 is no reading', () => {
+  const answered = (status: number, id?: string): Exchange => ({
+    request: { method: 'GET', url: 'http://127.0.0.1/orders/x', path: '/orders/x', headers: {} },
+    status,
+    headers: { 'content-type': 'application/json' },
+    text: '',
+    json: id === undefined ? { success: false, meta: { status } } : { id },
+    retries: 0,
+  });
+  const [letters, , , , space, zero] = idExtensions('12');
+  expect([letters.readings, space.readings, zero.readings]).toEqual([['refused'], ['refused', 'coerced'], ['refused', 'coerced']]);
+  for (const sent of [letters, space, zero]) {
+    expect(explainingPathIdReading(sent, answered(404)), sent.name).toBe('refused');
+    // 400 too: a server that checks the form of an id before it looks it up (ORD-OBS-018).
+    expect(explainingPathIdReading(sent, answered(400)), sent.name).toBe('refused');
+  }
+  // "12abc".to_i is 12: the order it was made from, which the id does not name.
+  expect(explainingPathIdReading(letters, answered(200, '12'))).toBeUndefined();
+  expect(pathIdAnswered(letters, answered(200, '12'))[1]().received).toBe('200: the order "12"');
+  // "12 " trimmed and 012 read as a number are 12 itself; 012 read as octal (10) is another order.
+  expect(explainingPathIdReading(space, answered(200, '12'))).toBe('coerced');
+  expect(explainingPathIdReading(zero, answered(200, '12'))).toBe('coerced');
+  expect(explainingPathIdReading(zero, answered(200, '10'))).toBeUndefined();
+  expect(explainingPathIdReading(zero, answered(500))).toBeUndefined();
+  // A path id of another form than a number: a leading zero names no order.
+  expect(idExtensions('ord_3kT9')[5].readings).toEqual(['refused']);
 });

@@ -38,6 +38,8 @@ export interface Outgoing {
   releases?: boolean;
   /** Where in the run a request outside any test is made, as the report names it ("the worker's cleanup: …"). */
   outside?: string;
+  /** A method the interface does not define sent to /orders itself, once a list read whole showed the account holds this run's orders alone (OmsApi.sendToCollection). */
+  collectionClearedByList?: true;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import type { OperationId } from '../../contract/openapi';
 import { operationOf, requestLine, type RequestLine } from '../../contract/operations';
 import { idIsOnePathSegment } from '../../checks/orders';
@@ -7,9 +8,26 @@ import type { Exchange } from '../../contract/exchange';
 import type { AccountName } from '../../config/settings';
 import { ensure } from '../record/findings';
 import { judgeResponse } from '../record/checked';
-import type { Sender } from '../http/stage';
+import type { Outgoing, Sender } from '../http/stage';
 import type { CreatedOrders } from './created-orders';
 import { orderRequestLine } from '../../contract/order-path';
+import type { SentPathId } from '../../checks/readings';
+import { readPage } from '../../checks/listing';
+import { isSuccess } from '../../checks/status';
+import { bounds } from '../../contract/query';
+import { readLedger, runLedger } from '../http/ledger';
+import { atOnce, together } from './together';
+import { refuseInReadOnly } from './read-only';
+import { idExtensions, reachesNoOrder } from '../../generators/order-id';
+
+/** An id no order has, to send get, update and delete to. */
+export interface UnknownId {
+  id: string;
+  /** Of the form of the ids the service assigns (answered 404 or 410), or of another (any 4xx too: ORD-OBS-018). */
+  ownForm: boolean;
+  /** Made from an order's id (generators/order-id.ts): judged by its readings, and written to only where none reaches that order. */
+  madeFrom?: SentPathId;
+}
 
 export interface ApiOptions {
   /** OMS_READ_ONLY: a test that needs a write is skipped instead. */
@@ -63,7 +81,57 @@ export class OmsApi {
 
   /** Any request, for the cases the operations above cannot make (broken auth, malformed bodies); `outside` names where a request outside any test is made. */
   async send(spec: RequestSpec, outside?: string): Promise<Exchange> {
-    return await this.pipeline.send({ spec, account: this.account, operation: operationOf(spec.method, spec.path), orderId: orderIdOf(spec.path), onExchange: this.onExchange, outside });
+    return await this.pipeline.send(this.outgoing(spec, outside));
+  }
+
+  /**
+   * Requests of methods the interface does not define to the collection itself (PUT, PATCH, DELETE /orders), which a
+   * faulty server may apply to every order of the account: sent side by side only while a list read whole just before
+   * shows nothing but orders this run created (any worker's: the run's ledger), as on a fresh preview or the embedded
+   * server; otherwise held back, and why. A shared account's orders are never put at risk. Never in read-only mode.
+   */
+  async sendToCollection(specs: RequestSpec[]): Promise<{ sent: Exchange[] } | { heldBack: string }> {
+    if (this.readOnly) refuseInReadOnly('send methods the interface does not define to /orders');
+    if (specs.some((spec) => spec.path.split('?')[0] !== '/orders' || spec.method === 'GET' || spec.method === 'POST')) throw new Error('sendToCollection sends PUT, PATCH and DELETE to /orders only');
+    const others = await this.ordersOfOthers();
+    if (others) return { heldBack: others };
+    // The ownership stage lets them through: the collection was seen to hold this run's orders alone.
+    return { sent: await together(specs.map((spec) => this.pipeline.send({ ...this.outgoing(spec), collectionClearedByList: true }))) };
+  }
+
+  /**
+   * Why the account may hold an order this run did not create, or undefined when it holds none: the list read whole
+   * (its first page counts the pages, which are then read again all in flight at once, so no write falls between
+   * them), each order it shows one the run's ledger records as created in this account, and as many shown as
+   * meta.total counts (a list that changed while it was read may have hidden one).
+   */
+  private async ordersOfOthers(): Promise<string | undefined> {
+    const limit = bounds('limit').maximum as number;
+    const first = readPage({ page: 1, limit }, await this.list({ page: 1, limit }));
+    if (!isSuccess(first.exchange.status) || first.total === undefined) return `the list answered ${first.exchange.status}${first.total === undefined ? ' without meta.total' : ''}`;
+    const count = Math.ceil(first.total / limit);
+    if (count > COLLECTION_CHECK_PAGES) return `the account holds ${first.total} orders, more than this run reads to tell whose they are`;
+    const pages =
+      count <= 1 ? [first] : (await atOnce(() => Array.from({ length: count }, (_, index) => this.list({ page: index + 1, limit })))).map((exchange, index) => readPage({ page: index + 1, limit }, exchange));
+    if (pages.some((page) => !isSuccess(page.exchange.status))) return 'a page of the list was refused';
+    const shown = new Set(pages.flatMap(({ ids }) => ids));
+    const total = pages[0].total ?? first.total;
+    if (shown.size < total || pages.some((page) => page.total !== total)) return `the list showed ${shown.size} of the ${total} orders it counts (it changed while it was read)`;
+    const ours = this.createdByThisRun();
+    const others = [...shown].filter((id) => !ours.has(id)).length;
+    return others > 0 ? `the account holds ${others} order(s) this run did not create` : undefined;
+  }
+
+  /** The ids of the orders the run's ledger records as created in this account, by any worker (deleted since or not). */
+  private createdByThisRun(): Set<string> {
+    const ledger = runLedger();
+    const entries = existsSync(ledger.file) ? readLedger(ledger.file) : [];
+    return new Set(entries.filter(({ event, account }) => event === 'created' && account === this.account).map(({ orderId }) => orderId));
+  }
+
+  /** A request as it enters the pipeline. */
+  private outgoing(spec: RequestSpec, outside?: string): Outgoing {
+    return { spec, account: this.account, operation: operationOf(spec.method, spec.path), orderId: orderIdOf(spec.path), onExchange: this.onExchange, outside };
   }
 
   /**
@@ -100,14 +168,22 @@ export class OmsApi {
    * Ids no order has, in two forms: one of the form of `sample` (an id the service assigned), which
    * any server looks up, and one of another form, which a server that checks ids may refuse with 400
    * (ORD-OBS-018). A sample with path characters gives a lookalike without them, which is then of another
-   * form too (lookalikeId). Each is remembered so update and delete may be sent to it.
+   * form too (lookalikeId). And the ids made from the sample (generators/order-id.ts: 12abc, 12-x … of 12), each
+   * with its readings; none carries path characters (PATH_SIGNIFICANT), which a server that decodes the segment
+   * could read as another path (such a sample, never a number, gets none). Each is remembered so update and delete
+   * may be sent to it, but for a made one that a correct server may read as the sample itself (a trailing space), or
+   * one made from an order this run did not create: a write to it may reach that order.
    */
-  unknownIds(sample: string | undefined): Array<{ id: string; ownForm: boolean }> {
-    const ids = [{ id: this.unknownId(), ownForm: false }];
+  unknownIds(sample: string | undefined): UnknownId[] {
+    const ids: UnknownId[] = [{ id: this.unknownId(), ownForm: false }];
     if (sample !== undefined) {
       const lookalike = lookalikeId(sample);
       this.created.allowMissing(lookalike.id);
       ids.push({ id: lookalike.id, ownForm: lookalike.sameForm });
+      for (const made of idExtensions(sample).filter(({ id }) => id.search(PATH_SIGNIFICANT) === -1)) {
+        if (reachesNoOrder(made) && this.created.ownerOf(sample) === this.account) this.created.allowMissing(made.id);
+        ids.push({ id: made.id, ownForm: false, madeFrom: made });
+      }
     }
     return ids;
   }
@@ -185,6 +261,9 @@ export function orderPath(id: string): string {
 }
 
 export type { OperationId };
+
+/** How many pages of 100 orders the suite reads to tell that an account holds only its own, before it sends a method the interface does not define to the collection. */
+const COLLECTION_CHECK_PAGES = 10;
 
 /** The order id of a path /orders/{id} (decoded), or "" for /orders. */
 function orderIdOf(path: string): string {

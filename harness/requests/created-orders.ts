@@ -33,8 +33,9 @@ export class CreatedOrders {
   private async owned(request: Outgoing, next: Sender): Promise<Exchange> {
     const { spec, orderId } = request;
     const create = request.operation === 'createOrder';
-    // Reads, and posts to the collection, change no order of anyone's; anything else must name one of this run's.
-    if (spec.method !== 'GET' && !(spec.method === 'POST' && orderId === '')) this.assertOwn(orderId);
+    // Reads, and posts to the collection, change no order of anyone's; anything else must name one of this run's, or be
+    // sent to a collection seen to hold the run's orders alone.
+    if (spec.method !== 'GET' && !(spec.method === 'POST' && orderId === '') && !request.collectionClearedByList) this.assertOwn(orderId);
     if (spec.method === 'DELETE') request.releases = (this.creates.get(orderId) ?? 0) <= 1 && this.owners.get(orderId) === request.account;
     // An interrupted test's body runs on after its teardown began: a create it starts then would make an order no one deletes.
     if (create && this.closed) throw new Error('the worker is shutting down: no create is sent after its cleanup began');

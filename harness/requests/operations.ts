@@ -32,9 +32,11 @@ export const ORDER_OPERATIONS: readonly OrderOperation[] = operations()
     request: (id) => ({ ...(parameters.length ? orderRequest(operationId, id) : requestLine(operationId)), ...CARRIES[operationId]?.() }),
   }));
 
-/** A request without valid credentials was refused with 401, and an update or delete it carried left the order as it was. */
-export async function refusedAndUnchanged(api: OmsApi, requirementId: BadCredentials, operation: string, id: string, exchange: Exchange): Promise<void> {
-  check(refusedWithBadCredentials(requirementId)(exchange));
-  check(answered401(exchange));
-  if (exchange.operationId === 'updateOrder' || exchange.operationId === 'deleteOrder') check(untouchedByBadCredentials(requirementId, operation, id)(await api.get(id)));
+/** Requests without valid credentials (sent together) were refused with 401, and the updates or deletes among them left the order as it was. */
+export async function refusedAndUnchanged(api: OmsApi, requirementId: BadCredentials, operation: string, id: string, ...exchanges: Exchange[]): Promise<void> {
+  for (const exchange of exchanges) {
+    check(refusedWithBadCredentials(requirementId)(exchange));
+    check(answered401(exchange));
+  }
+  if (exchanges.some(({ operationId }) => operationId === 'updateOrder' || operationId === 'deleteOrder')) check(untouchedByBadCredentials(requirementId, operation, id)(await api.get(id)));
 }

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { readOnlyOff, type OmsApi } from './api';
+import { readOnlyOff, type OmsApi, type UnknownId } from './api';
 import { skipTest } from '../record/skips';
 import { settingName } from '../../config/settings';
 import type { Check } from '../../checks/check';
@@ -71,12 +71,13 @@ export async function orderToRead(api: OmsApi, sent: Json = minimalOrder(), acce
 }
 
 /**
- * Unknown ids in two forms (see OmsApi.unknownIds): the form of an id this service assigned, taken from
- * an order created for the purpose (in read-only mode, one the account holds), and another form.
+ * Unknown ids (see OmsApi.unknownIds): of the form of an id this service assigned, of another form, and made from
+ * it (12abc of 12), taken from an order created for the purpose (in read-only mode, one the account holds): the
+ * sample, which a request to an id made from it must leave as it was, and the ids.
  */
-export async function unknownIds(api: OmsApi): Promise<Array<{ id: string; ownForm: boolean }>> {
+export async function unknownIds(api: OmsApi): Promise<{ sample: OrderToRead; ids: UnknownId[] }> {
   const sample = await orderToRead(api, minimalOrder(), requiredOnlyCreateAccepted);
-  return api.unknownIds(sample.id);
+  return { sample, ids: api.unknownIds(sample.id) };
 }
 
 /**

@@ -9,6 +9,8 @@ import { ORDER_OPERATIONS, refusedAndUnchanged } from '../../harness/requests/op
 import { verifies } from '../../harness/record/verifies';
 import { skipTest } from '../../harness/record/skips';
 import { clientCredentials, fetchToken, type ClientCredentials } from '../../harness/http/token';
+import { NEAR_MISS_SCHEMES } from '../../generators/near-miss-tokens';
+import { together } from '../../harness/requests/together';
 
 /** Ways of sending the Authorization header that section 5.1 does not allow, by the requirement they break. */
 function badCredentials(token: string): Array<[string, BadCredentials, string | null]> {
@@ -38,6 +40,16 @@ test.describe('Authentication (4, 5)', () => {
         await refusedAndUnchanged(api, requirementId, operation, created.id, exchange);
       });
     }
+  }
+
+  for (const { name: operation, request } of ORDER_OPERATIONS) {
+    test(`${operation} refuses the valid token under schemes of Bearer's length and of every other length from 1 to 8, with 401`, verifies('ORD-AUTH-003', 'ORD-AUTH-006'), async ({ api }) => {
+      const created = await orderToRead(api);
+      // A check of what follows the seventh character (substr($h, 7)) takes any six letters and a space before a valid token.
+      const token = await api.client.bearerToken();
+      const exchanges = await together(NEAR_MISS_SCHEMES.map((scheme) => api.send({ ...request(created.id), authorization: `${scheme} ${token}` })));
+      await refusedAndUnchanged(api, 'ORD-AUTH-003', operation, created.id, ...exchanges);
+    });
   }
 
   // Create is left out: an order a server made without credentials could be in no account the suite can clean up.

@@ -5,6 +5,7 @@ import { test } from '../../harness/fixtures';
 import { createOrder, getOrder, orderToRead, ordersToRead, unknownIds } from '../../harness/requests/orders';
 import { fullOrder, item, minimalOrder, nonAsciiOrder } from '../../contract/examples';
 import { verifies } from '../../harness/record/verifies';
+import { together } from '../../harness/requests/together';
 
 test.describe('GET /orders/{order_id} (4.3)', () => {
   test('returns the order asked for, in the full form', verifies('ORD-GET-001', 'ORD-FORM-001'), async ({ api }) => {
@@ -44,8 +45,12 @@ test.describe('GET /orders/{order_id} (4.3)', () => {
     check(getKeepsAssignedValues(created.body, exchange));
   });
 
-  test('answers 404 or 410 for an unknown id (another 4xx too for an id of another form)', verifies('ORD-GET-004'), async ({ api }) => {
-    for (const { id, ownForm } of await unknownIds(api)) check(getUnknownIdAnswer(ownForm)(await api.get(id)));
+  test('answers 404 or 410 for an unknown id (another 4xx too for an id of another form), and ids made from an order\'s id (12abc, 12-x of 12) as their readings allow', verifies('ORD-GET-004', 'ORD-OBS-018'), async ({ api }) => {
+    const { ids } = await unknownIds(api);
+    const answers = await together(ids.map(({ id }) => api.get(id)));
+    ids.forEach(({ ownForm, madeFrom }, index) => check(getUnknownIdAnswer(ownForm, madeFrom)(answers[index])));
+    const made = ids.flatMap(({ madeFrom }, index) => (madeFrom ? [`${madeFrom.name}: ${answers[index].status}`] : []));
+    observe('ORD-OBS-018', `ids made from an order's id answer ${made.join(', ')}`);
   });
 
   test('answers 404 or another 4xx for ids outside ASCII or with a percent sign', verifies('ORD-GET-004', 'ORD-OBS-018'), async ({ api }) => {

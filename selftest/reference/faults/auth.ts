@@ -173,6 +173,21 @@ export const AUTH_FAULTS: FaultDefinition[] = [
       };
     },
   }),
+  fault({
+    id: 'auth-token-read-at-offset-7',
+    level: 'SHOULD',
+    catches: ['ORD-AUTH-003'],
+    collateral: [{ requirement: 'ORD-AUTH-006', reason: 'a valid token under a six-letter scheme is served, so it does not get 401 either' }],
+    subtle: true,
+    description:
+      'The token is read from the eighth character of the Authorization header on (substr($h, 7) === $token, header[7:]): any six characters and a space before a valid token pass for "Bearer " (Digest, Tokens, a misspelt Baerer).',
+    hooks: () => ({
+      rewriteRequest: (request, { accounts }) => {
+        const header = request.headers.authorization ?? '';
+        return header.length > 7 && accounts.accountFor(header.slice(7)) ? withAuthorization(request, `Bearer ${header.slice(7)}`) : request;
+      },
+    }),
+  }),
 ];
 
 /** A loose token comparison: a token the registry does not know is served as the account whose token it resembles. */

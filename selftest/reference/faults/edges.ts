@@ -1,5 +1,6 @@
 import { contract } from '../../../contract/openapi';
 import type { StoredOrder } from '../../../reference/store';
+import { newOrder } from '../../../reference/routes/orders';
 import { scalarsReadAs } from '../variants/freedoms';
 import { answersWhen, internalError } from './anomalies';
 import { because, callerOf, fault, is, isSuccess, jsonBodyOf, mapStrings, onFullForm, operationOf, withJsonBody, withReplyBody, type FaultDefinition, type Json } from './kit';
@@ -225,6 +226,7 @@ export const EDGE_FAULTS: FaultDefinition[] = [
     id: 'text-nul-answered-500',
     level: 'SHOULD',
     catches: ['ORD-ERR-008'],
+    collateral: [{ requirement: 'ORD-ERR-010', reason: "the 500 carries PostgreSQL's own error text (invalid byte sequence for encoding), internals of the service" }],
     subtle: true,
     description: 'A create or update whose text holds a NUL character is answered 500 (a PostgreSQL text column refuses it, and the error is not caught).',
     hooks: () => answersWhen(['create', 'update'], (request) => holdsNul(jsonBodyOf(request)), () => internalError('invalid byte sequence for encoding "UTF8": 0x00')),
@@ -234,7 +236,10 @@ export const EDGE_FAULTS: FaultDefinition[] = [
     level: 'MUST',
     catches: ['ORD-GET-001'],
     // Which list tests meet a page that holds the order depends on the draw (seen with OMS_SEED=1 and 777): any of them may fail.
-    collateral: because('the list pages that hold the order answer 500 too', ['ORD-LIST-001', 'ORD-LIST-004']),
+    collateral: [
+      ...because('the list pages that hold the order answer 500 too', ['ORD-LIST-001', 'ORD-LIST-004']),
+      { requirement: 'ORD-ERR-010', reason: "each 500 carries PostgreSQL's own error text (invalid byte sequence for encoding), internals of the service" },
+    ],
     subtle: true,
     description: 'An order whose text holds a NUL character is stored, but every later get of it answers 500 (the stored text breaks the serializer).',
     hooks: () => ({
@@ -313,6 +318,27 @@ export const EDGE_FAULTS: FaultDefinition[] = [
         is(request, 'create', 'update')
           ? withJsonBody(request, (body) => mapQuantitiesAny(body, (quantity) => ((typeof quantity === 'number' && !Number.isInteger(quantity)) || (typeof quantity === 'string' && /^\d+$/.test(quantity)) ? 1 : quantity)))
           : request,
+    }),
+  }),
+  fault({
+    id: 'create-total-beyond-double-empty-body',
+    level: 'MUST',
+    catches: ['ORD-GEN-001'],
+    subtle: true,
+    description:
+      "A create whose item total (quantity times price: 1e308 times 2) is beyond a double is stored, and answered 201 with an empty body: PHP's json_encode fails on INF, and the handler echoes what it returned, false.",
+    hooks: () => ({
+      intercept: (request, { accounts, services }) => {
+        const caller = callerOf(request, accounts);
+        const body = jsonBodyOf(request) as Json | undefined;
+        const items = Array.isArray(body?.items) ? (body.items as Json[]) : [];
+        const beyond = (item: Json) => typeof item.quantity === 'number' && typeof item.price === 'number' && !Number.isFinite(item.quantity * item.price);
+        if (!is(request, 'create') || !caller || !body || !items.some(beyond)) return undefined;
+        // Stored as the clean server stores an order, each total the product, Infinity where it overflows.
+        const order = newOrder({ ...body, items: items.map((item) => ({ ...item, price: 0 })) }, services, caller.id, services.newId());
+        services.store.insert({ ...order, items: (order.items as Json[]).map((item, index) => ({ ...item, price: items[index].price, total: Number(items[index].quantity) * Number(items[index].price) })) });
+        return { status: 201, headers: { 'Content-Type': 'application/json; charset=utf-8' }, rawBody: '' };
+      },
     }),
   }),
 ];

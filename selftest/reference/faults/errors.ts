@@ -1,6 +1,15 @@
 import { ApiError, errorReply, type ApiReply, type ApiRequest, type ErrorDetail } from '../../../reference/http';
 import { answersWhen, internalError, labelled, textPast } from './anomalies';
-import { because, fault, is, isSuccess, jsonBodyOf, lenientJson, operationOf, withReplyBody, type FaultDefinition, type Json } from './kit';
+import { UUID } from '../variants/freedoms';
+import { because, callerOf, fault, is, isSuccess, jsonBodyOf, lenientJson, operationOf, withReplyBody, type FaultDefinition, type Json } from './kit';
+
+/** What Express's development error handler writes for a body-parser error: the message, then err.stack's frames. */
+const PARSER_STACK = [
+  'Unexpected end of JSON input',
+  '    at JSON.parse (<anonymous>)',
+  '    at parse (/app/node_modules/body-parser/lib/types/json.js:92:19)',
+  '    at /app/node_modules/body-parser/lib/read.js:128:18',
+].join('\n');
 
 /** Error answers (section 7) and the JSON body rule (section 1). */
 export const ERROR_FAULTS: FaultDefinition[] = [
@@ -224,6 +233,65 @@ export const ERROR_FAULTS: FaultDefinition[] = [
     subtle: true,
     description: 'A price of NaN is read (Python\'s json) and stored; the create or update answers as usual, but every later get of that order writes it out as NaN (json.dumps does by default), which is not JSON.',
     hooks: () => nanStored((order) => ({ status: 200, rawBody: JSON.stringify({ ...order, price: NAN_MARK }).replace(JSON.stringify(NAN_MARK), 'NaN') })),
+  }),
+  fault({
+    id: 'methods-405-without-allow',
+    level: 'SHOULD',
+    catches: ['ORD-GEN-006'],
+    subtle: false,
+    description: 'A method the interface does not define (PATCH /orders/{id}, DELETE /orders) is refused with 405 and no Allow header: the router writes the status alone (RFC 9110 15.5.6 asks for the methods the resource has).',
+    hooks: () => ({
+      rewriteReply: (_request, reply) => (reply.status === 405 ? { ...reply, headers: Object.fromEntries(Object.entries(reply.headers ?? {}).filter(([name]) => name.toLowerCase() !== 'allow')) } : reply),
+    }),
+  }),
+  fault({
+    id: 'methods-patch-served-as-update',
+    level: 'SHOULD',
+    catches: ['ORD-GEN-006'],
+    subtle: false,
+    description: 'PATCH /orders/{id}, a method the interface does not define, is served as the update (a router mapping both to one handler): it answers 200 and changes the order.',
+    hooks: () => ({
+      rewriteRequest: (request) => (request.method === 'PATCH' && /^\/orders\/[^/]+$/.test(request.path) ? { ...request, method: 'PUT' } : request),
+    }),
+  }),
+  fault({
+    id: 'methods-on-collection-500',
+    level: 'SHOULD',
+    catches: ['ORD-GEN-006'],
+    subtle: true,
+    description: 'PUT, PATCH and DELETE /orders crash with 500 (a route for the collection with no handler for them): only a run that sends them to the collection, on an account of its own orders, sees it.',
+    hooks: () => ({
+      intercept: (request, { accounts }) => (request.path === '/orders' && ['PUT', 'PATCH', 'DELETE'].includes(request.method) && callerOf(request, accounts) ? internalError() : undefined),
+    }),
+  }),
+  fault({
+    id: 'errors-stack-trace-in-message',
+    level: 'SHOULD',
+    catches: ['ORD-ERR-010'],
+    subtle: false,
+    description: "A body that is not JSON is refused with 400 and the envelope, its meta.message carrying the parser's stack (Express's error handler in development: err.stack, with body-parser's files under /app).",
+    hooks: () => ({
+      rewriteReply: (_request, reply) =>
+        errorCode(reply.body) === 'invalid_json'
+          ? withReplyBody(reply, (body) => ({ ...body, meta: { ...(body.meta as Json), message: PARSER_STACK } }))
+          : reply,
+    }),
+  }),
+  fault({
+    id: 'errors-sql-text-for-unknown-id',
+    level: 'SHOULD',
+    catches: ['ORD-ERR-010'],
+    subtle: true,
+    description:
+      "An id that is not a UUID is answered 404 with the database's error as meta.message (PDO on PostgreSQL: SQLSTATE[22P02], invalid input syntax for type uuid, the id quoted): the id echoed is the client's, the rest is the service's internals.",
+    hooks: () => ({
+      rewriteReply: (request, reply) => {
+        const { orderId } = operationOf(request);
+        if (reply.status !== 404 || orderId === undefined || UUID.test(orderId)) return reply;
+        const message = `SQLSTATE[22P02]: Invalid text representation: 7 ERROR:  invalid input syntax for type uuid: "${orderId}"`;
+        return withReplyBody(reply, (body) => ({ ...body, meta: { ...(body.meta as Json), message } }));
+      },
+    }),
   }),
 ];
 

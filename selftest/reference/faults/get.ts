@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { answersWhen, idOfKind, internalError } from './anomalies';
-import { because, fault, is, isSuccess, onFullForm, withReplyBody, type FaultDefinition, type Json } from './kit';
+import { because, fault, is, isSuccess, onFullForm, operationOf, withReplyBody, type FaultDefinition, type Json } from './kit';
+import { int32SequenceIds } from '../variants/freedoms';
 import type { StoredOrder } from '../../../reference/store';
 
 /** Get (section 4.3). */
@@ -93,5 +94,21 @@ export const GET_FAULTS: FaultDefinition[] = [
     subtle: true,
     description: 'A get of an id with letters outside ASCII, an emoji or a percent sign crashes (the id goes into a Latin-1 query, or is decoded a second time): 500, where other unknown ids get 404.',
     hooks: () => answersWhen(['get'], (request) => idOfKind('letters')(request) || idOfKind('emoji')(request) || idOfKind('percent')(request), () => internalError('URIError: URI malformed')),
+  }),
+  fault({
+    id: 'ids-cast-to-integer',
+    level: 'MUST',
+    catches: ['ORD-GET-004', 'ORD-UPDATE-006', 'ORD-DELETE-003', 'ORD-DELETE-004'],
+    subtle: true,
+    description:
+      'Order ids are integers ("1", "2" …), and the path id is cast to one before the lookup, as Ruby\'s "12abc".to_i, PHP\'s (int) and MySQL\'s \'12abc\' = 12 read it: GET, PUT and DELETE /orders/12abc, /orders/12-x and /orders/12.5 reach order 12 (an update changes it, a delete deletes it).',
+    hooks: () => ({
+      ...int32SequenceIds(),
+      rewriteRequest: (request) => {
+        const { orderId } = operationOf(request);
+        const cast = orderId !== undefined && is(request, 'get', 'update', 'delete') ? /^(\d+)[A-Za-z. -]/.exec(orderId) : null;
+        return cast ? { ...request, path: `/orders/${cast[1]}` } : request;
+      },
+    }),
   }),
 ];

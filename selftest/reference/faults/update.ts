@@ -224,8 +224,33 @@ export const UPDATE_FAULTS: FaultDefinition[] = [
     id: 'update-empty-body-500',
     level: 'SHOULD',
     catches: ['ORD-UPDATE-009'],
+    collateral: [{ requirement: 'ORD-ERR-010', reason: "the 500 carries SQLite's own error text (SQLITE_ERROR), internals of the service" }],
     subtle: true,
     description: 'An update with no field ({}) crashes: it builds "UPDATE orders SET  WHERE id = ?" from the fields sent, a syntax error, and answers 500.',
     hooks: () => answersWhen(['update'], emptyObjectBody, () => internalError('SQLITE_ERROR: near "WHERE": syntax error')),
+  }),
+  fault({
+    id: 'update-of-items-or-customer-keeps-updated-at',
+    level: 'SHOULD',
+    catches: ['ORD-UPDATE-004'],
+    subtle: true,
+    description:
+      'An update that changes only the items or the customer (held in tables of their own) leaves updated_at as it was, in its answer and for later gets: the ORM writes only the changed columns of the order row, and none of them changed.',
+    hooks: () => {
+      // The columns of the order row: its top-level scalars; objects and arrays are rows of other tables.
+      const rowUnchanged = (before: Json, after: Json) =>
+        Object.keys({ ...before, ...after }).every((key) => key === 'updated_at' || typeof (before[key] ?? after[key]) === 'object' || before[key] === after[key]);
+      return {
+        wrapServices: (services) =>
+          withStore(services, (store) => ({
+            replace: (order) => {
+              const before = store.get(order.user_id, order.id) as Json | undefined;
+              store.replace(before && rowUnchanged(before, order as Json) ? { ...order, updated_at: before.updated_at as string } : order);
+            },
+          })),
+        rewriteReply: (request, reply, { services }) =>
+          is(request, 'update') ? onFullForm(request, reply, (order) => ({ ...order, updated_at: services.store.get(String(order.user_id), String(order.id))?.updated_at ?? order.updated_at })) : reply,
+      };
+    },
   }),
 ];

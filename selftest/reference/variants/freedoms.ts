@@ -153,7 +153,10 @@ export function sentTimestampsTo(unitMs: number): (order: StoredOrder) => Stored
   return (order) => readScalars(order, contract().schema('OrderCreate'), (value, _type, format) => (format === 'date-time' ? truncatedTo(value, unitMs) : value)) as StoredOrder;
 }
 
-/** Billing sub_total, tax (at 18 %) and total computed from the items, whatever the client sent. */
+/**
+ * Billing sub_total, tax (at 18 %) and total computed from the items, whatever the client sent. Items whose totals
+ * add up beyond a double (two of 1e308) are refused, the order kept as it was: JSON holds no such number.
+ */
 export function billingComputed(order: StoredOrder): StoredOrder {
   if (!isObject(order.billing)) return order;
   const items = Array.isArray(order.items) ? (order.items as Json[]) : [];
@@ -161,6 +164,9 @@ export function billingComputed(order: StoredOrder): StoredOrder {
   const tax = toCents(subTotal * 0.18);
   const billing = order.billing;
   const total = toCents(subTotal + tax + Number(billing.shipping ?? 0) - Number(billing.discount ?? 0));
+  if (![subTotal, tax, total].every(Number.isFinite)) {
+    throw new ApiError(400, 'validation_failed', 'The request body is invalid', [{ field: 'billing.sub_total', error: 'the item totals add up beyond any number' }]);
+  }
   return { ...order, billing: { ...billing, sub_total: subTotal, tax, total } };
 }
 
@@ -262,7 +268,7 @@ export function exampleNestedFieldMissing(body: unknown): string | undefined {
   return undefined;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const INT32_MAX = 2_147_483_647;
 
@@ -290,6 +296,19 @@ export function refuseMalformedIds(): (request: ApiRequest, context: HookContext
     if (form.test(orderId)) return undefined;
     return errorReply(new ApiError(400, 'invalid_parameter', 'order_id is not a valid order id', [{ field: 'order_id', error: 'not an order id' }]));
   };
+}
+
+/**
+ * The path id read as a parser that trims reads it (Python's int, Spring's number conversion): whitespace around it
+ * dropped, and a number with leading zeros read as the number (012 is 12). The id written otherwise names the order
+ * itself, nothing lost (ORD-OBS-018; checks/readings.ts, path ids); an id that extends it (12abc) still names none.
+ */
+export function pathIdsTrimmedAndReadAsNumbers(request: ApiRequest): ApiRequest {
+  const { orderId } = operationOf(request);
+  if (orderId === undefined || !is(request, 'get', 'update', 'delete')) return request;
+  const trimmed = orderId.trim();
+  const read = /^\d+$/.test(trimmed) ? BigInt(trimmed).toString() : trimmed;
+  return read === orderId ? request : { ...request, path: `/orders/${encodeURIComponent(read)}` };
 }
 
 /** Each scalar of a create or update body read by `read`, given the type the request schema gives it (what a lax parser does), at any depth. */
@@ -484,6 +503,56 @@ export function activitiesRecorded(): Hooks {
 /** Every answer names the version of the interface it speaks, in a header (section 9: versioning not shown). */
 export function versionHeader(): Hooks {
   return { rewriteReply: (_request, reply) => ({ ...reply, headers: { ...reply.headers, 'API-Version': '2026-11-01' } }) };
+}
+
+/**
+ * A method the interface does not define refused otherwise than with 405 (ORD-OBS-035): 404 and the envelope, as a
+ * router with no route for it answers (Express), or 501 Not Implemented; neither carries an Allow header.
+ */
+export function undefinedMethodsAnswered(status: 404 | 501): Hooks {
+  return {
+    rewriteReply: (request, reply) => {
+      if (reply.status !== 405) return reply;
+      const error = status === 404 ? new ApiError(404, 'not_found', `No route for ${request.method} ${request.path}`) : new ApiError(501, 'not_implemented', `${request.method} is not implemented for ${request.path}`);
+      return errorReply(error);
+    },
+  };
+}
+
+/** A 405's Allow header names HEAD and OPTIONS besides the methods of the path (RFC 9110 15.5.6: the methods the resource supports), as servers that answer them do. */
+export function allowWithHeadAndOptions(): Hooks {
+  return {
+    rewriteReply: (_request, reply) => {
+      const allow = Object.entries(reply.headers ?? {}).find(([name]) => name.toLowerCase() === 'allow');
+      return reply.status === 405 && allow ? { ...reply, headers: { ...reply.headers, [allow[0]]: `${allow[1]}, HEAD, OPTIONS` } } : reply;
+    },
+  };
+}
+
+/**
+ * A refused body answered in the words Jackson writes (Spring Boot with server.error.include-message=always): the
+ * message names each field at fault, quotes the value sent and walks the reference chain of its classes
+ * (OrderCreate["items"]->java.util.ArrayList[0]->Item["quantity"]). Its words are free (ORD-OBS-002); neither the
+ * value echoed nor the class names are internals of the kind ORD-ERR-010 looks for.
+ */
+export function errorsNamingFieldAndValue(): Hooks {
+  return {
+    rewriteReply: (request, reply) => {
+      const details = ((reply.body as { meta?: { details?: unknown } } | undefined)?.meta?.details ?? []) as Array<{ field?: unknown; error?: unknown }>;
+      if (reply.status < 400 || reply.status >= 500 || !Array.isArray(details) || details.length === 0) return reply;
+      const body = jsonBodyOf(request);
+      const named = details.map(({ field, error }) => {
+        const path = String(field).split('.');
+        const value = path.reduce<unknown>((at, key) => (at !== null && typeof at === 'object' ? (at as Json)[key] : undefined), body);
+        // Each step named by the class that holds it, as Jackson names them: the element of items an Item, of customer a Customer.
+        const capital = (name: string) => name.replace(/^./, (c) => c.toUpperCase());
+        const holder = (index: number) => (index === 0 ? 'OrderRequest' : /^\d+$/.test(path[index - 1]) ? capital(path[index - 2].replace(/s$/, '')) : capital(path[index - 1]));
+        const chain = path.map((key, index) => (/^\d+$/.test(key) ? `java.util.ArrayList[${key}]` : `${holder(index)}["${key}"]`)).join('->');
+        return `Cannot deserialize ${String(field)} (${String(error)}) from ${value === undefined ? 'nothing' : JSON.stringify(value)?.slice(0, 200)} (through reference chain: ${chain})`;
+      });
+      return withReplyBody(reply, (envelope) => ({ ...envelope, meta: { ...(envelope.meta as Json), message: `JSON parse error: ${named.join('; ')}` } }));
+    },
+  };
 }
 
 /** The reference server's own limit on a request body (reference/app.ts). */

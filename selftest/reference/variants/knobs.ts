@@ -51,6 +51,10 @@ import {
   textWhitespace,
   unsentFields,
   versionHeader,
+  undefinedMethodsAnswered,
+  pathIdsTrimmedAndReadAsNumbers,
+  allowWithHeadAndOptions,
+  errorsNamingFieldAndValue,
 } from './freedoms';
 import { amountBeyondColumn, pydanticLax, requiredNullsIgnoredOnUpdate, unplainNumberLiteral, unstorableText } from './edges';
 import { loneSurrogatesAs, nonObjectUpdateAsNoFields, nullsIgnoredOnUpdate, nullsNotSentOnCreate, wrongTypesDroppedByBinder } from './readings';
@@ -104,6 +108,9 @@ export const KNOBS: readonly Knob[] = [
   choice('empty-update-body', 'ORD-OBS-033', 'refused', { 'read-as-empty-object': emptyUpdateBodyAsObject }),
   toggle('create-status', 'ORD-OBS-001', '201', 'create-200'),
   toggle('error-status', 'ORD-OBS-002', '400', 'status-422'),
+  choice('error-wording', 'ORD-OBS-002', 'generic', { 'names-field-and-value': errorsNamingFieldAndValue }),
+  choice('undefined-methods', 'ORD-OBS-035', '405', { '404': () => undefinedMethodsAnswered(404), '501': () => undefinedMethodsAnswered(501) }),
+  choice('allow-header', 'ORD-OBS-035', 'defined-methods', { 'with-head-and-options': allowWithHeadAndOptions }),
   toggle('delete-shape', 'ORD-OBS-003', 'message', 'delete-envelope'),
   choice('delete-effect', 'ORD-OBS-004', 'hard', {
     'soft-delete': () => variantHooks('soft-delete'),
@@ -154,7 +161,10 @@ export const KNOBS: readonly Knob[] = [
     'as-in-the-example': () => ({ intercept: refuseExotic(exampleNestedFieldMissing) }),
     'every-filled-field': () => ({ intercept: refuseExotic(nestedFieldLeftOut) }),
   }),
-  choice('order-id-check', 'ORD-OBS-018', 'looked-up', { 'malformed-refused': () => ({ intercept: refuseMalformedIds() }) }),
+  choice('order-id-check', 'ORD-OBS-018', 'looked-up', {
+    'malformed-refused': () => ({ intercept: refuseMalformedIds() }),
+    'trimmed-and-read-as-number': () => ({ rewriteRequest: pathIdsTrimmedAndReadAsNumbers }),
+  }),
   choice('scalar-coercion', 'ORD-OBS-019', 'refused', {
     'numeric-strings-taken': () => ({ rewriteRequest: coerceNumericStrings }),
     'pydantic-lax': () => ({ rewriteRequest: pydanticLax }),
