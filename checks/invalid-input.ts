@@ -2,9 +2,8 @@ import { excerpt } from '../contract/openapi';
 import { contentType, type Exchange, type Json } from '../contract/exchange';
 import { mayBeRefused, untouched } from './orders';
 import { accepted, acceptedOrRefusedWith, clientError, isSuccess, noServerError, REFUSALS } from './status';
-import { explainingReading, READING_WORDS, valueAt, type Circumstances, type SentValue } from './readings';
-import { differences, formatDifferences } from './roundtrip';
-import { contract } from '../contract/openapi';
+import { dataChanged, explainingReading, READING_WORDS, valueAt, type Circumstances, type SentValue } from './readings';
+import { formatDifferences } from './roundtrip';
 import { unless, type Check, type Judgement } from './check';
 
 /** Judgements of invalid input (4.2, 4.4, 7): refused with a 4xx, never taken and never a crash. */
@@ -56,30 +55,25 @@ export function invalidBodyRefused(invalid: InvalidRequest): Check {
  * A body that breaks openapi.yaml in one value, answered as that value's readings allow: refused with a 4xx; or,
  * where it has another reading, taken and answered as that reading says (a value of the wrong type a lax binder
  * drops: read as not sent; a field every order holds that an update leaves as it was: kept; a whole update body
- * that is no object: an update of no fields, the order's data as it was, `circumstances.before`). Judged against
- * the requirement its kind of fault breaks; never a 5xx.
+ * that is no object: an update of no fields, the order's data as it was, `circumstances.before`), or as the same
+ * service answers the neighbour the reading names (`circumstances.neighbours`). Judged against the requirement its
+ * kind of fault breaks; never a 5xx.
  */
 export function invalidBodyAnswered(invalid: InvalidRequest, exchange: Exchange, circumstances: Circumstances = {}): Judgement | undefined {
   const value = invalid.value;
   const takenReadings = value?.readings.filter((reading) => reading !== 'refused') ?? [];
   if (!value || takenReadings.length === 0 || !isSuccess(exchange.status)) return invalidBodyRefused(invalid)(exchange);
-  const changed = takenReadings.includes('no-fields') ? dataChanged(circumstances.before, exchange.json) : undefined;
-  const explained = changed ? changed.length === 0 : explainingReading(value, exchange.json, circumstances) !== undefined;
-  return unless(invalid.requirementId, explained, () => ({
-    expected: `a 4xx for a body where ${invalid.description}, or a 2xx that ${takenReadings.map((reading) => READING_WORDS[reading]).join(', or ')}`,
-    received: changed
-      ? `${exchange.status}, and the order changed:\n${formatDifferences(changed, 10, ['it held', 'it holds'])}`
-      : `${exchange.status}, with ${value.pointer || 'the body'} ${excerpt(valueAt(exchange.json, value.pointer))}${circumstances.before === undefined ? '' : ` (before: ${excerpt(valueAt(circumstances.before, value.pointer))})`}`,
-    exchange,
-  }), exchange);
-}
-
-/** Where an order's data (the fields a create sends) in `after` differs from `before`; every field differs when there is no before to compare. */
-function dataChanged(before: unknown, after: unknown) {
-  if (before === null || typeof before !== 'object') return [{ pointer: '', sent: before, received: after }];
-  const fields = Object.keys(contract().schema('OrderCreate').properties as object);
-  const data = Object.fromEntries(Object.entries(before).filter(([field]) => fields.includes(field)));
-  return differences(data, after);
+  const explained = explainingReading(value, exchange.json, circumstances) !== undefined;
+  return unless(invalid.requirementId, explained, () => {
+    const changed = value.pointer === '' ? dataChanged(circumstances.before, exchange.json) : undefined;
+    return {
+      expected: `a 4xx for a body where ${invalid.description}, or a 2xx that ${takenReadings.map((reading) => READING_WORDS[reading]).join(', or ')}`,
+      received: changed
+        ? `${exchange.status}, and the order changed:\n${formatDifferences(changed, 10, ['it held', 'it holds'])}`
+        : `${exchange.status}, with ${value.pointer || 'the body'} ${excerpt(valueAt(exchange.json, value.pointer))}${circumstances.before === undefined ? '' : ` (before: ${excerpt(valueAt(circumstances.before, value.pointer))})`}`,
+      exchange,
+    };
+  }, exchange);
 }
 
 /** JSON a lenient parser reads (ORD-OBS-033: NaN, a key twice, a trailing comma, bytes that are not UTF-8, an empty update) is taken or refused; never a 5xx. */

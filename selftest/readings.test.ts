@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import fc from 'fast-check';
 import { createEdgeBodies, updateEdges } from '../generators/coverage';
 import { invalidOrder, invalidOrderUpdate } from '../generators/invalid';
-import { explainingReading, readingsOf, valueAt, withoutPointer, type Reading, type SentValue } from '../checks/readings';
+import { explainingReading, readingsOf, valueAt, withNeighbourAnswer, withoutPointer, type Circumstances, type Reading, type SentValue } from '../checks/readings';
 import { fullOrder, minimalOrder } from '../contract/examples';
 import { KNOBS } from './reference/variants/knobs';
 import { VARIANTS } from './reference/variants';
@@ -19,6 +19,7 @@ const READING_KNOBS: Record<Reading, string[]> = {
   refused: ['wrong-types=refused', 'null-on-create=taken', 'non-object-update=refused'],
   taken: ['null-on-create=taken', 'lone-surrogates=kept'],
   'not-sent': ['null-on-create=not-sent-with-defaults', 'null-on-update=ignored', 'wrong-types=dropped-by-binder'],
+  empty: ['null-on-create=empty-object-stamped'],
   coerced: ['scalar-coercion=numeric-strings-taken', 'scalar-coercion=pydantic-lax'],
   kept: ['update-null-over-required=ignored', 'wrong-types=dropped-by-binder'],
   replaced: ['lone-surrogates=replaced', 'lone-surrogates=question-mark', 'lone-surrogates=dropped'],
@@ -35,6 +36,11 @@ function sentValues(): Array<{ value: SentValue; body: unknown; operation: 'crea
       .flatMap((invalid) => (invalid.value && invalid.value.pointer !== '' ? [{ value: invalid.value, body: invalid.body, operation }] : [])),
   );
   return [...creates, ...updates, ...generated];
+}
+
+/** What a control create without the value at `pointer` answered (`control`, the whole order). */
+function unsentShows(pointer: string, control: unknown): Circumstances {
+  return withNeighbourAnswer({}, pointer, 'unsent', control);
 }
 
 /** What an answer shows at the value's pointer when `reading` made it, with the order as it stood before (`before`). */
@@ -96,18 +102,18 @@ test('a value read as not sent on a create may hold what the service gives the f
   const defaults = { method: '', status: '', type: 'online' };
   const answer = { payment: defaults };
   expect(explainingReading(value, answer)).toBeUndefined();
-  expect(explainingReading(value, answer, { unsent: new Map([['/payment', defaults]]) })).toBe('not-sent');
+  expect(explainingReading(value, answer, unsentShows('/payment', { payment: defaults }))).toBe('not-sent');
   // A time the service stamps differs between the two creates; an invented value does not pass for a default.
   const channel: SentValue = { ...value, name: 'sales_channel = null', pointer: '/sales_channel' };
   const stamped = (at: string) => ({ sales_channel: { id: '', mark_as_paid: false, updated_at: at } });
-  expect(explainingReading(channel, stamped('2026-11-29T03:00:01Z'), { unsent: new Map([['/sales_channel', stamped('2026-11-29T03:00:00Z').sales_channel]]) })).toBe('not-sent');
-  expect(explainingReading(value, { payment: { method: 'card', status: 'completed' } }, { unsent: new Map([['/payment', undefined]]) })).toBeUndefined();
+  expect(explainingReading(channel, stamped('2026-11-29T03:00:01Z'), unsentShows('/sales_channel', stamped('2026-11-29T03:00:00Z')))).toBe('not-sent');
+  expect(explainingReading(value, { payment: { method: 'card', status: 'completed' } }, unsentShows('/payment', {}))).toBeUndefined();
 });
 
 test('readings that lose data explain nothing: 2.5 stored as 2, null stored as 0 over a price, text cut at a lone surrogate, a sent 0 ignored by an update', () => {
   const before = { price: 25, items: [{ quantity: 2 }], note: 'Leave at the door' };
   const quantity: SentValue = { name: 'quantity = 2.5', pointer: '/items/0/quantity', kind: 'wrong-type', denotes: 2.5, readings: readingsOf('wrong-type', { operation: 'create', required: false }) };
-  expect(explainingReading(quantity, { items: [{ quantity: 2 }] }, { unsent: new Map([['/items/0/quantity', undefined]]) })).toBeUndefined();
+  expect(explainingReading(quantity, { items: [{ quantity: 2 }] }, unsentShows('/items/0/quantity', { items: [{}] }))).toBeUndefined();
   const price: SentValue = { name: 'update price = null', pointer: '/price', kind: 'null', denotes: null, readings: readingsOf('null', { operation: 'update', required: true }) };
   expect(price.readings).toEqual(['refused', 'kept']);
   expect(explainingReading(price, { price: 0 }, { before })).toBeUndefined();

@@ -16,7 +16,7 @@ import {
   wrongTypeRefused,
   invalidBodyAnswered,
 } from '../../checks/invalid-input';
-import { needsControl, placeAt, readingsOf, valueAt, controlBody, type ValueKind } from '../../checks/readings';
+import { placeAt, readingsOf, valueAt, type ValueKind } from '../../checks/readings';
 import { mayBeRefused } from '../../checks/orders';
 import { isProxyPage, proxyPageSigns } from '../../checks/body';
 import { isClientError, isSuccess } from '../../checks/status';
@@ -25,8 +25,9 @@ import { test } from '../../harness/fixtures';
 import { observe } from '../../harness/record/observe';
 import { createOrder, createOrders, getOrder } from '../../harness/requests/orders';
 import { both, together } from '../../harness/requests/together';
+import { controlCreate, controlUpdate, withNeighbourAnswers } from '../../harness/requests/neighbours';
 import type { Exchange, Json } from '../../contract/exchange';
-import { fullOrder, minimalOrder } from '../../contract/examples';
+import { fullOrder, minimalOrder, withOwnReferences } from '../../contract/examples';
 import { requiredFields } from '../../generators/schema';
 import { deeplyNestedBodies, DEEP_NESTING, lenientBodies } from '../../generators/invalid';
 import { verifies } from '../../harness/record/verifies';
@@ -47,27 +48,37 @@ async function sendRefused(api: OmsApi, line: RequestLine, what: string, rawBody
   check(wrongTypeRefused(what)(await api.send({ ...line, rawBody, contentType: 'application/json' })));
 }
 
+/** The order an update is sent to: its id, the order as it stood, and how a twin in the same state is made (a create as it was made). */
+interface UpdateTarget {
+  id: string;
+  before: Json;
+  twin: () => Promise<Exchange>;
+}
+
 /**
  * Sends a create or update whose value at `pointer` is of the wrong kind, and judges the answer by that value's
- * readings (ORD-ERR-004): refused, or taken as a reading allows. `before`: the order an update is sent to, as it
- * stood. A create taken with a value where the wrong one was, read as not sent, is held to what the service gives
- * the field when it is not sent: the same body without it, sent as a control. `rawBody`, where given, is sent
- * instead of `body` (a value JSON.stringify cannot write), `body` then standing for it in the judgement.
+ * readings (ORD-ERR-004): refused, or taken as a reading allows, or as the same service answers the neighbour a
+ * reading names (the same create without the value, or the same update without it sent to a twin of `target`),
+ * sent only where no fixed reading explains the answer. `rawBody`, where given, is sent instead of `body`, `body`
+ * then standing for it in the judgement.
  */
-async function sendWrong(api: OmsApi, sent: { what: string; body: unknown; pointer: string; kind: ValueKind; denotes?: unknown; rawBody?: string }, id?: string, before?: Json): Promise<Exchange> {
-  const operation = id === undefined ? 'create' : 'update';
+async function sendWrong(api: OmsApi, sent: { what: string; body: unknown; pointer: string; kind: ValueKind; denotes?: unknown; rawBody?: string }, target?: UpdateTarget): Promise<Exchange> {
   const denotes = 'denotes' in sent ? sent.denotes : valueAt(sent.body, sent.pointer);
-  const value = { name: sent.what, pointer: sent.pointer, kind: sent.kind, denotes, readings: readingsOf(sent.kind, placeAt(sent.pointer, operation)) };
+  const value = { name: sent.what, pointer: sent.pointer, kind: sent.kind, denotes, readings: readingsOf(sent.kind, placeAt(sent.pointer, target ? 'update' : 'create')) };
   const invalid = { kind: 'wrong-type' as const, description: sent.what, requirementId: 'ORD-ERR-004' as const, body: sent.body, value };
-  const line = id === undefined ? requestLine('createOrder') : orderRequest('updateOrder', id);
+  const line = target === undefined ? requestLine('createOrder') : orderRequest('updateOrder', target.id);
   const exchange = await api.send({ ...line, rawBody: sent.rawBody ?? JSON.stringify(sent.body), contentType: 'application/json' });
-  const unsent = new Map<string, unknown>();
-  if (id === undefined && isSuccess(exchange.status) && needsControl(value, exchange.json)) {
-    const control = await api.create(controlBody(sent.body as Json, sent.pointer));
-    if (isSuccess(control.status)) unsent.set(sent.pointer, valueAt(control.json, sent.pointer));
-  }
-  check(invalidBodyAnswered(invalid, exchange, { before, unsent }));
+  const control = target === undefined ? controlCreate(api) : controlUpdate(api, target.twin);
+  const [circumstances] = await withNeighbourAnswers([{ values: [value], body: sent.body, answer: exchange, circumstances: { before: target?.before }, control }]);
+  check(invalidBodyAnswered(invalid, exchange, circumstances));
   return exchange;
+}
+
+/** Each body sent as an update of an order of its own, all side by side, each order made from a body of `made` (and its twin from the same body). */
+async function sendWrongUpdates(api: OmsApi, made: () => Json, updates: Array<Parameters<typeof sendWrong>[1]>): Promise<void> {
+  const bodies = updates.map(() => made());
+  const orders = await createOrders(api, bodies);
+  await together(updates.map((update, index) => sendWrong(api, update, { id: orders[index].id, before: orders[index].body, twin: () => api.create(withOwnReferences(bodies[index])) })));
 }
 
 /** Labels of a JSON body that are not application/json, as clients and proxies send them (null: no Content-Type at all). */
@@ -196,38 +207,31 @@ test.describe('Invalid input (4.2, 4.4, 7)', () => {
   });
 
   test('refuses an update with a field of the wrong type, or leaves that field as it was', verifies('ORD-ERR-004'), async ({ api }) => {
-    const created = await createOrder(api, minimalOrder());
-    for (const body of [{ price: 'free' }, { items: 'none' }, { customer: 'Ada' }]) {
-      const [field] = Object.keys(body);
-      const { body: before } = await getOrder(api, created.id);
-      await sendWrong(api, { what: `an update of ${field} with the wrong type`, body, pointer: `/${field}`, kind: 'wrong-type' }, created.id, before);
-    }
+    const bodies = [{ price: 'free' }, { items: 'none' }, { customer: 'Ada' }];
+    await sendWrongUpdates(api, minimalOrder, bodies.map((body) => ({ what: `an update of ${Object.keys(body)[0]} with the wrong type`, body, pointer: `/${Object.keys(body)[0]}`, kind: 'wrong-type' as const })));
   });
 
   test('refuses a create whose whole body is JSON but no object (null, a number, true, a string, []), and an update whose body is a number, true or a string, or reads that update as one of no fields', verifies('ORD-ERR-004'), async ({ api }) => {
-    const created = await createOrder(api, minimalOrder());
-    await together(NON_OBJECT_BODIES.map(([what, rawBody]) => sendRefused(api, requestLine('createOrder'), `a create whose body is ${what}`, rawBody)));
-    // In turn, each against the order as it stands. null and [] on a create only: a server may read either as an update of nothing, as it may an empty body (ORD-OBS-033).
-    for (const [what, rawBody] of NON_OBJECT_BODIES.filter(([, text]) => text !== 'null' && text !== '[]')) {
-      const { body: before } = await getOrder(api, created.id);
-      await sendWrong(api, { what: `an update whose body is ${what}`, body: JSON.parse(rawBody), pointer: '', kind: 'non-object-body' }, created.id, before);
-    }
+    // null and [] on a create only: a server may read either as an update of nothing, as it may an empty body (ORD-OBS-033).
+    const updates = NON_OBJECT_BODIES.filter(([, text]) => text !== 'null' && text !== '[]').map(([what, rawBody]) => ({ what: `an update whose body is ${what}`, body: JSON.parse(rawBody) as unknown, pointer: '', kind: 'non-object-body' as const }));
+    await both(
+      together(NON_OBJECT_BODIES.map(([what, rawBody]) => sendRefused(api, requestLine('createOrder'), `a create whose body is ${what}`, rawBody))),
+      sendWrongUpdates(api, minimalOrder, updates),
+    );
   });
 
   test(`refuses the body, a string or a number as a value nested ${DEEP_NESTING.toLocaleString('en')} deep, on create and update, with a 4xx or as its readings allow, never a 5xx`, verifies('ORD-ERR-004'), async ({ api }) => {
-    const created = await createOrder(api, minimalOrder());
     const valid = minimalOrder();
-    await together(
-      deeplyNestedBodies(valid).map(({ name, rawBody, pointer, kind }) =>
-        pointer === '' ? sendRefused(api, requestLine('createOrder'), `a create with ${name}`, rawBody) : sendWrong(api, { what: `a create with ${name}`, body: { ...valid, [pointer.slice(1)]: {} }, pointer, kind, rawBody }).then(() => undefined),
-      ),
-    );
-    // In turn, each against the order as it stands.
     const change = { note: 'nested', price: 19.5 };
-    for (const { name, rawBody, pointer, kind } of deeplyNestedBodies(change)) {
-      const { body: before } = await getOrder(api, created.id);
-      await sendWrong(api, { what: `an update with ${name}`, body: pointer === '' ? [] : { ...change, [pointer.slice(1)]: {} }, pointer, kind, rawBody }, created.id, before);
-    }
+    const updates = deeplyNestedBodies(change).map(({ name, rawBody, pointer, kind }) => ({ what: `an update with ${name}`, body: pointer === '' ? [] : { ...change, [pointer.slice(1)]: {} }, pointer, kind, rawBody }));
+    await both(
+      together(
+        deeplyNestedBodies(valid).map(({ name, rawBody, pointer, kind }) =>
+          pointer === '' ? sendRefused(api, requestLine('createOrder'), `a create with ${name}`, rawBody) : sendWrong(api, { what: `a create with ${name}`, body: { ...valid, [pointer.slice(1)]: {} }, pointer, kind, rawBody }).then(() => undefined),
+        ),
+      ),
+      sendWrongUpdates(api, minimalOrder, updates),
+    );
   });
 
   test('takes a JSON body labelled text/plain, as a form or not at all as JSON, or refuses it with 415, 400 or 422', verifies('ORD-ERR-007', 'ORD-OBS-030'), async ({ api }) => {

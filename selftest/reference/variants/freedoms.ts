@@ -535,6 +535,33 @@ export function behindNginx(): Hooks {
   };
 }
 
+/** gunicorn's own page for a header line over its limit_request_field_size (8190 bytes), as a Flask service behind it was seen to answer a 32 KiB header (issue 44). */
+export const GUNICORN_400_HEADER_PAGE =
+  "<html>\n  <head>\n    <title>Bad Request</title>\n  </head>\n  <body>\n    <h1><p>Bad Request</p></h1>\n    Error parsing headers: 'limit request headers fields size'\n  </body>\n</html>\n";
+
+/** An application server's own page for a body larger than it takes, in gunicorn's form: HTML, no envelope. */
+export const APPLICATION_SERVER_413_PAGE =
+  '<html>\n  <head>\n    <title>Request Entity Too Large</title>\n  </head>\n  <body>\n    <h1><p>Request Entity Too Large</p></h1>\n    Request body larger than 1048576 bytes\n  </body>\n</html>\n';
+
+/** gunicorn's default limit_request_field_size: no header line may be longer. */
+const GUNICORN_HEADER_LINE_BYTES = 8190;
+
+/**
+ * The service served by an application server (gunicorn with its defaults) that answers what it cannot take before
+ * the application sees it, with its own HTML pages: a header line over 8190 bytes gets gunicorn's 400, a body declared
+ * over 1 MiB a 413 page of its own; no Server header names it, and the connection is closed.
+ */
+export function applicationServerPages(): Hooks {
+  const page = (status: number, rawBody: string) => ({ status, headers: { 'Content-Type': 'text/html' }, rawBody });
+  return {
+    answerBeforeBody: (request) => {
+      const longest = Math.max(...Object.entries(request.headers).map(([name, value]) => Buffer.byteLength(`${name}: ${String(value)}`)));
+      if (longest > GUNICORN_HEADER_LINE_BYTES) return page(400, GUNICORN_400_HEADER_PAGE);
+      return Number(request.headers['content-length'] ?? 0) > LARGEST_BODY ? page(413, APPLICATION_SERVER_413_PAGE) : undefined;
+    },
+  };
+}
+
 /** A media type that is JSON: application/json or application/*+json, in any letter case, with or without parameters. */
 const JSON_MEDIA_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
 

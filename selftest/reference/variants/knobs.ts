@@ -6,6 +6,7 @@ import { softDelete, STORAGE_VARIANTS } from './storage';
 import {
   activitiesRecorded,
   answeredBeforeBody,
+  applicationServerPages,
   behindNginx,
   amountsInCents,
   billingComputed,
@@ -53,7 +54,7 @@ import {
   versionHeader,
 } from './freedoms';
 import { amountBeyondColumn, pydanticLax, requiredNullsIgnoredOnUpdate, unplainNumberLiteral, unstorableText } from './edges';
-import { loneSurrogatesAs, nonObjectUpdateAsNoFields, nullsIgnoredOnUpdate, nullsNotSentOnCreate, wrongTypesDroppedByBinder } from './readings';
+import { loneSurrogatesAs, nonObjectUpdateAsNoFields, nullObjectsAsEmptyStamped, nullsIgnoredOnUpdate, nullsNotSentOnCreate, replacingUpdateNullAsOmitted, wrongTypesDroppedByBinder } from './readings';
 import type { StoredOrder } from '../../../reference/store';
 import { nestedFieldLeftOut } from '../../../checks/nested-fields';
 
@@ -112,7 +113,7 @@ export const KNOBS: readonly Knob[] = [
     'soft-delete-writable': () => softDelete({ listed: false, refusal: 'none' }),
   }),
   choice('delete-again', 'ORD-OBS-004', 'not-found', { accepted: repeatedDeleteAccepted }),
-  toggle('update-omitted', 'ORD-OBS-005', 'keep', 'update-replace'),
+  choice('update-omitted', 'ORD-OBS-005', 'keep', { 'update-replace': () => variantHooks('update-replace'), 'replace-null-as-omitted': replacingUpdateNullAsOmitted }),
   choice('update-null-over-required', 'ORD-OBS-005', 'refused', { ignored: () => ({ rewriteRequest: requiredNullsIgnoredOnUpdate }) }),
   choice('empty-items-update', 'ORD-OBS-006', 'cleared', { kept: () => ({ rewriteRequest: keepItemsOnEmptyUpdate }), refused: () => ({ intercept: refuseEmptyItemsOnUpdate }) }),
   choice('id-format', 'ORD-OBS-007', 'uuid', { 'prefixed-ids': () => variantHooks('prefixed-ids'), 'int32-sequence': int32SequenceIds }),
@@ -160,7 +161,7 @@ export const KNOBS: readonly Knob[] = [
     'pydantic-lax': () => ({ rewriteRequest: pydanticLax }),
   }),
   // The readings of values the document does not define (checks/readings.ts), after the coercions above: what a lax parser coerced is of its type.
-  choice('null-on-create', 'ORD-OBS-034', 'taken', { 'not-sent-with-defaults': nullsNotSentOnCreate }),
+  choice('null-on-create', 'ORD-OBS-034', 'taken', { 'not-sent-with-defaults': nullsNotSentOnCreate, 'empty-object-stamped': nullObjectsAsEmptyStamped }),
   choice('null-on-update', 'ORD-OBS-034', 'taken', { ignored: nullsIgnoredOnUpdate }),
   choice('wrong-types', 'ORD-OBS-034', 'refused', { 'dropped-by-binder': wrongTypesDroppedByBinder }),
   choice('non-object-update', 'ORD-OBS-034', 'refused', { 'no-fields': nonObjectUpdateAsNoFields }),
@@ -193,7 +194,7 @@ export const KNOBS: readonly Knob[] = [
   choice('status-words', 'ORD-DOC-002', 'created', { 'open-then-processing': otherStatusWords }),
   choice('activities', 'ORD-DOC-004', 'none', { recorded: activitiesRecorded }),
   choice('versioning', 'ORD-DOC-005', 'none', { 'version-header': versionHeader }),
-  choice('early-answers', 'ORD-OBS-028', 'after-reading', { 'before-reading': answeredBeforeBody, 'behind-nginx': behindNginx }),
+  choice('early-answers', 'ORD-OBS-028', 'after-reading', { 'before-reading': answeredBeforeBody, 'behind-nginx': behindNginx, 'application-server-pages': applicationServerPages }),
   choice('list-lag', 'ORD-OBS-027', 'none', { 'index-800ms': () => listFromLaggingIndex(800) }),
   toggle('other-orders', 'ORD-OBS-021', 'none', 'prefilled-account'),
   toggle('other-clients', 'ORD-OBS-021', 'none', 'background-writer'),
