@@ -95,10 +95,32 @@ export const readBackAfterLenientBody =
       exchange,
     }), exchange);
 
+/** A body larger than any order needs, on create or update: taken, or refused (413 or another 4xx, with whatever body); never a 5xx. */
 export const oversizedBodyAnswered: Check = (exchange) => unless('ORD-ERR-005', ...noServerError(exchange, 'a 2xx (accepted) or a 4xx such as 413'));
 
-/** Headers larger than any order needs: taken, or refused on the HTTP layer's terms (431, or 400 as nginx does); never a 5xx. */
+/** Headers larger than any order needs: taken, or refused on the HTTP layer's terms (431, or 400 as nginx and gunicorn do); never a 5xx. */
 export const oversizedHeadersAnswered: Check = (exchange) => unless('ORD-ERR-005', ...noServerError(exchange, 'a 2xx (accepted) or a 4xx such as 431 or 400 for a request with a 32 KiB header'));
+
+/**
+ * Updates larger than any order needs (`sent`, answered `updates`), sent side by side to one order (`before`, as it
+ * stood), that were refused changed nothing (`after`: a get once all were answered): refused all, the order holds
+ * in the fields they sent what it held; where one was taken, no refused one's values are stored.
+ */
+export function oversizedRefusalsLeftOrder(before: Json, sent: readonly Json[], updates: readonly Exchange[], after: Exchange): Judgement | undefined {
+  const refused = updates.filter((update) => update.status >= 400 && update.status < 500);
+  if (refused.length === 0) return undefined;
+  const fields = [...new Set(sent.flatMap((body) => Object.keys(body)))];
+  if (refused.length === updates.length) {
+    const [holds, details] = untouched(after, Object.fromEntries(fields.map((field) => [field, before[field]])), 'the order as it was, in the fields the refused updates larger than any order needs sent');
+    return unless('ORD-GEN-005', holds, details, [...refused, after]);
+  }
+  const stored = updates.flatMap((update, index) => (refused.includes(update) ? Object.entries(sent[index]).filter(([field, value]) => ((after.json ?? {}) as Json)[field] === value).map(([field]) => field) : []));
+  return unless('ORD-GEN-005', isSuccess(after.status) && stored.length === 0, () => ({
+    expected: 'the order without the values of the refused updates larger than any order needs',
+    received: isSuccess(after.status) ? `the refused update's ${stored.join(', ')} stored` : `get answers ${after.status}`,
+    exchange: after,
+  }), [...refused, after]);
+}
 
 /**
  * Section 1, "Bodies are JSON (content type application/json)": a body labelled otherwise (text/plain, a

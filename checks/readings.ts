@@ -214,14 +214,15 @@ function shownByNeighbour(reading: Reading, sent: SentValue, answer: unknown, { 
 
 /**
  * What no neighbour explains, whatever the same service answers to it: a field every order holds left without a value
- * (null stored over it, or absent), a fraction stored as an integer near it (2.5 as 2), text changed (beyond the
- * replacement ORD-OBS-034 allows, which is a fixed reading). A sent 0 or "" is a plain value, which has no neighbour.
+ * (null stored over it, or absent), a fraction stored as an integer near it (2.5 as 2), text sent to a text field
+ * changed (beyond the replacement ORD-OBS-034 allows, which is a fixed reading). A sent 0 or "" is a plain value,
+ * which has no neighbour.
  */
 function lostBeyondReading(sent: SentValue, received: unknown): boolean {
   if (isRequiredField(sent.pointer) && (received === null || received === undefined)) return true;
   const { denotes } = sent;
   if (typeof denotes === 'number' && Number.isFinite(denotes) && !Number.isInteger(denotes)) return typeof received === 'number' && Number.isInteger(received) && Math.abs(received - denotes) < 1;
-  return typeof denotes === 'string' && typeof received === 'string' && received !== denotes;
+  return typeof denotes === 'string' && emptyValueAt(sent.pointer) === '' && typeof received === 'string' && received !== denotes;
 }
 
 /**

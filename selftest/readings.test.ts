@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import fc from 'fast-check';
 import { createEdgeBodies, updateEdges } from '../generators/coverage';
 import { invalidOrder, invalidOrderUpdate } from '../generators/invalid';
-import { explainingReading, readingsOf, valueAt, withNeighbourAnswer, withoutPointer, type Circumstances, type Reading, type SentValue } from '../checks/readings';
+import { explainingReading, explanationOf, nextNeighbour, placeAt, readingsOf, valueAt, withNeighbourAnswer, withoutPointer, type Circumstances, type Neighbour, type Reading, type SentValue } from '../checks/readings';
 import { fullOrder, minimalOrder } from '../contract/examples';
 import { KNOBS } from './reference/variants/knobs';
 import { VARIANTS } from './reference/variants';
@@ -19,11 +19,22 @@ const READING_KNOBS: Record<Reading, string[]> = {
   refused: ['wrong-types=refused', 'null-on-create=taken', 'non-object-update=refused'],
   taken: ['null-on-create=taken', 'lone-surrogates=kept'],
   'not-sent': ['null-on-create=not-sent-with-defaults', 'null-on-update=ignored', 'wrong-types=dropped-by-binder'],
-  empty: ['null-on-create=empty-object-stamped'],
+  empty: ['null-on-create=empty-object-stamped', 'update-omitted=replace-null-as-omitted'],
   coerced: ['scalar-coercion=numeric-strings-taken', 'scalar-coercion=pydantic-lax'],
-  kept: ['update-null-over-required=ignored', 'wrong-types=dropped-by-binder'],
+  kept: ['update-null-over-required=ignored', 'wrong-types=dropped-by-binder', 'update-omitted=replace-null-as-omitted'],
   replaced: ['lone-surrogates=replaced', 'lone-surrogates=question-mark', 'lone-surrogates=dropped'],
   'no-fields': ['non-object-update=no-fields', 'empty-update-body=read-as-empty-object'],
+};
+
+/**
+ * The knobs that realise a reading only the answer to a neighbour explains: a null read as not sent, the service's
+ * defaults filled in (the field not sent); a null read as {} with a stamped time (the empty value); a replacing update
+ * that reads null as omitted (the same update without the field, on a twin). The value it coerces to is a neighbour
+ * no knob needs yet: every coercing knob stores the value the text denotes, which a fixed reading explains.
+ */
+const NEIGHBOUR_KNOBS: Partial<Record<Neighbour, string[]>> = {
+  unsent: ['null-on-create=not-sent-with-defaults', 'update-omitted=replace-null-as-omitted'],
+  empty: ['null-on-create=empty-object-stamped'],
 };
 
 /** Every value of the edge catalogue as sent, and a fixed sample of the generated wrong types, with the body each went in. */
@@ -38,6 +49,15 @@ function sentValues(): Array<{ value: SentValue; body: unknown; operation: 'crea
   return [...creates, ...updates, ...generated];
 }
 
+/** `body` with `shown` at the value's pointer (the body itself where the pointer is ''). */
+function withValueAt(body: unknown, pointer: string, shown: unknown): unknown {
+  if (pointer === '') return shown;
+  const answer = structuredClone(body) as Record<string, unknown>;
+  const keys = pointer.slice(1).split('/');
+  (valueAt(answer, keys.length > 1 ? `/${keys.slice(0, -1).join('/')}` : '') as Record<string, unknown>)[keys[keys.length - 1]] = shown;
+  return answer;
+}
+
 /** What a control create without the value at `pointer` answered (`control`, the whole order). */
 function unsentShows(pointer: string, control: unknown): Circumstances {
   return withNeighbourAnswer({}, pointer, 'unsent', control);
@@ -45,14 +65,7 @@ function unsentShows(pointer: string, control: unknown): Circumstances {
 
 /** What an answer shows at the value's pointer when `reading` made it, with the order as it stood before (`before`). */
 function answerOf(reading: Reading, value: SentValue, body: unknown, before: unknown): unknown[] {
-  const withValue = (shown: unknown) => {
-    const answer = structuredClone(body) as Record<string, unknown>;
-    if (value.pointer === '') return shown;
-    const keys = value.pointer.slice(1).split('/');
-    const parent = valueAt(answer, keys.length > 1 ? `/${keys.slice(0, -1).join('/')}` : '') as Record<string, unknown>;
-    parent[keys[keys.length - 1]] = shown;
-    return answer;
-  };
+  const withValue = (shown: unknown) => withValueAt(body, value.pointer, shown);
   switch (reading) {
     case 'taken':
     case 'coerced':
@@ -97,6 +110,73 @@ test('the answer each reading makes of each value is explained by that value\'s 
   expect(judged).toBeGreaterThan(200);
 });
 
+/** The neighbour each reading names, where its answer can explain what no fixed reading does. */
+const NAMED: Partial<Record<Reading, Neighbour>> = { 'not-sent': 'unsent', kept: 'unsent', empty: 'empty', coerced: 'coerced' };
+
+test("the answer each reading makes of each value, where the service answers it as it answers the neighbour the reading names, is explained by that neighbour's answer, stamped values aside, and not without it", () => {
+  const before = fullOrder();
+  const stamp = (second: number) => `2026-12-01T21:18:0${second}.095Z`;
+  let judged = 0;
+  for (const { value, body, operation } of sentValues()) {
+    for (const reading of value.readings) {
+      const neighbour = NAMED[reading];
+      // An element of an array is no field to leave out (nextNeighbour sends no such control).
+      if (neighbour === undefined || (neighbour === 'unsent' && /\/\d+$/.test(value.pointer))) continue;
+      // What the service adds of its own (a time it stamps) is what it answers at the pointer, here and to the neighbour.
+      const shown = (second: number) => withValueAt(body, value.pointer, { updated_at: stamp(second) });
+      const circumstances = { ...(operation === 'update' && { before }), ...withNeighbourAnswer({}, value.pointer, neighbour, shown(0)) };
+      const answer = shown(7);
+      expect(explainingReading(value, answer, operation === 'update' ? { before } : {}), `${value.name} ${reading} without its neighbour`).toBeUndefined();
+      expect(nextNeighbour(value, answer, operation === 'update' ? { before } : {}), value.name).toBeDefined();
+      expect(explanationOf(value, answer, circumstances)?.by, `${value.name} ${reading}`).toBe(neighbour);
+      judged += 1;
+    }
+  }
+  expect(judged).toBeGreaterThan(100);
+});
+
+test('the cases met (issue 44): sales_channel null answered {"updated_at": …} as the service answers {}; customer null cleared by a replacing update as the same update without customer clears a twin', () => {
+  const channel: SentValue = { name: 'sales_channel = null', pointer: '/sales_channel', kind: 'null', denotes: null, readings: readingsOf('null', placeAt('/sales_channel', 'create')) };
+  expect(channel.readings).toEqual(['refused', 'taken', 'not-sent', 'empty']);
+  const answer = { sales_channel: { updated_at: '2026-12-01T21:18:07.095Z' } };
+  // The field not sent first: the service leaves it out, which explains nothing; then {}, which it answers the same way.
+  expect(nextNeighbour(channel, answer)).toBe('unsent');
+  const unsent = withNeighbourAnswer({}, '/sales_channel', 'unsent', {});
+  expect(explanationOf(channel, answer, unsent)).toBeUndefined();
+  expect(nextNeighbour(channel, answer, unsent)).toBe('empty');
+  const empty = withNeighbourAnswer(unsent, '/sales_channel', 'empty', { sales_channel: { updated_at: '2026-12-01T21:18:07.311Z' } });
+  expect(explanationOf(channel, answer, empty)).toEqual({ reading: 'empty', by: 'empty' });
+  expect(nextNeighbour(channel, answer, empty)).toBeUndefined();
+  // An example stored for null is not what {} gives.
+  expect(explanationOf(channel, { sales_channel: { id: 'webshop', updated_at: '2026-12-01T21:18:07.095Z' } }, empty)).toBeUndefined();
+
+  const before = fullOrder() as Record<string, unknown>;
+  const customer: SentValue = { name: 'update customer = null', pointer: '/customer', kind: 'null', denotes: null, readings: readingsOf('null', placeAt('/customer', 'update')) };
+  expect(customer.readings).toEqual(['refused', 'kept', 'empty']);
+  const cleared = (id: string) => ({ customer: { id, name: '', company: '', tax_id: '', tax_office: '', email: { main: '', work: '' } } });
+  expect(explanationOf(customer, cleared('417'), { before })).toBeUndefined();
+  expect(nextNeighbour(customer, cleared('417'), { before })).toBe('unsent');
+  // The twin's customer has an id of its own: an id the service assigns may differ.
+  expect(explanationOf(customer, cleared('417'), { before, ...withNeighbourAnswer({}, '/customer', 'unsent', cleared('418')) })).toEqual({ reading: 'kept', by: 'unsent' });
+  // A merge service keeps the twin's customer: a cleared one is then not what omission does.
+  expect(explanationOf(customer, cleared('417'), { before, ...withNeighbourAnswer({}, '/customer', 'unsent', { customer: before.customer }) })).toBeUndefined();
+});
+
+test('whatever the neighbours show, these stay unexplained, and no control is sent for them: null stored over a field every order holds, 2.5 stored as 2, text of a text field changed; a sent 0 has no neighbour', () => {
+  const customer: SentValue = { name: 'update customer = null', pointer: '/customer', kind: 'null', denotes: null, readings: readingsOf('null', placeAt('/customer', 'update')) };
+  const nulled = withNeighbourAnswer({ before: fullOrder() }, '/customer', 'unsent', { customer: null });
+  expect(explanationOf(customer, { customer: null }, nulled)).toBeUndefined();
+  expect(nextNeighbour(customer, { customer: null }, { before: fullOrder() })).toBeUndefined();
+  const quantity: SentValue = { name: 'quantity = 2.5', pointer: '/items/0/quantity', kind: 'wrong-type', denotes: 2.5, readings: readingsOf('wrong-type', placeAt('/items/0/quantity', 'create')) };
+  const two = { items: [{ quantity: 2 }] };
+  expect(explanationOf(quantity, two, withNeighbourAnswer({}, '/items/0/quantity', 'unsent', two))).toBeUndefined();
+  expect(nextNeighbour(quantity, two)).toBeUndefined();
+  const note: SentValue = { name: 'note = "Zoë" (as a coercible value)', pointer: '/note', kind: 'coercible', denotes: 'Zoë', readings: readingsOf('coercible', placeAt('/note', 'create')) };
+  expect(explanationOf(note, { note: 'Zo?' }, withNeighbourAnswer({}, '/note', 'coerced', { note: 'Zo?' }))).toBeUndefined();
+  const zero: SentValue = { name: 'update price = 0', pointer: '/price', kind: 'plain', denotes: 0, readings: readingsOf('plain', placeAt('/price', 'update')) };
+  expect(nextNeighbour(zero, { price: 25 }, { before: { price: 25 } })).toBeUndefined();
+});
+
 test('a value read as not sent on a create may hold what the service gives the field unsent, and nothing else', () => {
   const value: SentValue = { name: 'payment = null', pointer: '/payment', kind: 'null', denotes: null, readings: readingsOf('null', { operation: 'create', required: false }) };
   const defaults = { method: '', status: '', type: 'online' };
@@ -133,7 +213,7 @@ test('an update body that is no object may be read as one of no fields; a create
 
 test('each reading stands beside the reference knobs that realise it, and the named points run them through the whole suite', () => {
   const known = new Set(KNOBS.flatMap((knob) => knob.values.map((value) => `${knob.name}=${value}`)));
-  for (const [reading, knobs] of Object.entries(READING_KNOBS)) {
+  for (const [reading, knobs] of [...Object.entries(READING_KNOBS), ...Object.entries(NEIGHBOUR_KNOBS)]) {
     expect(knobs.length, reading).toBeGreaterThan(0);
     for (const knob of knobs) expect(known, `${reading}: ${knob}`).toContain(knob);
   }
