@@ -126,7 +126,7 @@ test("behind nginx and behind gunicorn (their own HTML pages for a 2 MiB body an
     expect(passed).toEqual(expect.arrayContaining(['ORD-GEN-005', 'ORD-ERR-005']));
   }
   expect(observed(nginx)).toContain('a 2 MiB body: create 413 on the headers alone, before the body was sent (text/html: an HTML page titled "413 Request Entity Too Large", Server "nginx")');
-  expect(observed(nginx)).toContain('a 32 KiB header: create 400 (text/html: an HTML page titled "400 Request Header Or Cookie Too Large", Server "nginx")');
-  expect(observed(gunicorn)).toContain('a 32 KiB header: create 400 (text/html: an HTML page titled "Bad Request")');
+  expect(observed(nginx)).toContain('a 32 KiB header: update 400 (text/html: an HTML page titled "400 Request Header Or Cookie Too Large", Server "nginx")');
+  expect(observed(gunicorn)).toContain('a 32 KiB header: update 400 (text/html: an HTML page titled "Bad Request")');
   expect(failedRequirements(applied.report).map((r) => `${r.id} ${r.level}`), applied.output).toEqual(['ORD-GEN-005 SHOULD']);
 });

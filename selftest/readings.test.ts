@@ -19,7 +19,7 @@ const READING_KNOBS: Record<Reading, string[]> = {
   refused: ['wrong-types=refused', 'null-on-create=taken', 'non-object-update=refused'],
   taken: ['null-on-create=taken', 'lone-surrogates=kept'],
   'not-sent': ['null-on-create=not-sent-with-defaults', 'null-on-update=ignored', 'wrong-types=dropped-by-binder'],
-  empty: ['null-on-create=empty-object-stamped', 'update-omitted=replace-null-as-omitted'],
+  empty: ['empty-objects=null-as-empty-stamped', 'update-omitted=replace-null-as-omitted'],
   coerced: ['scalar-coercion=numeric-strings-taken', 'scalar-coercion=pydantic-lax'],
   kept: ['update-null-over-required=ignored', 'wrong-types=dropped-by-binder', 'update-omitted=replace-null-as-omitted'],
   replaced: ['lone-surrogates=replaced', 'lone-surrogates=question-mark', 'lone-surrogates=dropped'],
@@ -34,7 +34,7 @@ const READING_KNOBS: Record<Reading, string[]> = {
  */
 const NEIGHBOUR_KNOBS: Partial<Record<Neighbour, string[]>> = {
   unsent: ['null-on-create=not-sent-with-defaults', 'update-omitted=replace-null-as-omitted'],
-  empty: ['null-on-create=empty-object-stamped'],
+  empty: ['empty-objects=null-as-empty-stamped'],
 };
 
 /** Every value of the edge catalogue as sent, and a fixed sample of the generated wrong types, with the body each went in. */

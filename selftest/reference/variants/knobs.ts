@@ -129,6 +129,8 @@ export const KNOBS: readonly Knob[] = [
     dropped: () => ({ rewriteRequest: emptyObjectsDropped }),
     'left-out-of-summary': summariesWithoutEmptyObjects,
     'null-as-object-of-nulls': nullObjectsAsObjectsOfNulls,
+    // Here, not with null-on-create: the {} a null is read as is an object sent empty, which the other values drop or fill.
+    'null-as-empty-stamped': nullObjectsAsEmptyStamped,
   }),
   choice('unknown-fields', 'ORD-OBS-012', 'ignored', {
     'unknown-fields-rejected': () => variantHooks('unknown-fields-rejected'),
@@ -161,7 +163,7 @@ export const KNOBS: readonly Knob[] = [
     'pydantic-lax': () => ({ rewriteRequest: pydanticLax }),
   }),
   // The readings of values the document does not define (checks/readings.ts), after the coercions above: what a lax parser coerced is of its type.
-  choice('null-on-create', 'ORD-OBS-034', 'taken', { 'not-sent-with-defaults': nullsNotSentOnCreate, 'empty-object-stamped': nullObjectsAsEmptyStamped }),
+  choice('null-on-create', 'ORD-OBS-034', 'taken', { 'not-sent-with-defaults': nullsNotSentOnCreate }),
   choice('null-on-update', 'ORD-OBS-034', 'taken', { ignored: nullsIgnoredOnUpdate }),
   choice('wrong-types', 'ORD-OBS-034', 'refused', { 'dropped-by-binder': wrongTypesDroppedByBinder }),
   choice('non-object-update', 'ORD-OBS-034', 'refused', { 'no-fields': nonObjectUpdateAsNoFields }),

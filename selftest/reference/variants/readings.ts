@@ -2,7 +2,7 @@ import { contract, type JsonSchema } from '../../../contract/openapi';
 import { textAroundLoneSurrogates } from '../../../config/safe-text';
 import type { ApiRequest } from '../../../reference/http';
 import type { StoredOrder } from '../../../reference/store';
-import { is, isSuccess, jsonBodyOf, mapStrings, withJsonBody, type Hooks, type Json } from '../faults/kit';
+import { is, isSuccess, jsonBodyOf, mapStrings, onFullForm, withJsonBody, withStore, type Hooks, type Json } from '../faults/kit';
 import { emptyUnsentFields, storedAs } from './freedoms';
 
 /**
@@ -71,17 +71,29 @@ function nullObjectsAsEmpty(value: unknown, schema: JsonSchema): unknown {
 
 /**
  * null where an object goes read as {} on create, at any depth, by a service that leaves unsent fields out of its
- * answers and stamps the time of the write into every sales channel that comes without updated_at: it answers
+ * answers and stamps the time of the create into every sales channel that comes without updated_at: it answers
  * "sales_channel": null exactly as it answers "sales_channel": {}, with {"updated_at": "…"} (issue 44).
  */
 export function nullObjectsAsEmptyStamped(): Hooks {
+  const unstamped = (channel: unknown): channel is Json => isObject(channel) && [undefined, null, ''].includes(channel.updated_at as string | null | undefined);
   return {
     rewriteRequest: (request) => (is(request, 'create') ? withJsonBody(request, (body) => nullObjectsAsEmpty(body, contract().schema('OrderCreate')) as Json) : request),
-    ...storedAs((order, operation) => {
-      const channel = (order as unknown as Json).sales_channel;
-      if (operation !== 'create' || !isObject(channel) || channel.updated_at !== undefined) return order;
-      return { ...order, sales_channel: { ...channel, updated_at: new Date().toISOString() } } as unknown as StoredOrder;
-    }),
+    wrapServices: (services) =>
+      withStore(services, (store) => ({
+        insert: (order) => {
+          const channel = (order as unknown as Json).sales_channel;
+          store.insert(unstamped(channel) ? ({ ...order, sales_channel: { ...channel, updated_at: new Date().toISOString() } } as unknown as StoredOrder) : order);
+        },
+      })),
+    // The create answers the sales channel as it stored it (a later get shows the same time).
+    rewriteReply: (request, reply, { services }) =>
+      is(request, 'create')
+        ? onFullForm(request, reply, (order) => {
+            const stored = services.store.get(String(order.user_id), String(order.id)) as unknown as Json | undefined;
+            const at = isObject(stored?.sales_channel) ? stored.sales_channel.updated_at : undefined;
+            return unstamped(order.sales_channel) && typeof at === 'string' ? { ...order, sales_channel: { ...order.sales_channel, updated_at: at } } : order;
+          })
+        : reply,
   };
 }
 
