@@ -33,9 +33,10 @@ export const READING_WORDS: Readonly<Record<Reading, string>> = {
  */
 export type Neighbour = 'unsent' | 'empty' | 'coerced';
 
-/** The neighbour each reading names, in the words of a failure. */
+/** The neighbour each reading names. */
 const NEIGHBOUR_OF: Partial<Record<Reading, Neighbour>> = { 'not-sent': 'unsent', kept: 'unsent', 'no-fields': 'unsent', empty: 'empty', coerced: 'coerced' };
 
+/** Each neighbour in words, as an observation says how a value was read. */
 export const NEIGHBOUR_WORDS: Readonly<Record<Neighbour, string>> = {
   unsent: 'as it answers the request without the field',
   empty: 'as it answers the empty value of the type',
@@ -65,24 +66,24 @@ export interface Place {
 
 /** Where a value at a JSON pointer goes: a top-level field OrderCreate requires is one every order holds. */
 export function placeAt(pointer: string, operation: Place['operation']): Place {
-  const required = (contract().schema('OrderCreate').required ?? []) as string[];
   const empty = emptyValueAt(pointer);
-  return { operation, required: isRequiredField(pointer, required), ...(empty !== undefined && { empty }) };
+  return { operation, required: isRequiredField(pointer), ...(empty !== undefined && { empty }) };
 }
 
-function isRequiredField(pointer: string, required = (contract().schema('OrderCreate').required ?? []) as string[]): boolean {
-  return /^\/[^/]+$/.test(pointer) && required.includes(pointer.slice(1));
+/** A top-level field OrderCreate requires: one every order holds. */
+function isRequiredField(pointer: string): boolean {
+  return /^\/[^/]+$/.test(pointer) && ((contract().schema('OrderCreate').required ?? []) as string[]).includes(pointer.slice(1));
 }
 
-/** The empty value ({}, [], "") of the type of the field at a pointer of a create or update body (OrderCreate), where it has one. */
+/** The empty value ({}, [], "") of the type of the field at a pointer of a create or update body (OrderCreate), where it has one; none for the whole body. */
 export function emptyValueAt(pointer: string): unknown {
+  if (pointer === '') return undefined;
   let schema: JsonSchema | undefined = contract().schema('OrderCreate');
-  for (const key of pointer === '' ? [] : pointer.slice(1).split('/')) {
+  for (const key of pointer.slice(1).split('/')) {
     const resolved = branchOf(schema);
-    schema = /^\d+$/.test(key) ? (resolved?.items as JsonSchema | undefined) : ((resolved?.properties as Record<string, JsonSchema> | undefined)?.[key]);
+    schema = /^\d+$/.test(key) ? (resolved?.items as JsonSchema | undefined) : (resolved?.properties as Record<string, JsonSchema> | undefined)?.[key];
   }
   const types = [branchOf(schema)?.type].flat();
-  if (pointer === '' || schema === undefined) return undefined;
   return types.includes('object') ? {} : types.includes('array') ? [] : types.includes('string') ? '' : undefined;
 }
 
