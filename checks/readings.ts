@@ -210,7 +210,7 @@ function shownByNeighbour(reading: Reading, sent: SentValue, answer: unknown, { 
   if (control === undefined) return false;
   // An update of no fields is read on the order's data; any other value at its pointer.
   if (sent.pointer === '') return sameBesidesStamps(dataOf(control), dataOf(answer));
-  return sameBesidesStamps(valueAt(control, sent.pointer), valueAt(answer, sent.pointer));
+  return sameBesidesStamps(valueAt(control, sent.pointer), valueAt(answer, sent.pointer), sent.pointer);
 }
 
 /**
@@ -230,11 +230,12 @@ function lostBeyondReading(sent: SentValue, received: unknown): boolean {
  * Two answers of the service to two requests alike but for one value are the same value: equal but for the times and
  * identifiers the service stamps on each write anew (an order's customer id, updated_at).
  */
-function sameBesidesStamps(control: unknown, received: unknown): boolean {
+function sameBesidesStamps(control: unknown, received: unknown, pointer = ''): boolean {
   const stamped = ({ pointer, sent, received: got }: Difference) =>
     (typeof sent === 'string' && typeof got === 'string' && ((isIso8601DateTime(sent) && isIso8601DateTime(got)) || (/(^|\/)id$/.test(pointer) && sent !== '' && got !== ''))) ||
     false;
-  return [...differences(control, received), ...differences(received, control)].every(stamped);
+  // Compared at the value's pointer, so a field the service computes or shows in some answers only is no difference.
+  return [...differences(control, received, pointer), ...differences(received, control, pointer)].every(stamped);
 }
 
 /** The order's data in an answer: the fields a create sends (4.2), without what the service assigns. */

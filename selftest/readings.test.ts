@@ -147,6 +147,11 @@ test('the cases met (issue 44): sales_channel null answered {"updated_at": …} 
   const empty = withNeighbourAnswer(unsent, '/sales_channel', 'empty', { sales_channel: { updated_at: '2026-12-01T21:18:07.311Z' } });
   expect(explanationOf(channel, answer, empty)).toEqual({ reading: 'empty', by: 'empty' });
   expect(nextNeighbour(channel, answer, empty)).toBeUndefined();
+  // Compared at its pointer: a field the service computes, or shows in some answers only, differs freely.
+  const billing: SentValue = { ...channel, name: 'billing = null', pointer: '/billing' };
+  const computed = { billing: { sub_total: 25, tax: 4.5, total: 29.5 } };
+  const control = withNeighbourAnswer(withNeighbourAnswer({}, '/billing', 'unsent', {}), '/billing', 'empty', { billing: { shipping_tax_rate: 18, sub_total: 30, tax: 5.4, total: 35.4 } });
+  expect(explanationOf(billing, computed, control)).toEqual({ reading: 'empty', by: 'empty' });
   // An example stored for null is not what {} gives.
   expect(explanationOf(channel, { sales_channel: { id: 'webshop', updated_at: '2026-12-01T21:18:07.095Z' } }, empty)).toBeUndefined();
 
