@@ -33,9 +33,11 @@ export const contentTypeIsJson: Check = (exchange) => unless('ORD-GEN-001', ...j
 const errorBodyIsJson: Check = (exchange) => (exchange.text === '' ? undefined : unless('ORD-GEN-001', ...jsonBody(exchange)));
 
 /**
- * A request larger than any order needs (a body over 1 MiB, headers over 8 KiB) may meet infrastructure in front
- * of the service (a proxy, a gateway) that refuses it with a page of its own: the document covers orders, not such
- * requests, so a refusal of one in JSON is a SHOULD (ORD-GEN-005), not the MUST of ORD-GEN-001.
+ * A request larger than any order needs (a body over 1 MiB, headers over 8 KiB) is outside what the document defines,
+ * and may be answered before the service sees it, by whatever stands in front of it (an application server, a proxy,
+ * a load balancer), each with a page of its own. Its refusal is judged by what the document can ask of it: its
+ * status (never a 5xx, ORD-ERR-005) and what it leaves (nothing changed, ORD-GEN-005); its body, whoever wrote it, is
+ * observed (ORD-OBS-028), never judged. No list of who writes which page decides a verdict.
  */
 const LARGEST_ORDER_BODY_BYTES = 1024 * 1024;
 const LARGEST_ORDER_HEADER_BYTES = 8 * 1024;
@@ -46,56 +48,6 @@ export function oversizedRequest(request: Exchange['request']): boolean {
   const headerBytes = Object.entries(request.headers).reduce((sum, [name, value]) => sum + Buffer.byteLength(`${name}: ${value}\r\n`), 0);
   return Math.max(declared, request.bodyBytes ?? 0, Buffer.byteLength(request.body ?? '')) > LARGEST_ORDER_BODY_BYTES || headerBytes > LARGEST_ORDER_HEADER_BYTES;
 }
-
-/** The titles of nginx's own pages for a request larger than it takes: a body over client_max_body_size, headers over large_client_header_buffers. */
-const NGINX_TITLES = ['413 Request Entity Too Large', '400 Request Header Or Cookie Too Large'];
-
-/** Proxies and gateways whose Server header names them. */
-const PROXIES = ['nginx', 'openresty', 'Apache', 'envoy', 'cloudflare', 'AkamaiGHost', 'awselb', 'Varnish', 'HAProxy', 'Caddy'];
-
-/** The signs of a proxy's own page an answer shows: the proxy its Server header names, whether it is HTML, the nginx titles it carries. */
-function pageSigns(exchange: Exchange): { proxy?: string; html: boolean; titles: string[] } {
-  const server = exchange.headers.server ?? '';
-  const html = /^text\/html\b/i.test(contentType(exchange));
-  return {
-    proxy: PROXIES.find((name) => new RegExp(`^${name}\\b`, 'i').test(server)),
-    html,
-    titles: html ? NGINX_TITLES.filter((title) => new RegExp(`<title>\\s*${title}\\s*</title>`, 'i').test(exchange.text)) : [],
-  };
-}
-
-/**
- * What an answer shows of a proxy's own error page, in the suite's words (nothing of the server's text is
- * repeated): a Server header naming a proxy, an HTML page titled with the status as nginx writes it.
- */
-export function proxyPageSigns(exchange: Exchange): string[] {
-  const { proxy, html, titles } = pageSigns(exchange);
-  return [...(proxy ? [`a Server header naming ${proxy}`] : []), ...(html ? ['an HTML page'] : []), ...titles.map((title) => `titled "${title}" (nginx's own page)`)];
-}
-
-/**
- * An answer to a request larger than any order needs that is a proxy's own page, not the service's: an HTML page
- * titled as nginx titles its own, or served under a Server header naming a proxy. The service never saw the request,
- * and the document says nothing of what stands in front of it: observed (ORD-OBS-028), judged by no requirement. An
- * HTML page alone may be the service's own (Express's error page), and a proxy passes the service's own answers on
- * under its Server header: neither is enough alone.
- */
-export function isProxyPage(exchange: Exchange): boolean {
-  const { proxy, html, titles } = pageSigns(exchange);
-  return oversizedRequest(exchange.request) && html && (titles.length > 0 || proxy !== undefined);
-}
-
-/** The refusal of an oversized request is JSON (ORD-GEN-005); a proxy's own page is not the service's refusal, and holds. */
-const oversizedRefusalIsJson: Check = (exchange) => {
-  if (exchange.text === '') return undefined;
-  const [isJson, details] = jsonBody(exchange);
-  return unless('ORD-GEN-005', isJson || isProxyPage(exchange), () => {
-    const found = details();
-    const signs = proxyPageSigns(exchange);
-    // Some signs, not enough: the service's own answer (a proxy passes those on under its own Server header).
-    return signs.length ? { ...found, received: `${found.received}; the service's own answer, not a proxy's page (it shows ${signs.join(', ')}; a proxy's page is HTML, titled as nginx titles its own or under a proxy's Server header)` } : found;
-  }, exchange);
-};
 
 /** A 5xx body, where there is one, is JSON too. */
 const serverErrorBodyIsJson: Check = (exchange) => (exchange.text === '' ? undefined : unless('ORD-GEN-003', ...jsonBody(exchange)));
@@ -233,11 +185,11 @@ const envelopeShape: Check = (exchange) => {
   }), exchange);
 };
 
-/** Which error answers carry the envelope is not shown (section 7): its absence is a SHOULD. A proxy's own page (isProxyPage) is not the service's answer, and holds. */
+/** Which error answers carry the envelope is not shown (section 7): its absence is a SHOULD. */
 const carriesEnvelope: Check = (exchange) => {
   const body = exchange.json as { meta?: unknown } | undefined;
   const carried = !!body && typeof body === 'object' && !Array.isArray(body) && typeof body.meta === 'object' && body.meta !== null;
-  return unless('ORD-ERR-001', carried || isProxyPage(exchange), () => ({
+  return unless('ORD-ERR-001', carried, () => ({
     expected: 'the error envelope of section 7 (a JSON object with meta: status, code, message, details)',
     received: exchange.text === '' ? 'an empty body' : exchange.json === undefined ? 'a body that is not JSON' : `a body without meta: ${excerpt(exchange.json)}`,
     exchange,
@@ -285,12 +237,9 @@ function anyResponsePlan(exchange: Exchange, operationId?: OperationId): Planned
 function statusPlan(exchange: Exchange, operationId?: OperationId): PlannedCheck[] {
   if (exchange.status >= 500) return [['ORD-GEN-003', serverErrorBodyIsJson]];
   if (exchange.status >= 400 && exchange.status !== 429) {
-    const oversized = oversizedRequest(exchange.request);
-    const json: PlannedCheck = oversized ? ['ORD-GEN-005', oversizedRefusalIsJson] : ['ORD-GEN-001', errorBodyIsJson];
-    // A request larger than any order needs refused with no body at all is the HTTP layer's refusal (Node's own 431 to
-    // headers past 16 KiB, before any handler runs), not an error of the service's: its envelope is not asked for.
-    const envelope: PlannedCheck[] = oversized && exchange.text === '' ? [] : [['ORD-ERR-001', carriesEnvelope]];
-    return [json, ['ORD-GEN-002', metaStatusMatches], ['ORD-ERR-006', envelopeShape], ...envelope];
+    // The refusal of a request larger than any order needs: its body is observed, whoever wrote it (ORD-OBS-028).
+    if (oversizedRequest(exchange.request)) return [];
+    return [['ORD-GEN-001', errorBodyIsJson], ['ORD-GEN-002', metaStatusMatches], ['ORD-ERR-006', envelopeShape], ['ORD-ERR-001', carriesEnvelope]];
   }
   if (!operationId || !isSuccess(exchange.status)) return [];
   const common: PlannedCheck[] = [['ORD-GEN-001', contentTypeIsJson], ['ORD-GEN-002', metaStatusMatches]];

@@ -1,11 +1,10 @@
-import { excerpt } from '../contract/openapi';
-import type { Exchange, Json } from '../contract/exchange';
+import type { Exchange } from '../contract/exchange';
 import { mayBeRefused } from './orders';
 import { refusableBodyAnswered, wrongTypeRefused } from './invalid-input';
 import { differences } from './roundtrip';
-import { heldTo, needsControl, controlBody, type Circumstances, type SentValue } from './readings';
+import { heldTo, type Circumstances, type SentValue } from './readings';
 import { isSuccess } from './status';
-import { unless, type Check, type Judgement } from './check';
+import type { Check, Judgement } from './check';
 
 /**
  * Judgements of the edge catalogue (generators/coverage.ts): values sent on purpose where parsers and
@@ -50,8 +49,8 @@ export function edgesAnswered(sent: EdgesSent, exchange: Exchange, accept: Check
 /**
  * A round trip (createAnswersWhatWasSent, storedAsSent, updateAnswersWhatWasSent …) of what the body denotes, each
  * value held to the first of its readings that explains what came back (`circumstances`: the order before an
- * update, the answers of control creates); its finding names the values no reading explains, with the readings
- * tried.
+ * update, the answers of control requests to its neighbours); its finding names the values no reading explains,
+ * with the readings tried.
  */
 export function edgesComeBack(
   sent: EdgesSent,
@@ -65,28 +64,4 @@ export function edgesComeBack(
   const under = (pointer: string, at: string) => pointer === at || pointer.startsWith(`${at}/`) || pointer.startsWith(`${at} `);
   const named = unexplained.length > 0 ? unexplained : sent.cases.filter((value) => differing.some((pointer) => under(pointer, value.pointer))).map((value) => value.name);
   return roundTrip(expected, exchange, `${what} (coverage case: ${named.length > 0 ? named.join('; ') : sent.name})`);
-}
-
-/**
- * The values of taken bodies that only a control create could still explain (read as not sent, coming back with a
- * value): for each, the body without that value, to send as a create. What the control answers at the pointer is
- * what the service gives the field when it is not sent.
- */
-export function controlCreates(taken: ReadonlyArray<{ sent: EdgesSent; answer: unknown }>): Array<{ pointer: string; body: unknown; of: number }> {
-  return taken.flatMap(({ sent, answer }, of) => sent.cases.filter((value) => needsControl(value, answer)).map(({ pointer }) => ({ pointer, body: controlBody(sent.denoted, pointer), of })));
-}
-
-/**
- * An update of null over a field the create requires (customer, items, currency, price), taken: no order is
- * without the field (ORD-FORM-001 holds the answer to that), and the update may ignore the null (nothing is
- * lost) but never turn it into another value (Go's zero value, 0 for a price).
- */
-export function nullOverRequiredIgnored(field: string, before: Json, exchange: Exchange): Judgement | undefined {
-  const shown = ((exchange.json ?? {}) as Json)[field];
-  const kept = shown === undefined || shown === null || differences(before[field], shown).length === 0;
-  return unless('ORD-UPDATE-002', kept, () => ({
-    expected: `${field} refused as null (a field every order holds) or left as it was, ${excerpt(before[field])} (coverage case: update ${field} = null)`,
-    received: `${field} ${excerpt(shown)}: a value neither sent nor held`,
-    exchange,
-  }), exchange);
 }

@@ -2,9 +2,8 @@ import { excerpt } from '../contract/openapi';
 import { contentType, type Exchange, type Json } from '../contract/exchange';
 import { mayBeRefused, untouched } from './orders';
 import { accepted, acceptedOrRefusedWith, clientError, isSuccess, noServerError, REFUSALS } from './status';
-import { explainingReading, READING_WORDS, valueAt, type Circumstances, type SentValue } from './readings';
-import { differences, formatDifferences } from './roundtrip';
-import { contract } from '../contract/openapi';
+import { dataChanged, explainingReading, READING_WORDS, valueAt, type Circumstances, type SentValue } from './readings';
+import { formatDifferences } from './roundtrip';
 import { unless, type Check, type Judgement } from './check';
 
 /** Judgements of invalid input (4.2, 4.4, 7): refused with a 4xx, never taken and never a crash. */
@@ -56,30 +55,25 @@ export function invalidBodyRefused(invalid: InvalidRequest): Check {
  * A body that breaks openapi.yaml in one value, answered as that value's readings allow: refused with a 4xx; or,
  * where it has another reading, taken and answered as that reading says (a value of the wrong type a lax binder
  * drops: read as not sent; a field every order holds that an update leaves as it was: kept; a whole update body
- * that is no object: an update of no fields, the order's data as it was, `circumstances.before`). Judged against
- * the requirement its kind of fault breaks; never a 5xx.
+ * that is no object: an update of no fields, the order's data as it was, `circumstances.before`), or as the same
+ * service answers the neighbour the reading names (`circumstances.neighbours`). Judged against the requirement its
+ * kind of fault breaks; never a 5xx.
  */
 export function invalidBodyAnswered(invalid: InvalidRequest, exchange: Exchange, circumstances: Circumstances = {}): Judgement | undefined {
   const value = invalid.value;
   const takenReadings = value?.readings.filter((reading) => reading !== 'refused') ?? [];
   if (!value || takenReadings.length === 0 || !isSuccess(exchange.status)) return invalidBodyRefused(invalid)(exchange);
-  const changed = takenReadings.includes('no-fields') ? dataChanged(circumstances.before, exchange.json) : undefined;
-  const explained = changed ? changed.length === 0 : explainingReading(value, exchange.json, circumstances) !== undefined;
-  return unless(invalid.requirementId, explained, () => ({
-    expected: `a 4xx for a body where ${invalid.description}, or a 2xx that ${takenReadings.map((reading) => READING_WORDS[reading]).join(', or ')}`,
-    received: changed
-      ? `${exchange.status}, and the order changed:\n${formatDifferences(changed, 10, ['it held', 'it holds'])}`
-      : `${exchange.status}, with ${value.pointer || 'the body'} ${excerpt(valueAt(exchange.json, value.pointer))}${circumstances.before === undefined ? '' : ` (before: ${excerpt(valueAt(circumstances.before, value.pointer))})`}`,
-    exchange,
-  }), exchange);
-}
-
-/** Where an order's data (the fields a create sends) in `after` differs from `before`; every field differs when there is no before to compare. */
-function dataChanged(before: unknown, after: unknown) {
-  if (before === null || typeof before !== 'object') return [{ pointer: '', sent: before, received: after }];
-  const fields = Object.keys(contract().schema('OrderCreate').properties as object);
-  const data = Object.fromEntries(Object.entries(before).filter(([field]) => fields.includes(field)));
-  return differences(data, after);
+  const explained = explainingReading(value, exchange.json, circumstances) !== undefined;
+  return unless(invalid.requirementId, explained, () => {
+    const changed = value.pointer === '' ? dataChanged(circumstances.before, exchange.json) : undefined;
+    return {
+      expected: `a 4xx for a body where ${invalid.description}, or a 2xx that ${takenReadings.map((reading) => READING_WORDS[reading]).join(', or ')}`,
+      received: changed
+        ? `${exchange.status}, and the order changed:\n${formatDifferences(changed, 10, ['it held', 'it holds'])}`
+        : `${exchange.status}, with ${value.pointer || 'the body'} ${excerpt(valueAt(exchange.json, value.pointer))}${circumstances.before === undefined ? '' : ` (before: ${excerpt(valueAt(circumstances.before, value.pointer))})`}`,
+      exchange,
+    };
+  }, exchange);
 }
 
 /** JSON a lenient parser reads (ORD-OBS-033: NaN, a key twice, a trailing comma, bytes that are not UTF-8, an empty update) is taken or refused; never a 5xx. */
@@ -101,10 +95,32 @@ export const readBackAfterLenientBody =
       exchange,
     }), exchange);
 
+/** A body larger than any order needs, on create or update: taken, or refused (413 or another 4xx, with whatever body); never a 5xx. */
 export const oversizedBodyAnswered: Check = (exchange) => unless('ORD-ERR-005', ...noServerError(exchange, 'a 2xx (accepted) or a 4xx such as 413'));
 
-/** Headers larger than any order needs: taken, or refused on the HTTP layer's terms (431, or 400 as nginx does); never a 5xx. */
+/** Headers larger than any order needs: taken, or refused on the HTTP layer's terms (431, or 400 as nginx and gunicorn do); never a 5xx. */
 export const oversizedHeadersAnswered: Check = (exchange) => unless('ORD-ERR-005', ...noServerError(exchange, 'a 2xx (accepted) or a 4xx such as 431 or 400 for a request with a 32 KiB header'));
+
+/**
+ * Updates larger than any order needs (`sent`, answered `updates`), sent side by side to one order (`before`, as it
+ * stood), that were refused changed nothing (`after`: a get once all were answered): refused all, the order holds
+ * in the fields they sent what it held; where one was taken, no refused one's values are stored.
+ */
+export function oversizedRefusalsLeftOrder(before: Json, sent: readonly Json[], updates: readonly Exchange[], after: Exchange): Judgement | undefined {
+  const refused = updates.filter((update) => update.status >= 400 && update.status < 500);
+  if (refused.length === 0) return undefined;
+  const fields = [...new Set(sent.flatMap((body) => Object.keys(body)))];
+  if (refused.length === updates.length) {
+    const [holds, details] = untouched(after, Object.fromEntries(fields.map((field) => [field, before[field]])), 'the order as it was, in the fields the refused updates larger than any order needs sent');
+    return unless('ORD-GEN-005', holds, details, [...refused, after]);
+  }
+  const stored = updates.flatMap((update, index) => (refused.includes(update) ? Object.entries(sent[index]).filter(([field, value]) => ((after.json ?? {}) as Json)[field] === value).map(([field]) => field) : []));
+  return unless('ORD-GEN-005', isSuccess(after.status) && stored.length === 0, () => ({
+    expected: 'the order without the values of the refused updates larger than any order needs',
+    received: isSuccess(after.status) ? `the refused update's ${stored.join(', ')} stored` : `get answers ${after.status}`,
+    exchange: after,
+  }), [...refused, after]);
+}
 
 /**
  * Section 1, "Bodies are JSON (content type application/json)": a body labelled otherwise (text/plain, a

@@ -1,4 +1,4 @@
-import { contract, excerpt } from '../contract/openapi';
+import { contract, excerpt, type JsonSchema } from '../contract/openapi';
 import { isIso8601DateTime } from '../contract/datetime';
 import { textAroundLoneSurrogates } from '../config/safe-text';
 import { withOwnReferences } from '../contract/examples';
@@ -14,17 +14,36 @@ import type { Exchange } from '../contract/exchange';
  * client meant (2.5 stored as 2, a null stored over a field every order holds, text changed beyond ORD-OBS-034's
  * replacement) is none of these, and stays a violation of the requirement that judges the value.
  */
-export type Reading = 'refused' | 'taken' | 'not-sent' | 'coerced' | 'kept' | 'replaced' | 'no-fields';
+export type Reading = 'refused' | 'taken' | 'not-sent' | 'empty' | 'coerced' | 'kept' | 'replaced' | 'no-fields';
 
 /** Each reading in words, as a failure names the readings it tried. */
 export const READING_WORDS: Readonly<Record<Reading, string>> = {
   refused: 'refused with a 4xx',
   taken: 'taken as sent',
-  'not-sent': 'read as not sent (on a create: absent, empty, or the value the service gives the field when it is not sent; on an update: kept or cleared)',
-  coerced: 'coerced, nothing lost, to the value it denotes',
-  kept: 'ignored by the update (the field kept as it was)',
+  'not-sent': 'read as not sent (absent or empty, kept by an update, or as the same service answers the request without it: on an update, sent to a twin order)',
+  empty: 'read as the empty value of its type ({}, [] or "": empty, or as the same service answers that value)',
+  coerced: 'coerced, nothing lost, to the value it denotes (or as the same service answers that value)',
+  kept: 'ignored by the update (the field kept as it was, or as the same update without it leaves a twin order)',
   replaced: 'replaced by any one character, or dropped, the text around it as sent',
-  'no-fields': 'read as an update of no fields (the order left as it was)',
+  'no-fields': 'read as an update of no fields (the order left as it was, or as an update of no fields leaves a twin order)',
+};
+
+/**
+ * A defined neighbour of a value the document does not define: the same request with the field not sent, with the
+ * empty value of its type, or with the value it coerces to. What the same service answers to it tells whether the
+ * reading that names it was made, where a fixed expectation cannot (a service that stamps its own values into what
+ * it reads, or clears what an update omits).
+ */
+export type Neighbour = 'unsent' | 'empty' | 'coerced';
+
+/** The neighbour each reading names. */
+const NEIGHBOUR_OF: Partial<Record<Reading, Neighbour>> = { 'not-sent': 'unsent', kept: 'unsent', 'no-fields': 'unsent', empty: 'empty', coerced: 'coerced' };
+
+/** Each neighbour in words, as an observation says how a value was read. */
+export const NEIGHBOUR_WORDS: Readonly<Record<Neighbour, string>> = {
+  unsent: 'as it answers the request without the field',
+  empty: 'as it answers the empty value of the type',
+  coerced: 'as it answers the value it coerces to',
 };
 
 /**
@@ -44,20 +63,48 @@ export interface Place {
   operation: 'create' | 'update';
   /** A top-level field OrderCreate requires. Nested fields have no required-ness shown (2.7). */
   required: boolean;
+  /** The empty value of the field's type ({}, [], ""), where it has one: a number or a boolean has none. */
+  empty?: unknown;
 }
 
 /** Where a value at a JSON pointer goes: a top-level field OrderCreate requires is one every order holds. */
 export function placeAt(pointer: string, operation: Place['operation']): Place {
-  const required = (contract().schema('OrderCreate').required ?? []) as string[];
-  return { operation, required: /^\/[^/]+$/.test(pointer) && required.includes(pointer.slice(1)) };
+  const empty = emptyValueAt(pointer);
+  return { operation, required: isRequiredField(pointer), ...(empty !== undefined && { empty }) };
+}
+
+/** A top-level field OrderCreate requires: one every order holds. */
+function isRequiredField(pointer: string): boolean {
+  return /^\/[^/]+$/.test(pointer) && ((contract().schema('OrderCreate').required ?? []) as string[]).includes(pointer.slice(1));
+}
+
+/** The empty value ({}, [], "") of the type of the field at a pointer of a create or update body (OrderCreate), where it has one; none for the whole body. */
+export function emptyValueAt(pointer: string): unknown {
+  if (pointer === '') return undefined;
+  let schema: JsonSchema | undefined = contract().schema('OrderCreate');
+  for (const key of pointer.slice(1).split('/')) {
+    const resolved = branchOf(schema);
+    schema = /^\d+$/.test(key) ? (resolved?.items as JsonSchema | undefined) : (resolved?.properties as Record<string, JsonSchema> | undefined)?.[key];
+  }
+  const types = [branchOf(schema)?.type].flat();
+  return types.includes('object') ? {} : types.includes('array') ? [] : types.includes('string') ? '' : undefined;
+}
+
+/** A schema resolved, its branch that is not null where it is a oneOf or anyOf (an object or null). */
+function branchOf(schema: JsonSchema | undefined): JsonSchema | undefined {
+  if (schema === undefined) return undefined;
+  const resolved = contract().resolve(schema);
+  const branches = (resolved.oneOf ?? resolved.anyOf) as JsonSchema[] | undefined;
+  return branches?.map((branch) => contract().resolve(branch)).find((branch) => branch.type !== 'null') ?? resolved;
 }
 
 /**
  * The readings a correct server may make of a value of `kind` at `place`. Not sent is a reading only where the
  * body stays valid without the field (never a required field of a create); an update may leave a field every
- * order holds as it was, never clear it.
+ * order holds as it was, or do to it what the same update without it does. A null may be read as the empty
+ * value of the field's type, where it has one (an object, an array, text).
  */
-export function readingsOf(kind: ValueKind, { operation, required }: Place): Reading[] {
+export function readingsOf(kind: ValueKind, { operation, required, empty }: Place): Reading[] {
   const unsent: Reading[] = operation === 'update' ? [required ? 'kept' : 'not-sent'] : required ? [] : ['not-sent'];
   switch (kind) {
     case 'plain':
@@ -65,7 +112,7 @@ export function readingsOf(kind: ValueKind, { operation, required }: Place): Rea
     case 'unusual':
       return ['refused', 'taken'];
     case 'null':
-      return ['refused', ...(required ? [] : (['taken'] as Reading[])), ...unsent];
+      return ['refused', ...(required ? [] : (['taken'] as Reading[])), ...unsent, ...(empty === undefined ? [] : (['empty'] as Reading[]))];
     case 'coercible':
       return ['refused', 'coerced', ...unsent];
     case 'wrong-type':
@@ -90,13 +137,15 @@ export interface SentValue {
 }
 
 /**
- * What else an answer is read against: the order as it stood before an update (`before`), and what the service
- * answered at each pointer for the same create sent without that field (`unsent`, by pointer: the answers of
- * control creates, sent only where no other reading explained the answer).
+ * What else an answer is read against: the order as it stood before an update (`before`), and what the same service
+ * answered to a value's defined neighbours (`neighbours`, by the value's pointer: the whole answer of each control
+ * request, the same request with the neighbour in the value's place, an update sent to a twin order in the state
+ * the judged one was in; undefined where the control was refused). Controls are sent only where no fixed reading
+ * explained the answer (nextNeighbour).
  */
 export interface Circumstances {
   before?: unknown;
-  unsent?: ReadonlyMap<string, unknown>;
+  neighbours?: ReadonlyMap<string, ReadonlyMap<Neighbour, unknown>>;
 }
 
 /** The value at a JSON pointer ("/items/0/name"); undefined where there is none. */
@@ -108,18 +157,32 @@ export function valueAt(value: unknown, pointer: string): unknown {
     .reduce<unknown>((at, key) => (at !== null && typeof at === 'object' ? (at as Record<string, unknown>)[key] : undefined), value);
 }
 
-/** The reading that explains what came back at the value's pointer of a taken body (`answer`), if any. */
-export function explainingReading(sent: SentValue, answer: unknown, circumstances: Circumstances = {}): Reading | undefined {
-  return sent.readings.find((reading) => explains(reading, sent, answer, circumstances));
+/** How an answer was read: the reading that explains it, and the neighbour whose answer showed it, where a fixed expectation did not. */
+export interface Explanation {
+  reading: Reading;
+  by?: Neighbour;
 }
 
-function explains(reading: Reading, sent: SentValue, answer: unknown, { before, unsent }: Circumstances): boolean {
+/** The reading that explains what came back at the value's pointer of a taken body (`answer`), if any. */
+export function explainingReading(sent: SentValue, answer: unknown, circumstances: Circumstances = {}): Reading | undefined {
+  return explanationOf(sent, answer, circumstances)?.reading;
+}
+
+/** The first reading that explains the answer as fixed, else the first its neighbour's answer shows. */
+export function explanationOf(sent: SentValue, answer: unknown, circumstances: Circumstances = {}): Explanation | undefined {
+  const fixed = sent.readings.find((reading) => explainsAsFixed(reading, sent, answer, circumstances));
+  if (fixed) return { reading: fixed };
+  if (lostBeyondReading(sent, valueAt(answer, sent.pointer))) return undefined;
+  const shown = sent.readings.find((reading) => shownByNeighbour(reading, sent, answer, circumstances));
+  return shown && { reading: shown, by: NEIGHBOUR_OF[shown] };
+}
+
+function explainsAsFixed(reading: Reading, sent: SentValue, answer: unknown, { before }: Circumstances): boolean {
   const received = valueAt(answer, sent.pointer);
   const same = (expected: unknown, actual = received, pointer = sent.pointer) => differences(expected, actual, pointer).length === 0;
   switch (reading) {
     case 'refused':
-    case 'no-fields':
-      // Readings of the whole answer (its status, the order after it), not of a value in a taken body.
+      // A reading of the status, not of a value in a taken body.
       return false;
     case 'taken':
     case 'coerced':
@@ -131,24 +194,64 @@ function explains(reading: Reading, sent: SentValue, answer: unknown, { before, 
       // it omits (ORD-OBS-005): the value's own, or the one holding it, dropped whole by a binder that could not bind it.
       if (!holdsValue(received)) return true;
       const field = `/${sent.pointer.split('/')[1]}`;
-      if (before !== undefined && same(valueAt(before, field), valueAt(answer, field), field)) return true;
-      if (!unsent?.has(sent.pointer)) return false;
-      return sameUnsentValue(unsent.get(sent.pointer), received);
+      return before !== undefined && same(valueAt(before, field), valueAt(answer, field), field);
     }
+    case 'empty':
+      // The empty value, or none; never a field every order holds left without a value (null, absent).
+      return !holdsValue(received) && !(isRequiredField(sent.pointer) && (received === null || received === undefined));
+    case 'no-fields':
+      return before !== undefined && dataChanged(before, answer).length === 0;
     case 'replaced':
       return typeof sent.denotes === 'string' && typeof received === 'string' && replacedAround(sent.denotes, received);
   }
 }
 
+/** What the same service answered to the neighbour a reading names is what it answered here, but for the values it stamps anew. */
+function shownByNeighbour(reading: Reading, sent: SentValue, answer: unknown, { neighbours }: Circumstances): boolean {
+  const neighbour = NEIGHBOUR_OF[reading];
+  const control = neighbour && neighbours?.get(sent.pointer)?.get(neighbour);
+  if (control === undefined) return false;
+  // An update of no fields is read on the order's data; any other value at its pointer.
+  if (sent.pointer === '') return sameBesidesStamps(dataOf(control), dataOf(answer));
+  return sameBesidesStamps(valueAt(control, sent.pointer), valueAt(answer, sent.pointer), sent.pointer);
+}
+
 /**
- * The value an unsent field got in a control create, and the one it got here, are the same value the service
- * gives such a field: equal but for the times and identifiers the service stamps on each order anew.
+ * What no neighbour explains, whatever the same service answers to it: a field every order holds left without a value
+ * (null stored over it, or absent), a fraction stored as an integer near it (2.5 as 2), text sent to a text field
+ * changed (beyond the replacement ORD-OBS-034 allows, which is a fixed reading). A sent 0 or "" is a plain value,
+ * which has no neighbour.
  */
-function sameUnsentValue(control: unknown, received: unknown): boolean {
+function lostBeyondReading(sent: SentValue, received: unknown): boolean {
+  if (isRequiredField(sent.pointer) && (received === null || received === undefined)) return true;
+  const { denotes } = sent;
+  if (typeof denotes === 'number' && Number.isFinite(denotes) && !Number.isInteger(denotes)) return typeof received === 'number' && Number.isInteger(received) && Math.abs(received - denotes) < 1;
+  return typeof denotes === 'string' && emptyValueAt(sent.pointer) === '' && typeof received === 'string' && received !== denotes;
+}
+
+/**
+ * Two answers of the service to two requests alike but for one value are the same value: equal but for the times and
+ * identifiers the service stamps on each write anew (an order's customer id, updated_at).
+ */
+function sameBesidesStamps(control: unknown, received: unknown, pointer = ''): boolean {
   const stamped = ({ pointer, sent, received: got }: Difference) =>
     (typeof sent === 'string' && typeof got === 'string' && ((isIso8601DateTime(sent) && isIso8601DateTime(got)) || (/(^|\/)id$/.test(pointer) && sent !== '' && got !== ''))) ||
     false;
-  return [...differences(control, received), ...differences(received, control)].every(stamped);
+  // Compared at the value's pointer, so a field the service computes or shows in some answers only is no difference.
+  return [...differences(control, received, pointer), ...differences(received, control, pointer)].every(stamped);
+}
+
+/** The order's data in an answer: the fields a create sends (4.2), without what the service assigns. */
+function dataOf(order: unknown): unknown {
+  if (order === null || typeof order !== 'object') return order;
+  const fields = Object.keys(contract().schema('OrderCreate').properties as object);
+  return Object.fromEntries(Object.entries(order).filter(([field]) => fields.includes(field)));
+}
+
+/** Where an order's data (the fields a create sends) in `after` differs from `before`; every field differs when there is no before to compare. */
+export function dataChanged(before: unknown, after: unknown): Difference[] {
+  if (before === null || typeof before !== 'object') return [{ pointer: '', sent: before, received: after }];
+  return differences(dataOf(before), after);
 }
 
 /**
@@ -164,17 +267,32 @@ function replacedAround(sent: string, received: string): boolean {
   return pattern.test(received.normalize('NFC').replace(/\s+/g, ' '));
 }
 
-/** The pointers whose value a control create (the same body without the field) could still explain: not sent, and nothing else explains it. */
-export function needsControl(sent: SentValue, answer: unknown, circumstances: Circumstances = {}): boolean {
-  return sent.readings.includes('not-sent') && explainingReading(sent, answer, circumstances) === undefined && !circumstances.unsent?.has(sent.pointer);
+/**
+ * The neighbour whose answer could still explain what came back for a value, where no reading explains it yet and
+ * nothing was lost beyond every reading: the first its readings name that was not asked yet (one control at a time,
+ * so a service the first explains pays one). undefined: no control to send.
+ */
+export function nextNeighbour(sent: SentValue, answer: unknown, circumstances: Circumstances = {}): Neighbour | undefined {
+  if (explanationOf(sent, answer, circumstances) !== undefined || lostBeyondReading(sent, valueAt(answer, sent.pointer))) return undefined;
+  const asked = circumstances.neighbours?.get(sent.pointer);
+  // An element of an array is no field to leave out: the elements after it would take its place.
+  const element = /\/\d+$/.test(sent.pointer);
+  return sent.readings
+    .map((reading) => NEIGHBOUR_OF[reading])
+    .find((neighbour): neighbour is Neighbour => neighbour !== undefined && !asked?.has(neighbour) && !(element && neighbour === 'unsent'));
 }
 
 /**
- * What a control create sends: the body without the value at a pointer, with references of its own (a service may
- * refuse a second live order with the body's channel reference, ORD-OBS-032).
+ * What a control request sends: the body with the value's neighbour in its place (the field left out, the empty value
+ * of its type, the value it coerces to; a whole body that is no object left out: an update of no fields), with
+ * references of its own (a service may refuse a second live order with the body's channel reference, ORD-OBS-032).
  */
-export function controlBody<T>(body: T, pointer: string): T {
-  return withOwnReferences(withoutPointer(body, pointer));
+export function withNeighbour<T>(body: T, sent: SentValue, neighbour: Neighbour): T {
+  if (sent.pointer === '') return {} as T;
+  if (neighbour === 'unsent') return withOwnReferences(withoutPointer(body, sent.pointer));
+  const copy = structuredClone(body);
+  setAt(copy, sent.pointer, neighbour === 'empty' ? emptyValueAt(sent.pointer) : sent.denotes);
+  return withOwnReferences(copy);
 }
 
 /** A body without the value at a pointer. */
@@ -184,6 +302,13 @@ export function withoutPointer<T>(body: T, pointer: string): T {
   const parent = valueAt(copy, keys.length > 1 ? `/${keys.slice(0, -1).join('/')}` : '');
   if (parent !== null && typeof parent === 'object') delete (parent as Record<string, unknown>)[keys[keys.length - 1]];
   return copy;
+}
+
+/** The answers of control requests recorded for a value's pointer: a copy of `circumstances` with them added. */
+export function withNeighbourAnswer(circumstances: Circumstances, pointer: string, neighbour: Neighbour, answer: unknown): Circumstances {
+  const neighbours = new Map(circumstances.neighbours);
+  neighbours.set(pointer, new Map(neighbours.get(pointer)).set(neighbour, answer));
+  return { ...circumstances, neighbours };
 }
 
 /**

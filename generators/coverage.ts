@@ -452,12 +452,8 @@ function containerFields(body: Record<string, unknown>): Array<{ path: Array<str
 
 /** An update of one field (components.schemas.OrderUpdate) to its empty value ("", 0, [], {}), to null, or to a value a create may refuse. */
 export interface UpdateEdge extends EdgesSent {
-  field: string;
-  body: Record<string, unknown>;
   /** The JSON text sent, exactly (1e400 has no other way through). */
   text: string;
-  /** The field is one the create requires (customer, items, currency, price): null may not be taken for it. */
-  required: boolean;
   /** What comes back is judged by round trip: not for an empty items array, whose effect is not shown (4.4, ORD-OBS-006). */
   roundTrip: boolean;
 }
@@ -471,7 +467,6 @@ export interface UpdateEdge extends EdgesSent {
  */
 export function updateEdges(): UpdateEdge[] {
   const schema = properties('OrderUpdate');
-  const required = requiredFields('OrderCreate') as string[];
   const updatable = clientFields('OrderUpdate') as string[];
   const empty: Record<string, unknown> = { string: '', number: 0, integer: 0, boolean: false, array: [], object: {} };
   const emptyOrNull = updatable.flatMap((field) => {
@@ -479,7 +474,7 @@ export function updateEdges(): UpdateEdge[] {
     return [empty[type], null].map((value): UpdateEdge => {
       const name = `update ${field} = ${JSON.stringify(value)}`;
       const sent = edgeBody(name, {}, [{ name, path: [field], value: edge(JSON.stringify(value), value, value === null ? 'null' : 'plain') }], 'update');
-      return { ...sent, field, body: sent.denoted, required: required.includes(field), roundTrip: !(Array.isArray(value) && field === 'items') };
+      return { ...sent, roundTrip: !(Array.isArray(value) && field === 'items') };
     });
   });
   const alone = (['integer', 'number'] as const).flatMap((type) => {
@@ -493,7 +488,7 @@ export function updateEdges(): UpdateEdge[] {
           // An items array of one item, the edge its only unusual value.
           const base = path[0] === 'items' ? { items: [{ ...item(), quantity: 1 }] } : {};
           const sent = edgeBody(name, base, [{ name, path: at, value }], 'update');
-          return { ...sent, field: path[0], body: sent.denoted, required: false, roundTrip: true };
+          return { ...sent, roundTrip: true };
         }),
       );
   });

@@ -9,6 +9,7 @@ import {
   nonJsonBodyRefused,
   oversizedBodyAnswered,
   oversizedHeadersAnswered,
+  oversizedRefusalsLeftOrder,
   refusableBodyAnswered,
   refusedUpdateLeftOrder,
   unlabelledBodyAnswered,
@@ -16,17 +17,17 @@ import {
   wrongTypeRefused,
   invalidBodyAnswered,
 } from '../../checks/invalid-input';
-import { needsControl, placeAt, readingsOf, valueAt, controlBody, type ValueKind } from '../../checks/readings';
+import { placeAt, readingsOf, valueAt, type ValueKind } from '../../checks/readings';
 import { mayBeRefused } from '../../checks/orders';
-import { isProxyPage, proxyPageSigns } from '../../checks/body';
 import { isClientError, isSuccess } from '../../checks/status';
 import { check } from '../../harness/record/findings';
 import { test } from '../../harness/fixtures';
 import { observe } from '../../harness/record/observe';
 import { createOrder, createOrders, getOrder } from '../../harness/requests/orders';
 import { both, together } from '../../harness/requests/together';
-import type { Exchange, Json } from '../../contract/exchange';
-import { fullOrder, minimalOrder } from '../../contract/examples';
+import { controlCreate, controlUpdate, withNeighbourAnswers } from '../../harness/requests/neighbours';
+import { contentType, type Exchange, type Json } from '../../contract/exchange';
+import { fullOrder, minimalOrder, withOwnReferences } from '../../contract/examples';
 import { requiredFields } from '../../generators/schema';
 import { deeplyNestedBodies, DEEP_NESTING, lenientBodies } from '../../generators/invalid';
 import { verifies } from '../../harness/record/verifies';
@@ -47,27 +48,37 @@ async function sendRefused(api: OmsApi, line: RequestLine, what: string, rawBody
   check(wrongTypeRefused(what)(await api.send({ ...line, rawBody, contentType: 'application/json' })));
 }
 
+/** The order an update is sent to: its id, the order as it stood, and how a twin in the same state is made (a create as it was made). */
+interface UpdateTarget {
+  id: string;
+  before: Json;
+  twin: () => Promise<Exchange>;
+}
+
 /**
  * Sends a create or update whose value at `pointer` is of the wrong kind, and judges the answer by that value's
- * readings (ORD-ERR-004): refused, or taken as a reading allows. `before`: the order an update is sent to, as it
- * stood. A create taken with a value where the wrong one was, read as not sent, is held to what the service gives
- * the field when it is not sent: the same body without it, sent as a control. `rawBody`, where given, is sent
- * instead of `body` (a value JSON.stringify cannot write), `body` then standing for it in the judgement.
+ * readings (ORD-ERR-004): refused, or taken as a reading allows, or as the same service answers the neighbour a
+ * reading names (the same create without the value, or the same update without it sent to a twin of `target`),
+ * sent only where no fixed reading explains the answer. `rawBody`, where given, is sent instead of `body`, `body`
+ * then standing for it in the judgement.
  */
-async function sendWrong(api: OmsApi, sent: { what: string; body: unknown; pointer: string; kind: ValueKind; denotes?: unknown; rawBody?: string }, id?: string, before?: Json): Promise<Exchange> {
-  const operation = id === undefined ? 'create' : 'update';
+async function sendWrong(api: OmsApi, sent: { what: string; body: unknown; pointer: string; kind: ValueKind; denotes?: unknown; rawBody?: string }, target?: UpdateTarget): Promise<Exchange> {
   const denotes = 'denotes' in sent ? sent.denotes : valueAt(sent.body, sent.pointer);
-  const value = { name: sent.what, pointer: sent.pointer, kind: sent.kind, denotes, readings: readingsOf(sent.kind, placeAt(sent.pointer, operation)) };
+  const value = { name: sent.what, pointer: sent.pointer, kind: sent.kind, denotes, readings: readingsOf(sent.kind, placeAt(sent.pointer, target ? 'update' : 'create')) };
   const invalid = { kind: 'wrong-type' as const, description: sent.what, requirementId: 'ORD-ERR-004' as const, body: sent.body, value };
-  const line = id === undefined ? requestLine('createOrder') : orderRequest('updateOrder', id);
+  const line = target === undefined ? requestLine('createOrder') : orderRequest('updateOrder', target.id);
   const exchange = await api.send({ ...line, rawBody: sent.rawBody ?? JSON.stringify(sent.body), contentType: 'application/json' });
-  const unsent = new Map<string, unknown>();
-  if (id === undefined && isSuccess(exchange.status) && needsControl(value, exchange.json)) {
-    const control = await api.create(controlBody(sent.body as Json, sent.pointer));
-    if (isSuccess(control.status)) unsent.set(sent.pointer, valueAt(control.json, sent.pointer));
-  }
-  check(invalidBodyAnswered(invalid, exchange, { before, unsent }));
+  const control = target === undefined ? controlCreate(api) : controlUpdate(api, target.twin);
+  const [circumstances] = await withNeighbourAnswers([{ values: [value], body: sent.body, answer: exchange, circumstances: { before: target?.before }, control }]);
+  check(invalidBodyAnswered(invalid, exchange, circumstances));
   return exchange;
+}
+
+/** Each body sent as an update of an order of its own, all side by side, each order made from a body of `made` (and its twin from the same body). */
+async function sendWrongUpdates(api: OmsApi, made: () => Json, updates: Array<Parameters<typeof sendWrong>[1]>): Promise<void> {
+  const bodies = updates.map(() => made());
+  const orders = await createOrders(api, bodies);
+  await together(updates.map((update, index) => sendWrong(api, update, { id: orders[index].id, before: orders[index].body, twin: () => api.create(withOwnReferences(bodies[index])) })));
 }
 
 /** Labels of a JSON body that are not application/json, as clients and proxies send them (null: no Content-Type at all). */
@@ -196,38 +207,31 @@ test.describe('Invalid input (4.2, 4.4, 7)', () => {
   });
 
   test('refuses an update with a field of the wrong type, or leaves that field as it was', verifies('ORD-ERR-004'), async ({ api }) => {
-    const created = await createOrder(api, minimalOrder());
-    for (const body of [{ price: 'free' }, { items: 'none' }, { customer: 'Ada' }]) {
-      const [field] = Object.keys(body);
-      const { body: before } = await getOrder(api, created.id);
-      await sendWrong(api, { what: `an update of ${field} with the wrong type`, body, pointer: `/${field}`, kind: 'wrong-type' }, created.id, before);
-    }
+    const bodies = [{ price: 'free' }, { items: 'none' }, { customer: 'Ada' }];
+    await sendWrongUpdates(api, minimalOrder, bodies.map((body) => ({ what: `an update of ${Object.keys(body)[0]} with the wrong type`, body, pointer: `/${Object.keys(body)[0]}`, kind: 'wrong-type' as const })));
   });
 
   test('refuses a create whose whole body is JSON but no object (null, a number, true, a string, []), and an update whose body is a number, true or a string, or reads that update as one of no fields', verifies('ORD-ERR-004'), async ({ api }) => {
-    const created = await createOrder(api, minimalOrder());
-    await together(NON_OBJECT_BODIES.map(([what, rawBody]) => sendRefused(api, requestLine('createOrder'), `a create whose body is ${what}`, rawBody)));
-    // In turn, each against the order as it stands. null and [] on a create only: a server may read either as an update of nothing, as it may an empty body (ORD-OBS-033).
-    for (const [what, rawBody] of NON_OBJECT_BODIES.filter(([, text]) => text !== 'null' && text !== '[]')) {
-      const { body: before } = await getOrder(api, created.id);
-      await sendWrong(api, { what: `an update whose body is ${what}`, body: JSON.parse(rawBody), pointer: '', kind: 'non-object-body' }, created.id, before);
-    }
+    // null and [] on a create only: a server may read either as an update of nothing, as it may an empty body (ORD-OBS-033).
+    const updates = NON_OBJECT_BODIES.filter(([, text]) => text !== 'null' && text !== '[]').map(([what, rawBody]) => ({ what: `an update whose body is ${what}`, body: JSON.parse(rawBody) as unknown, pointer: '', kind: 'non-object-body' as const }));
+    await both(
+      together(NON_OBJECT_BODIES.map(([what, rawBody]) => sendRefused(api, requestLine('createOrder'), `a create whose body is ${what}`, rawBody))),
+      sendWrongUpdates(api, minimalOrder, updates),
+    );
   });
 
   test(`refuses the body, a string or a number as a value nested ${DEEP_NESTING.toLocaleString('en')} deep, on create and update, with a 4xx or as its readings allow, never a 5xx`, verifies('ORD-ERR-004'), async ({ api }) => {
-    const created = await createOrder(api, minimalOrder());
     const valid = minimalOrder();
-    await together(
-      deeplyNestedBodies(valid).map(({ name, rawBody, pointer, kind }) =>
-        pointer === '' ? sendRefused(api, requestLine('createOrder'), `a create with ${name}`, rawBody) : sendWrong(api, { what: `a create with ${name}`, body: { ...valid, [pointer.slice(1)]: {} }, pointer, kind, rawBody }).then(() => undefined),
-      ),
-    );
-    // In turn, each against the order as it stands.
     const change = { note: 'nested', price: 19.5 };
-    for (const { name, rawBody, pointer, kind } of deeplyNestedBodies(change)) {
-      const { body: before } = await getOrder(api, created.id);
-      await sendWrong(api, { what: `an update with ${name}`, body: pointer === '' ? [] : { ...change, [pointer.slice(1)]: {} }, pointer, kind, rawBody }, created.id, before);
-    }
+    const updates = deeplyNestedBodies(change).map(({ name, rawBody, pointer, kind }) => ({ what: `an update with ${name}`, body: pointer === '' ? [] : { ...change, [pointer.slice(1)]: {} }, pointer, kind, rawBody }));
+    await both(
+      together(
+        deeplyNestedBodies(valid).map(({ name, rawBody, pointer, kind }) =>
+          pointer === '' ? sendRefused(api, requestLine('createOrder'), `a create with ${name}`, rawBody) : sendWrong(api, { what: `a create with ${name}`, body: { ...valid, [pointer.slice(1)]: {} }, pointer, kind, rawBody }).then(() => undefined),
+        ),
+      ),
+      sendWrongUpdates(api, minimalOrder, updates),
+    );
   });
 
   test('takes a JSON body labelled text/plain, as a form or not at all as JSON, or refuses it with 415, 400 or 422', verifies('ORD-ERR-007', 'ORD-OBS-030'), async ({ api }) => {
@@ -275,15 +279,20 @@ test.describe('Invalid input (4.2, 4.4, 7)', () => {
     );
   });
 
-  test('answers a very large body or header with a 2xx or a 4xx, never a 5xx', verifies('ORD-ERR-005', 'ORD-GEN-005', 'ORD-OBS-028'), async ({ api }) => {
-    const exchange = await api.create(minimalOrder({ note: 'x'.repeat(2 * 1024 * 1024) }));
-    check(oversizedBodyAnswered(exchange));
+  test('answers a very large body or header with a 2xx or a 4xx, never a 5xx, and a refused one changes nothing', verifies('ORD-ERR-005', 'ORD-GEN-005', 'ORD-OBS-028'), async ({ api }) => {
+    const large = { note: 'x'.repeat(2 * 1024 * 1024) };
     // Sent with Expect: 100-continue (harness/http/transport.ts): an answer on the headers alone is read like any other.
-    const body = exchange.answeredBeforeBody ? `a 2 MiB body was answered ${exchange.status} on the headers alone, before it was sent` : `a 2 MiB body was read before the answer (${exchange.status})`;
-    // One request under the request timeout, like every other; the api judges its answer (ORD-GEN-005: JSON where it has a body).
-    const headed = await api.send({ ...requestLine('createOrder'), json: minimalOrder(), headers: { [OVERSIZED_HEADER]: 'x'.repeat(OVERSIZED_HEADER_BYTES) } });
-    check(oversizedHeadersAnswered(headed));
-    observe('ORD-OBS-028', `${body}${byProxy(exchange)}; a ${OVERSIZED_HEADER_BYTES / 1024} KiB header was answered ${headed.status}${byProxy(headed)}`);
+    const [created, order] = await both(api.create(minimalOrder(large)), createOrder(api, minimalOrder()));
+    // The header on an update alone: the HTTP layer meets it before any operation, and an update shows what a refusal left.
+    const sent = [large, { note: `sent with a ${OVERSIZED_HEADER_BYTES / 1024} KiB header` }];
+    const updates = await together([
+      api.update(order.id, sent[0]),
+      api.send({ ...orderRequest('updateOrder', order.id), json: sent[1], headers: { [OVERSIZED_HEADER]: 'x'.repeat(OVERSIZED_HEADER_BYTES) } }),
+    ]);
+    for (const exchange of [created, updates[0]]) check(oversizedBodyAnswered(exchange));
+    check(oversizedHeadersAnswered(updates[1]));
+    if (updates.some((update) => update.status >= 400 && update.status < 500)) check(oversizedRefusalsLeftOrder(order.body, sent, updates, await api.get(order.id)));
+    observe('ORD-OBS-028', `a 2 MiB body: create ${answeredWith(created)}, update ${answeredWith(updates[0])}; a ${OVERSIZED_HEADER_BYTES / 1024} KiB header: update ${answeredWith(updates[1])}`);
   });
 
   test('answers errors with the error envelope', verifies('ORD-ERR-001'), async ({ api }) => {
@@ -298,7 +307,29 @@ test.describe('Invalid input (4.2, 4.4, 7)', () => {
 const OVERSIZED_HEADER = 'X-Oms-Conformance-Padding';
 const OVERSIZED_HEADER_BYTES = 32 * 1024;
 
-/** An answer that is a proxy's own page, named so for the observation (ORD-OBS-028): the service never saw the request. */
-function byProxy(exchange: Exchange): string {
-  return isProxyPage(exchange) ? `, by a proxy's own page in front of the service (${proxyPageSigns(exchange).join(', ')}), not by the service` : '';
+/**
+ * What answered a request larger than any order needs, and how, in the suite's words (ORD-OBS-028): taken, or its
+ * status, whether it came on the headers alone, the Content-Type and what the body is, an HTML page's title and the
+ * Server header where there are (quoted: server text).
+ */
+function answeredWith(exchange: Exchange): string {
+  const json = exchange.json as { meta?: unknown } | undefined;
+  const body =
+    exchange.text === ''
+      ? 'no body'
+      : json !== undefined
+        ? typeof json === 'object' && json !== null && typeof json.meta === 'object' && json.meta !== null
+          ? 'JSON with the error envelope'
+          : 'JSON without the error envelope'
+        : /^text\/html\b/i.test(contentType(exchange))
+          ? `an HTML page${titleOf(exchange.text)}`
+          : 'a body that is not JSON';
+  const server = exchange.headers.server === undefined ? '' : `, Server ${excerpt(exchange.headers.server)}`;
+  const when = exchange.answeredBeforeBody ? ' on the headers alone, before the body was sent' : '';
+  return isSuccess(exchange.status) ? `${exchange.status}, taken` : `${exchange.status}${when} (${contentType(exchange) || 'no Content-Type'}: ${body}${server})`;
+}
+
+function titleOf(html: string): string {
+  const title = /<title>([^<]*)<\/title>/i.exec(html)?.[1].trim();
+  return title ? ` titled ${excerpt(title)}` : '';
 }

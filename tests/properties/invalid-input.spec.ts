@@ -1,14 +1,14 @@
 import { requestLine } from '../../contract/operations';
 import { invalidBodyAnswered } from '../../checks/invalid-input';
-import { needsControl, valueAt, controlBody } from '../../checks/readings';
 import { isSuccess } from '../../checks/status';
 import { invalidOrder, invalidOrderUpdate } from '../../generators/invalid';
 import { orderRequest, type OmsApi } from '../../harness/requests/api';
 import { forAll } from '../../harness/property';
+import { controlCreate, controlUpdate, withNeighbourAnswers } from '../../harness/requests/neighbours';
 import type { Exchange } from '../../contract/exchange';
 import { test } from '../../harness/fixtures';
 import { createOrder } from '../../harness/requests/orders';
-import { minimalOrder } from '../../contract/examples';
+import { minimalOrder, withOwnReferences } from '../../contract/examples';
 import { verifies } from '../../harness/record/verifies';
 import { quoted } from '../../config/safe-text';
 
@@ -28,17 +28,16 @@ test.describe('generated invalid input (4.2, 4.4, 7)', () => {
             ? await own.create(invalid.body)
             : await own.send({ ...requestLine('createOrder'), rawBody: invalid.rawBody });
         if (invalid.rawBody !== undefined) await deleteIfCreated(api, exchange);
-        // A value a lax binder may have dropped, answered with a value: what the service gives the field when it is not sent tells.
-        const value = invalid.value;
-        if (!value || !isSuccess(exchange.status) || !needsControl(value, exchange.json)) return invalidBodyAnswered(invalid, exchange);
-        const control = await own.create(controlBody(invalid.body, value.pointer) as object);
-        return invalidBodyAnswered(invalid, exchange, { unsent: new Map(isSuccess(control.status) ? [[value.pointer, valueAt(control.json, value.pointer)]] : []) });
+        // A value a lax binder may have dropped, answered with a value no fixed reading explains: the same create without it tells.
+        const [circumstances] = await withNeighbourAnswers([{ values: invalid.value ? [invalid.value] : [], body: invalid.body, answer: exchange, control: controlCreate(own) }]);
+        return invalidBodyAnswered(invalid, exchange, circumstances);
       },
     });
   });
 
   test('answers any invalid update with a 4xx, or as a reading of its wrong value allows (dropped, a field every order holds kept, a body that is no object an update of no fields), never a 5xx', verifies('ORD-ERR-002', 'ORD-ERR-004'), async ({ api, settings }) => {
-    const target = await createOrder(api, minimalOrder());
+    const made = minimalOrder();
+    const target = await createOrder(api, made);
     // The order as it stands: an update that read its wrong value as not sent still applied the rest of its body.
     let current: unknown = target.body;
     await forAll(settings, {
@@ -50,7 +49,11 @@ test.describe('generated invalid input (4.2, 4.4, 7)', () => {
           invalid.rawBody === undefined
             ? await own.update(target.id, invalid.body)
             : await own.send({ ...orderRequest('updateOrder', target.id), rawBody: invalid.rawBody });
-        const judgement = invalidBodyAnswered(invalid, exchange, { before: current });
+        // A twin is made as the target was: a control is sent only where the update neither kept the field nor showed it
+        // without a value, so where it clears what it omits, which it does whatever the field held.
+        const twin = () => own.create(withOwnReferences(made));
+        const [circumstances] = await withNeighbourAnswers([{ values: invalid.value ? [invalid.value] : [], body: invalid.body, answer: exchange, circumstances: { before: current }, control: controlUpdate(own, twin) }]);
+        const judgement = invalidBodyAnswered(invalid, exchange, circumstances);
         if (isSuccess(exchange.status)) current = exchange.json;
         return judgement;
       },

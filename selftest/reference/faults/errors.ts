@@ -11,6 +11,10 @@ const PARSER_STACK = [
   '    at /app/node_modules/body-parser/lib/read.js:128:18',
 ].join('\n');
 
+/** What the clean server takes at most: a body of 1 MiB, a request head of 16 KiB (reference/app.ts). */
+const LARGEST_BODY = 1024 * 1024;
+const LARGEST_HEAD = 16 * 1024;
+
 /** Error answers (section 7) and the JSON body rule (section 1). */
 export const ERROR_FAULTS: FaultDefinition[] = [
   fault({
@@ -205,16 +209,37 @@ export const ERROR_FAULTS: FaultDefinition[] = [
     }),
   }),
   fault({
-    id: 'errors-oversized-413-html',
+    id: 'errors-oversized-header-500',
     level: 'SHOULD',
-    catches: ['ORD-GEN-005', 'ORD-ERR-001'],
+    catches: ['ORD-ERR-005'],
     subtle: false,
-    description: "A body over 1 MiB gets 413 as Express's default error handler writes a body-parser error: an HTML page, no envelope.",
+    description: 'A request whose headers are larger than the server takes (a 32 KiB header) crashes it: 500 instead of 431, as a header parser that throws past its buffer does.',
     hooks: () => ({
-      rewriteReply: (_request, reply) =>
-        reply.status === 413
-          ? { status: 413, headers: { 'Content-Type': 'text/html; charset=utf-8' }, rawBody: '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Error</title>\n</head>\n<body>\n<pre>PayloadTooLargeError: request entity too large</pre>\n</body>\n</html>\n' }
-          : reply,
+      rewriteReply: (_request, reply) => (reply.status === 431 ? internalError('header buffer overflow') : reply),
+    }),
+  }),
+  fault({
+    id: 'oversized-update-applied-then-refused',
+    level: 'SHOULD',
+    catches: ['ORD-GEN-005'],
+    subtle: true,
+    description:
+      'An update larger than the server takes (a body over 1 MiB, headers over 16 KiB) is applied before it is refused: the body read up to the limit is stored (its note cut at 1 MiB), then the request answered 413 or 431, so a refused request changed the order.',
+    hooks: () => ({
+      takesLargeRequests: true,
+      intercept: (request, { accounts, services }) => {
+        const headerBytes = Object.entries(request.headers).reduce((sum, [name, value]) => sum + name.length + String(value).length + 4, 0);
+        const status = request.bodyText.length > LARGEST_BODY ? 413 : headerBytes > LARGEST_HEAD ? 431 : undefined;
+        if (status === undefined || !is(request, 'create', 'update')) return undefined;
+        const caller = callerOf(request, accounts);
+        const { orderId } = operationOf(request);
+        const stored = caller && orderId !== undefined ? services.store.get(caller.id, orderId) : undefined;
+        const body = jsonBodyOf(request);
+        if (is(request, 'update') && stored && body && typeof body === 'object' && typeof (body as Json).note === 'string') {
+          services.store.replace({ ...stored, note: ((body as Json).note as string).slice(0, LARGEST_BODY) });
+        }
+        return errorReply(status === 413 ? new ApiError(413, 'payload_too_large', 'The request body is too large') : new ApiError(431, 'headers_too_large', 'The request headers are too large'));
+      },
     }),
   }),
   fault({

@@ -7,7 +7,6 @@ export const FORMAT_FAULTS: FaultDefinition[] = [
     id: 'format-text-plain',
     level: 'MUST',
     catches: ['ORD-GEN-001'],
-    collateral: [{ requirement: 'ORD-GEN-005', reason: 'the 413 to a body over 1 MiB is in text/plain too' }],
     subtle: false,
     description: 'Every JSON body is sent with Content-Type text/plain.',
     hooks: () => ({

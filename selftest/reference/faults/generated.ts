@@ -244,7 +244,7 @@ function nonJsonFaults(): GeneratedFault[] {
         }),
       }),
       family: 'non-json-body' as const,
-      collateral: because('a body that is not JSON leaves every check of that body without a body', ['ORD-ERR-001', 'ORD-LIST-001', 'ORD-FORM-001', 'ORD-FORM-002', 'ORD-DELETE-001', 'ORD-AUTH-002', 'ORD-AUTH-005', ...ROUND_TRIP_IDS, 'ORD-CREATE-001', 'ORD-CREATE-002', 'ORD-GET-001', 'ORD-UPDATE-001', 'ORD-DELETE-002', 'ORD-DELETE-004', 'ORD-LIST-002', 'ORD-LIST-003', 'ORD-LIST-004', 'ORD-LIST-005', 'ORD-LIST-006', 'ORD-LIST-007', 'ORD-LIST-009', 'ORD-LIST-010', 'ORD-LIST-011', 'ORD-CREATE-007', 'ORD-CREATE-008', 'ORD-UPDATE-004', 'ORD-UPDATE-007', 'ORD-ISO-001', 'ORD-ISO-002', 'ORD-ISO-003', 'ORD-GET-004', 'ORD-UPDATE-006', 'ORD-DELETE-003', 'ORD-GEN-005', 'ORD-ERR-009']),
+      collateral: because('a body that is not JSON leaves every check of that body without a body', ['ORD-ERR-001', 'ORD-LIST-001', 'ORD-FORM-001', 'ORD-FORM-002', 'ORD-DELETE-001', 'ORD-AUTH-002', 'ORD-AUTH-005', ...ROUND_TRIP_IDS, 'ORD-CREATE-001', 'ORD-CREATE-002', 'ORD-GET-001', 'ORD-UPDATE-001', 'ORD-DELETE-002', 'ORD-DELETE-004', 'ORD-LIST-002', 'ORD-LIST-003', 'ORD-LIST-004', 'ORD-LIST-005', 'ORD-LIST-006', 'ORD-LIST-007', 'ORD-LIST-009', 'ORD-LIST-010', 'ORD-LIST-011', 'ORD-CREATE-007', 'ORD-CREATE-008', 'ORD-UPDATE-004', 'ORD-UPDATE-007', 'ORD-ISO-001', 'ORD-ISO-002', 'ORD-ISO-003', 'ORD-GET-004', 'ORD-UPDATE-006', 'ORD-DELETE-003', 'ORD-ERR-009']),
     })),
   );
 }

@@ -4,7 +4,11 @@ import { newOrder } from '../../../reference/routes/orders';
 import { reassignsKeptIds } from './assigned';
 import type { StoredOrder } from '../../../reference/store';
 import { answersWhen, emptyObjectBody, internalError } from './anomalies';
+import { replacingUpdateNullAsOmitted } from '../variants/readings';
 import { bearerToken, because, fault, is, isSuccess, jsonBodyOf, mangleNonAscii, mapStrings, onFullForm, operationOf, withJsonBody, withReplyBody, withStore, type FaultDefinition, type Json } from './kit';
+
+/** A request header by which a fault carries a null past validation to its merge (update-null-customer-stored). */
+const NULL_CUSTOMER = 'x-oms-fault-null-customer';
 
 /** Update (section 4.4). */
 export const UPDATE_FAULTS: FaultDefinition[] = [
@@ -219,6 +223,48 @@ export const UPDATE_FAULTS: FaultDefinition[] = [
       rewriteReply: (request, reply) =>
         is(request, 'update') && (jsonBodyOf(request) as Json | undefined)?.items === undefined ? onFullForm(request, reply, (order) => ({ ...order, items: null })) : reply,
     }),
+  }),
+  fault({
+    id: 'update-null-customer-stored',
+    level: 'MUST',
+    catches: ['ORD-FORM-001'],
+    subtle: true,
+    description:
+      'An update of customer null stores null over the customer (a merge that writes every key it was sent, null too), where it may only refuse it, keep the customer, or do what it does to an update without customer: the order is left without the customer every order holds.',
+    hooks: () => ({
+      // Past its validation (which takes null here): the null is carried on to the merge, which writes it.
+      rewriteRequest: (request) => {
+        const body = jsonBodyOf(request) as Json | undefined;
+        if (!is(request, 'update') || !body || typeof body !== 'object' || body.customer !== null) return request;
+        const { customer: _null, ...rest } = body;
+        return { ...request, bodyText: JSON.stringify(rest), headers: { ...request.headers, [NULL_CUSTOMER]: '1' } };
+      },
+      rewriteReply: (request, reply, { services }) => {
+        if (!is(request, 'update') || !isSuccess(reply) || request.headers[NULL_CUSTOMER] !== '1') return reply;
+        const order = { ...(reply.body as StoredOrder), customer: null } as unknown as StoredOrder;
+        services.store.replace(order);
+        return { ...reply, body: order };
+      },
+    }),
+  }),
+  fault({
+    id: 'replacing-update-loses-note',
+    level: 'MUST',
+    catches: ['ORD-UPDATE-002'],
+    collateral: because('the order after the update shows the note cleared too', ['ORD-UPDATE-003']),
+    subtle: true,
+    description:
+      'An update that replaces the updatable part of the order (every field it omits cleared, null counted as omitted, as update-omitted=replace-null-as-omitted does) loses the note it was sent: its struct names the field "notes", so the note sent is bound to nothing and cleared as if omitted.',
+    hooks: () => {
+      const replacing = replacingUpdateNullAsOmitted();
+      return {
+        ...replacing,
+        rewriteRequest: (request, context) => {
+          const replaced = replacing.rewriteRequest?.(request, context) ?? request;
+          return is(replaced, 'update') ? withJsonBody(replaced, ({ note: _lost, ...rest }) => rest) : replaced;
+        },
+      };
+    },
   }),
   fault({
     id: 'update-empty-body-500',

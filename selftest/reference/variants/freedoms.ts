@@ -588,20 +588,41 @@ export const NGINX_400_HEADER_PAGE =
 /** nginx's default large_client_header_buffers (4 8k): no header line may be longer than 8 KiB. */
 const NGINX_HEADER_LINE_BYTES = 8 * 1024;
 
+/** gunicorn's default limit_request_field_size: no header line may be longer. */
+const GUNICORN_HEADER_LINE_BYTES = 8190;
+
+/** gunicorn's own page for a header line over its limit_request_field_size, as a Flask service behind it was seen to answer a 32 KiB header (issue 44). */
+export const GUNICORN_400_HEADER_PAGE =
+  "<html>\n  <head>\n    <title>Bad Request</title>\n  </head>\n  <body>\n    <h1><p>Bad Request</p></h1>\n    Error parsing headers: 'limit request headers fields size'\n  </body>\n</html>\n";
+
+/** An application server's own page for a body larger than it takes, in gunicorn's form: HTML, no envelope. */
+export const APPLICATION_SERVER_413_PAGE =
+  '<html>\n  <head>\n    <title>Request Entity Too Large</title>\n  </head>\n  <body>\n    <h1><p>Request Entity Too Large</p></h1>\n    Request body larger than 1048576 bytes\n  </body>\n</html>\n';
+
 /**
- * The service behind nginx (client_max_body_size 1m, large_client_header_buffers 4 8k): a body declared larger
- * gets nginx's own HTML 413 page, a header line longer its own HTML 400 page, on the headers alone, then the
- * connection closed, as nginx does; the service never sees the request.
+ * What stands in front of the service answering, on the headers alone, a body declared over 1 MiB and a header line
+ * over `headerLineBytes` with HTML pages of its own (`headers`: what it writes beside Content-Type), then closing the
+ * connection; the service never sees the request.
  */
-export function behindNginx(): Hooks {
-  const page = (status: number, rawBody: string) => ({ status, headers: { Server: 'nginx', 'Content-Type': 'text/html' }, rawBody });
+function pagesInFront(headerLineBytes: number, pages: { body: string; header: string }, headers: Record<string, string> = {}): Hooks {
+  const page = (status: number, rawBody: string) => ({ status, headers: { ...headers, 'Content-Type': 'text/html' }, rawBody });
   return {
     answerBeforeBody: (request) => {
-      if (Number(request.headers['content-length'] ?? 0) > LARGEST_BODY) return page(413, NGINX_413_PAGE);
+      if (Number(request.headers['content-length'] ?? 0) > LARGEST_BODY) return page(413, pages.body);
       const longest = Math.max(...Object.entries(request.headers).map(([name, value]) => Buffer.byteLength(`${name}: ${String(value)}`)));
-      return longest > NGINX_HEADER_LINE_BYTES ? page(400, NGINX_400_HEADER_PAGE) : undefined;
+      return longest > headerLineBytes ? page(400, pages.header) : undefined;
     },
   };
+}
+
+/** The service behind nginx (client_max_body_size 1m, large_client_header_buffers 4 8k): nginx's own HTML 413 and 400 pages, under Server: nginx. */
+export function behindNginx(): Hooks {
+  return pagesInFront(NGINX_HEADER_LINE_BYTES, { body: NGINX_413_PAGE, header: NGINX_400_HEADER_PAGE }, { Server: 'nginx' });
+}
+
+/** The service served by an application server (gunicorn with its defaults): gunicorn's own HTML 400 for a header line over 8190 bytes, a 413 page of its own, no Server header. */
+export function applicationServerPages(): Hooks {
+  return pagesInFront(GUNICORN_HEADER_LINE_BYTES, { body: APPLICATION_SERVER_413_PAGE, header: GUNICORN_400_HEADER_PAGE });
 }
 
 /** A media type that is JSON: application/json or application/*+json, in any letter case, with or without parameters. */

@@ -6,6 +6,7 @@ import { softDelete, STORAGE_VARIANTS } from './storage';
 import {
   activitiesRecorded,
   answeredBeforeBody,
+  applicationServerPages,
   behindNginx,
   amountsInCents,
   billingComputed,
@@ -57,7 +58,7 @@ import {
   errorsNamingFieldAndValue,
 } from './freedoms';
 import { amountBeyondColumn, pydanticLax, requiredNullsIgnoredOnUpdate, unplainNumberLiteral, unstorableText } from './edges';
-import { loneSurrogatesAs, nonObjectUpdateAsNoFields, nullsIgnoredOnUpdate, nullsNotSentOnCreate, wrongTypesDroppedByBinder } from './readings';
+import { loneSurrogatesAs, nonObjectUpdateAsNoFields, nullObjectsAsEmptyStamped, nullsIgnoredOnUpdate, nullsNotSentOnCreate, replacingUpdateNullAsOmitted, wrongTypesDroppedByBinder } from './readings';
 import type { StoredOrder } from '../../../reference/store';
 import { nestedFieldLeftOut } from '../../../checks/nested-fields';
 
@@ -119,7 +120,7 @@ export const KNOBS: readonly Knob[] = [
     'soft-delete-writable': () => softDelete({ listed: false, refusal: 'none' }),
   }),
   choice('delete-again', 'ORD-OBS-004', 'not-found', { accepted: repeatedDeleteAccepted }),
-  toggle('update-omitted', 'ORD-OBS-005', 'keep', 'update-replace'),
+  choice('update-omitted', 'ORD-OBS-005', 'keep', { 'update-replace': () => variantHooks('update-replace'), 'replace-null-as-omitted': replacingUpdateNullAsOmitted }),
   choice('update-null-over-required', 'ORD-OBS-005', 'refused', { ignored: () => ({ rewriteRequest: requiredNullsIgnoredOnUpdate }) }),
   choice('empty-items-update', 'ORD-OBS-006', 'cleared', { kept: () => ({ rewriteRequest: keepItemsOnEmptyUpdate }), refused: () => ({ intercept: refuseEmptyItemsOnUpdate }) }),
   choice('id-format', 'ORD-OBS-007', 'uuid', { 'prefixed-ids': () => variantHooks('prefixed-ids'), 'int32-sequence': int32SequenceIds }),
@@ -135,6 +136,8 @@ export const KNOBS: readonly Knob[] = [
     dropped: () => ({ rewriteRequest: emptyObjectsDropped }),
     'left-out-of-summary': summariesWithoutEmptyObjects,
     'null-as-object-of-nulls': nullObjectsAsObjectsOfNulls,
+    // Here, not with null-on-create: the {} a null is read as is an object sent empty, which the other values drop or fill.
+    'null-as-empty-stamped': nullObjectsAsEmptyStamped,
   }),
   choice('unknown-fields', 'ORD-OBS-012', 'ignored', {
     'unknown-fields-rejected': () => variantHooks('unknown-fields-rejected'),
@@ -203,7 +206,7 @@ export const KNOBS: readonly Knob[] = [
   choice('status-words', 'ORD-DOC-002', 'created', { 'open-then-processing': otherStatusWords }),
   choice('activities', 'ORD-DOC-004', 'none', { recorded: activitiesRecorded }),
   choice('versioning', 'ORD-DOC-005', 'none', { 'version-header': versionHeader }),
-  choice('early-answers', 'ORD-OBS-028', 'after-reading', { 'before-reading': answeredBeforeBody, 'behind-nginx': behindNginx }),
+  choice('early-answers', 'ORD-OBS-028', 'after-reading', { 'before-reading': answeredBeforeBody, 'behind-nginx': behindNginx, 'application-server-pages': applicationServerPages }),
   choice('list-lag', 'ORD-OBS-027', 'none', { 'index-800ms': () => listFromLaggingIndex(800) }),
   toggle('other-orders', 'ORD-OBS-021', 'none', 'prefilled-account'),
   toggle('other-clients', 'ORD-OBS-021', 'none', 'background-writer'),

@@ -2,8 +2,8 @@ import { contract, type JsonSchema } from '../../../contract/openapi';
 import { textAroundLoneSurrogates } from '../../../config/safe-text';
 import type { ApiRequest } from '../../../reference/http';
 import type { StoredOrder } from '../../../reference/store';
-import { is, mapStrings, withJsonBody, type Hooks, type Json } from '../faults/kit';
-import { storedAs } from './freedoms';
+import { is, isSuccess, jsonBodyOf, mapStrings, onFullForm, withJsonBody, withStore, type Hooks, type Json } from '../faults/kit';
+import { emptyUnsentFields, storedAs } from './freedoms';
 
 /**
  * The readings of checks/readings.ts made real: servers that read a value the document does not define another
@@ -53,6 +53,71 @@ export function nullsNotSentOnCreate(): Hooks {
   return {
     rewriteRequest: (request) => (is(request, 'create') ? withJsonBody(request, (body) => withoutNulls(body) as Json) : request),
     ...storedAs(goDefaults),
+  };
+}
+
+/** A JSON value with every null where its schema puts an object read as {}, at any depth (a binder that allocates the struct a null names). */
+function nullObjectsAsEmpty(value: unknown, schema: JsonSchema): unknown {
+  const resolved = contract().resolve(schema);
+  const branches = ((resolved.oneOf ?? resolved.anyOf) as JsonSchema[] | undefined)?.map((branch) => contract().resolve(branch)) ?? [resolved];
+  const object = branches.find((branch) => branch.type === 'object');
+  const array = branches.find((branch) => branch.type === 'array');
+  if (value === null) return object ? {} : null;
+  if (Array.isArray(value)) return array?.items ? value.map((element) => nullObjectsAsEmpty(element, array.items as JsonSchema)) : value;
+  if (!isObject(value) || !object?.properties) return value;
+  const properties = object.properties as Record<string, JsonSchema>;
+  return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, properties[key] ? nullObjectsAsEmpty(inner, properties[key]) : inner]));
+}
+
+/**
+ * null where an object goes read as {} on create, at any depth, by a service that leaves unsent fields out of its
+ * answers and stamps the time of the create into every sales channel that comes without updated_at: it answers
+ * "sales_channel": null exactly as it answers "sales_channel": {}, with {"updated_at": "…"} (issue 44).
+ */
+export function nullObjectsAsEmptyStamped(): Hooks {
+  const unstamped = (channel: unknown): channel is Json => isObject(channel) && [undefined, null, ''].includes(channel.updated_at as string | null | undefined);
+  return {
+    rewriteRequest: (request) => (is(request, 'create') ? withJsonBody(request, (body) => nullObjectsAsEmpty(body, contract().schema('OrderCreate')) as Json) : request),
+    wrapServices: (services) =>
+      withStore(services, (store) => ({
+        insert: (order) => {
+          const channel = (order as unknown as Json).sales_channel;
+          store.insert(unstamped(channel) ? ({ ...order, sales_channel: { ...channel, updated_at: new Date().toISOString() } } as unknown as StoredOrder) : order);
+        },
+      })),
+    // The create answers the sales channel as it stored it (a later get shows the same time).
+    rewriteReply: (request, reply, { services }) =>
+      is(request, 'create')
+        ? onFullForm(request, reply, (order) => {
+            const stored = services.store.get(String(order.user_id), String(order.id)) as unknown as Json | undefined;
+            const at = isObject(stored?.sales_channel) ? stored.sales_channel.updated_at : undefined;
+            return unstamped(order.sales_channel) && typeof at === 'string' ? { ...order, sales_channel: { ...order.sales_channel, updated_at: at } } : order;
+          })
+        : reply,
+  };
+}
+
+/**
+ * An update that replaces the updatable part of the order (4.4), as a PUT that binds a whole struct: each field of
+ * OrderUpdate it omits is cleared to the empty value of its type (customer: every text "", its id kept; items [];
+ * note and currency ""; price 0), and a field sent as null counts as omitted (issue 44).
+ */
+export function replacingUpdateNullAsOmitted(): Hooks {
+  const cleared = emptyUnsentFields({}, contract().schema('OrderUpdate'));
+  return {
+    rewriteRequest: (request) => (is(request, 'update') ? withJsonBody(request, (body) => Object.fromEntries(Object.entries(body).filter(([, value]) => value !== null))) : request),
+    // After validation: the empty values it clears to are its own (a country_code of "" no request may send).
+    rewriteReply: (request, reply, { services }) => {
+      const sent = jsonBodyOf(request);
+      if (!is(request, 'update') || !isSuccess(reply) || !isObject(sent)) return reply;
+      const order = { ...(reply.body as Json) };
+      for (const [field, empty] of Object.entries(structuredClone(cleared))) {
+        if (field in sent) continue;
+        order[field] = field === 'customer' ? { ...(empty as Json), id: (order.customer as Json | undefined)?.id } : empty;
+      }
+      services.store.replace(order as unknown as StoredOrder);
+      return { ...reply, body: order };
+    },
   };
 }
 
