@@ -206,7 +206,8 @@ export function allowedTypes(schema: JsonSchema): string[] {
  * Values of every other JSON type than the schema allows (null left out: servers differ on null as absent),
  * none of which denotes a value of the allowed type: a server may take "12.5" for a number, true for 1 or 12.5
  * for a string (scalar coercion, ORD-OBS-019), so a word stands for a wrong string, no boolean for a wrong
- * number and only containers for a wrong string field.
+ * number and only containers for a wrong string field; and an array of one element for that element (Ajv's
+ * coerceTypes: 'array', Fastify's default), so the wrong array holds two.
  */
 export function wrongValuesFor(schema: JsonSchema): unknown[] {
   const allowed = allowedTypes(schema);
@@ -217,7 +218,7 @@ export function wrongValuesFor(schema: JsonSchema): unknown[] {
     { type: 'integer', value: 3 },
     { type: 'boolean', value: true },
     { type: 'object', value: { unexpected: 'an object' } },
-    { type: 'array', value: ['an array'] },
+    { type: 'array', value: ['an', 'array'] },
   ];
   return candidates
     .filter(({ type }) => !allowed.includes(type) && !(type === 'integer' && allowed.includes('number')))
