@@ -3,7 +3,7 @@
  * once (harness/schedule/scheduler.ts), so one worker waits a round trip for many tests: one worker on the same
  * machine and across a network alike (a second worker costs a process, ~170 MB and start-up CPU, and a second
  * phase). On the same machine the CPU is the limit, so few requests in flight; across a network the wait is, so
- * more: as many as four workers of sixteen each kept in flight before (a server sees the load it saw then).
+ * more, up to the requests a second four workers of sixteen each sent a server 20 ms away.
  */
 export const SAME_MACHINE_MS = 10;
 
@@ -16,8 +16,13 @@ export function defaultWorkers(_roundTripMs: number | undefined): number {
   return 1;
 }
 
-/** Requests in flight of the whole run: 4 on the same machine, then one per 2.5 ms of round trip, from 16 to 64. */
+/**
+ * Requests in flight of the whole run: 4 on the same machine, then as many as 800 a second need (0.8 per ms of round
+ * trip), from 16 to 96: a server never sees more requests a second than four workers of sixteen sent it 20 ms away.
+ */
 export function defaultConcurrency(roundTripMs: number | undefined): number {
   if (roundTripMs === undefined || !acrossNetwork(roundTripMs)) return 4;
-  return Math.min(64, Math.max(16, Math.ceil(roundTripMs / 2.5)));
+  return Math.min(MOST_IN_FLIGHT, Math.max(16, Math.ceil(roundTripMs * 0.8)));
 }
+
+const MOST_IN_FLIGHT = 96;

@@ -198,10 +198,10 @@ export const SETTINGS = {
     variable: 'OMS_CONCURRENCY',
     value: positiveInteger('N'),
     default: undefined,
-    defaultNote: 'from the round trip: 4 on the same machine, 16 to 64 across a network',
+    defaultNote: 'from the round trip: 4 on the same machine, 16 to 96 across a network',
     flag: { name: 'concurrency', commands: ['run', 'replay'], help: 'requests in flight at once per worker, at most' },
     meaning:
-      'Requests of one worker in flight at once, at most: the requests of the tests it runs at once, independent generated runs, list pages and probes go out together up to it (`OMS_MAX_RPS` and 429 waits still hold). By default the round trip decides, for the whole run: 4 below 10 ms (one test at a time), then one per 2.5 ms of round trip, from 16 to 64, shared by the workers of the first phase; the worker of the tests that run alone (after the others, `config/phases.ts`) has every worker\'s share. Verdicts do not depend on it: the same seed gives the same ones at any concurrency.',
+      'Requests of one worker in flight at once, at most: the requests of the tests it runs at once, independent generated runs, list pages and probes go out together up to it (`OMS_MAX_RPS` and 429 waits still hold). By default the round trip decides, for the whole run: 4 below 10 ms (one test at a time), then 0.8 per ms of round trip (at most 800 requests a second, as four workers of sixteen sent a server 20 ms away), from 16 to 96, shared by the workers of the first phase; the worker of the tests that run alone (after the others, `config/phases.ts`) has every worker\'s share. Verdicts do not depend on it: the same seed gives the same ones at any concurrency.',
   }),
   listSettleMs: setting({
     variable: 'OMS_LIST_SETTLE_MS',

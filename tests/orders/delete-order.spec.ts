@@ -66,12 +66,14 @@ test.describe('DELETE /orders/{order_id} (4.5)', () => {
 
   // Alone: a delete that removes the order created next to the one named shows only where the three were made one after another, no other create of the run between.
   test('deletes only the order named', runsAlone(verifies('ORD-DELETE-004')), async ({ api }) => {
+    // One after another: the one deleted has the other two on either side of it.
     const orders = [await createOrder(api, fullOrder()), await createOrder(api, fullOrder()), await createOrder(api, fullOrder())];
+    const survivors = [orders[0], orders[2]];
     // Compared with what the server held before the delete, not with what was sent: values it computes stay out of it.
-    const before = new Map<string, Json>();
-    for (const survivor of [orders[0], orders[2]]) before.set(survivor.id, (await getOrder(api, survivor.id)).body);
+    const before = await together(survivors.map((survivor) => getOrder(api, survivor.id)));
     const deletion = await api.delete(orders[1].id);
     ensure(deleteAccepted(deletion));
-    for (const survivor of [orders[0], orders[2]]) check(othersUntouched(survivor.id, orders[1].id, before.get(survivor.id), await api.get(survivor.id), deletion));
+    const after = await together(survivors.map((survivor) => api.get(survivor.id)));
+    survivors.forEach((survivor, index) => check(othersUntouched(survivor.id, orders[1].id, before[index].body, after[index], deletion)));
   });
 });
