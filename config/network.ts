@@ -12,7 +12,7 @@ export function acrossNetwork(roundTripMs: number | undefined): boolean {
   return roundTripMs !== undefined && roundTripMs >= SAME_MACHINE_MS;
 }
 
-export function defaultWorkers(_roundTripMs: number | undefined): number {
+export function defaultWorkers(): number {
   return 1;
 }
 

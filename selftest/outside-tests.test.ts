@@ -44,14 +44,14 @@ test("a project's end waits for its worker's cleanup, and no longer than it is t
 // Issue 38, item 4: every exchange outside the tests decoded by its Content-Encoding as the tests' own transport decodes
 // theirs, before anything is judged or parsed.
 test("against a server that gzips every answer whatever Accept-Encoding says, the probe, the sign-in, the preflight and the cleanup read it as the tests do", async () => {
-  // In a process of its own: the probe waits synchronously, as it must in Playwright's config.
+  // In a process of its own, as a server across a network is.
   const server = await startServerProcess({ OMS_KNOBS: 'content-coding=gzip-always' });
   const runId = `outside-gzip-${process.pid}-${Date.now()}`;
   const [a] = DEVELOPMENT_ACCOUNTS;
   try {
-    // The round-trip probe (a child process reading raw bytes): its 401s judged as the JSON envelopes they are.
+    // The round-trip probe (raw bytes, decoded as the transport decodes them): its 401s judged as the JSON envelopes they are.
     const probed: Exchange[] = [];
-    expect(measureRoundTrip(server.url, (exchange) => probed.push(exchange))).toBeGreaterThanOrEqual(0);
+    expect(await measureRoundTrip(server.url, (exchange) => probed.push(exchange))).toBeGreaterThanOrEqual(0);
     expect(probed.map((exchange) => [exchange.status, exchange.headers['content-encoding'], (exchange.json as { meta?: { status?: unknown } } | undefined)?.meta?.status])).toEqual([
       [401, 'gzip', 401],
       [401, 'gzip', 401],

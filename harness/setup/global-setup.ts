@@ -8,6 +8,8 @@ import { forgetRun } from '../record/run-knowledge';
 import { clientCredentials, fetchToken } from '../http/token';
 import { judgeOutsideTests } from '../record/outside-tests';
 import type { Exchange } from '../../contract/exchange';
+import { measureRoundTrip } from '../http/round-trip';
+import { newRunId } from '../http/ledger';
 
 /**
  * Runs once before the workers: starts the embedded reference server when OMS_BASE_URL is unset,
@@ -35,21 +37,35 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
       console.error(`oms-conformance: no ${settingName('baseUrl')} given, testing the embedded reference server at ${server.url}`);
     }
     const baseUrl = settings.baseUrl as string;
-    for (const account of ['A', 'B'] as const) {
-      const credentials = clientCredentials(settings, account);
-      if (!credentials) continue;
-      const signIn = (exchange: Exchange) => judgeOutsideTests(`the sign-in of account ${account} before the tests (POST /token)`, exchange);
-      const issued = await fetchToken(baseUrl, credentials, settings.tokenAuth, settings.requestTimeoutMs, signIn).catch((error: Error) => {
-        throw new PreflightError(`${error.message}${certificateAdvice(error)}`);
-      });
-      // Workers and the report learn which way worked; workers start with this token and renew it themselves.
-      if (!settings.tokenAuth) console.error(`oms-conformance: POST /token accepted the client credentials with ${settingWithValue('tokenAuth', issued.auth)}`);
+    // Across a network every round trip of the start-up is paid before the first test: the probe and the sign-ins go
+    // out side by side, then the preflights.
+    const [roundTripMs, tokens] = await Promise.all([
+      server ? undefined : probedRoundTrip(settings),
+      Promise.all(
+        (['A', 'B'] as const).map(async (account) => {
+          const credentials = clientCredentials(settings, account);
+          if (!credentials) return undefined;
+          const signIn = (exchange: Exchange) => judgeOutsideTests(`the sign-in of account ${account} before the tests (POST /token)`, exchange);
+          const issued = await fetchToken(baseUrl, credentials, settings.tokenAuth, settings.requestTimeoutMs, signIn).catch((error: Error) => {
+            throw new PreflightError(`${error.message}${certificateAdvice(error)}`);
+          });
+          return { account, issued };
+        }),
+      ),
+    ]);
+    if (roundTripMs !== undefined) handToWorkers(settings, { roundTripMs });
+    for (const signedIn of tokens) {
+      if (!signedIn) continue;
+      const { account, issued } = signedIn;
+      if (!settings.tokenAuth && account === 'A') console.error(`oms-conformance: POST /token accepted the client credentials with ${settingWithValue('tokenAuth', issued.auth)}`);
       handToWorkers(settings, { tokenAuth: issued.auth, ...(account === 'A' ? { token: issued.accessToken } : { tokenB: issued.accessToken }) });
     }
     handToWorkers(settings, { commandCredentials: commandCredentials(settings.tokenAuth, asGiven) });
-    const note = await preflight(baseUrl, settings.token as string, 'A', settings.requestTimeoutMs, settings.maxResponseBytes);
+    const [note] = await Promise.all([
+      preflight(baseUrl, settings.token as string, 'A', settings.requestTimeoutMs, settings.maxResponseBytes),
+      settings.tokenB ? preflight(baseUrl, settings.tokenB, 'B', settings.requestTimeoutMs, settings.maxResponseBytes) : undefined,
+    ]);
     if (note) console.error(`oms-conformance: ${note}`);
-    if (settings.tokenB) await preflight(baseUrl, settings.tokenB, 'B', settings.requestTimeoutMs, settings.maxResponseBytes);
   } catch (error) {
     await server?.close();
     exitOnConfigurationError(error);
@@ -59,6 +75,17 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
     forgetRun(runId);
     await server?.close();
   };
+}
+
+/**
+ * The round trip to a server elsewhere, which sizes what the workers send at once (config/network.ts); undefined for the
+ * embedded server (in this process: nothing between to measure) or where the settings already fix it. The probe's
+ * answers are the run's like any other, judged outside the tests under the run id fixed now (the reporter keeps it).
+ */
+async function probedRoundTrip(settings: Settings): Promise<number | undefined> {
+  if (!settings.baseUrl || settings.roundTripMs !== undefined || settings.concurrency !== undefined) return undefined;
+  if (!settings.runId) handToWorkers(settings, { runId: newRunId() });
+  return measureRoundTrip(settings.baseUrl, (exchange) => judgeOutsideTests('the round-trip probe before the tests (GET /orders?limit=1 without credentials)', exchange));
 }
 
 /** What the setup resolved, in its own settings and, for the workers, in the variables the user would set. */
