@@ -5,7 +5,7 @@ interface Secret {
   escaped: RegExp;
   /** Base64 and base64url text that only the secret's bytes determine, at each of the three byte alignments. */
   base64: string[];
-  /** The secret in lower case when it is all ASCII (see mayHold), else undefined. */
+  /** The secret in lower case when it is all ASCII, without a space, a backslash or a percent sign (see mayHold), else undefined. */
   asciiLower: string | undefined;
 }
 
@@ -27,7 +27,9 @@ export function registerSecret(value: string | undefined, placeholder: string): 
     placeholder,
     escaped: short ? standingAlone(escapedForms(value)) : escapedForms(value),
     base64,
-    asciiLower: /^[\x20-\x7e]+$/.test(value) ? value.toLowerCase() : undefined,
+    // A backslash or a percent sign of the secret's own begins escapes, and a space may be written "+" beside a "+" of its
+    // own: only the pattern reads those.
+    asciiLower: /^[\x21-\x7e]+$/.test(value) && !/[\\%]/.test(value) ? value.toLowerCase() : undefined,
   });
   shortestForm = Math.min(shortestForm, value.length, ...base64.map((form) => form.length));
 }
@@ -72,10 +74,26 @@ interface TextView {
   text: string;
   lower: string;
   escapable: boolean;
+  /** The text with every escape a form of an ASCII character may take read as that character, in lower case; made when first asked. */
+  unescaped?: string;
 }
 
 function textView(text: string): TextView {
   return { text, lower: text.toLowerCase(), escapable: /[\\%+]/.test(text) };
+}
+
+/**
+ * The text with each escape of an ASCII character read as the character: \uXXXX, %XX, \/, \" and \\, every one
+ * wherever it stands (an escape inside another's text is read too: "\\u0041" holds \u0041, which the pattern may
+ * match), so any text the pattern of an ASCII secret without a space matches holds the secret here.
+ */
+function unescapedLower(view: TextView): string {
+  view.unescaped ??= view.text
+    .replace(/\\u([0-9a-fA-F]{4})/g, (escape, hex: string) => (parseInt(hex, 16) < 0x80 ? String.fromCharCode(parseInt(hex, 16)) : escape))
+    .replace(/%([0-7][0-9a-fA-F])/g, (_escape, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+    .replace(/\\([\\/"])/g, '$1')
+    .toLowerCase();
+  return view.unescaped;
 }
 
 /**
@@ -86,8 +104,9 @@ function textView(text: string): TextView {
  * (the `i` flag never folds a non-ASCII character to ASCII).
  */
 function mayHold(view: TextView, secret: Secret): boolean {
-  if (secret.asciiLower === undefined || view.escapable) return true;
-  return view.lower.includes(secret.asciiLower);
+  if (secret.asciiLower === undefined) return true;
+  if (!view.escapable) return view.lower.includes(secret.asciiLower);
+  return unescapedLower(view).includes(secret.asciiLower);
 }
 
 /** One pattern: each character as itself, as \uXXXX, as its UTF-8 %XX bytes, or (a space) as "+". */

@@ -9,6 +9,8 @@ const SECRETS = [
   { value: 'tok_Ab3-xY9.zz', placeholder: '$OMS_TOKEN' },
   { value: 'secret with spaces/and+plus', placeholder: '$OMS_CLIENT_SECRET' },
   { value: 'jeton-zoë-東京', placeholder: '$OMS_TOKEN_B' },
+  { value: 'q"uote/slash\\back%sign', placeholder: '$OMS_CLIENT_SECRET_B' },
+  { value: 'plain"quote/slash', placeholder: '$OMS_TOKEN_C' },
 ];
 for (const { value, placeholder } of SECRETS) registerSecret(value, placeholder);
 
@@ -23,6 +25,7 @@ const FORMS: Record<string, (char: string) => string> = {
   upper: (char) => char.toUpperCase(),
   lower: (char) => char.toLowerCase(),
   jsonEscaped: (char) => [...Array(char.length).keys()].map((i) => `\\u${char.charCodeAt(i).toString(16).padStart(4, '0')}`).join(''),
+  jsonShort: (char) => (char === '"' || char === '\\' || char === '/' ? `\\${char}` : char),
   percentEncoded: (char) => encodeURIComponent(char),
   formSpace: (char) => (char === ' ' ? '+' : char),
 };
@@ -30,7 +33,7 @@ const FORMS: Record<string, (char: string) => string> = {
 const writtenSecret = fc
   .tuple(fc.constantFrom(...SECRETS.map((s) => s.value)), fc.subarray(Object.keys(FORMS), { minLength: 1 }))
   .chain(([value, forms]) => fc.tuple(...[...value].map((char) => fc.constantFrom(...forms).map((form) => FORMS[form](char)))).map((chars) => chars.join('')));
-const text = fc.array(fc.oneof(fc.string({ unit: 'grapheme', maxLength: 12 }), writtenSecret, fc.constantFrom('%', '\\', '+', '"', 'İ', 'K')), { maxLength: 8 }).map((parts) => parts.join(''));
+const text = fc.array(fc.oneof(fc.string({ unit: 'grapheme', maxLength: 12 }), writtenSecret, fc.constantFrom('%', '\\', '+', '"', 'İ', 'K', '\\u0041', '%41', '\\/', '\\"', '\\\\')), { maxLength: 8 }).map((parts) => parts.join(''));
 
 test('redact masks exactly what the patterns of the secrets match, however the secret is written around it', () => {
   fc.assert(

@@ -25,6 +25,9 @@ const SPACING_HALF_LIFE_MS = 15_000;
 
 const NONE: PaceState = { pausedUntil: 0, spacingMs: 0, limitedAt: 0 };
 
+/** How long what was read of the file stands: a pause another worker met is this much later here at most. */
+const FRESH_MS = 50;
+
 /**
  * The pace the server sets, learned from its 429s and shared by every worker of the run through one small file
  * in the temp area keyed by the run id (as harness/http/silence.ts shares a silence): a Retry-After pauses the whole
@@ -41,6 +44,8 @@ export class RunPace {
   /** This worker's answers that were no limit since its last pause ended, and when that was. */
   private accepted = 0;
   private resumedAt = Date.now();
+  /** When the file was last looked at. */
+  private readAt = 0;
 
   constructor(
     runId: string,
@@ -90,8 +95,15 @@ export class RunPace {
   }
 
   private read(): PaceState {
+    // Read again at most every FRESH_MS: another worker's pause is met that much later at most; this worker's own at once.
+    const now = Date.now();
+    if (now - this.readAt < FRESH_MS) return this.cached.state;
+    this.readAt = now;
     const stat = statSync(this.file, { throwIfNoEntry: false });
-    if (!stat) return NONE;
+    if (!stat) {
+      this.cached = { stamp: '', state: NONE };
+      return NONE;
+    }
     const stamp = `${stat.mtimeMs}:${stat.size}`;
     if (stamp !== this.cached.stamp) {
       try {
@@ -108,6 +120,7 @@ export class RunPace {
     const temporary = `${this.file}.${process.pid}`;
     writeFileSync(temporary, JSON.stringify(state));
     renameSync(temporary, this.file);
+    this.cached = { stamp: '', state };
   }
 }
 

@@ -28,6 +28,7 @@ const filesOfRun = new Map<string, { tally: string; stopped: string }>();
 export function noteTimeout(runId: string, timeoutMs: number): void {
   const { tally, stopped } = files(runId);
   appendFileSync(tally, 't');
+  changed(tally);
   if (size(tally) >= SILENT_AFTER_TIMEOUTS && size(stopped) === 0) {
     writeFileSync(
       stopped,
@@ -35,19 +36,23 @@ export function noteTimeout(runId: string, timeoutMs: number): void {
         '(OMS_REQUEST_TIMEOUT_MS), so the run stopped and the remaining tests were skipped. ' +
         'Check that the server is up, or raise OMS_REQUEST_TIMEOUT_MS if it is only slow.',
     );
+    changed(stopped);
   }
 }
 
 /** A request got an answer: the server is not silent, the tally starts again. */
 export function noteAnswer(runId: string): void {
   const { tally } = files(runId);
-  if (size(tally) > 0) writeFileSync(tally, '');
+  if (recentSize(tally) > 0) {
+    writeFileSync(tally, '');
+    changed(tally);
+  }
 }
 
 /** Why the run stopped because the server went silent, or undefined while it answers. */
 export function serverWentSilent(runId: string): string | undefined {
   const { stopped } = files(runId);
-  if (size(stopped) === 0) return undefined;
+  if (recentSize(stopped) === 0) return undefined;
   return readFileSync(stopped, 'utf8');
 }
 
@@ -58,4 +63,26 @@ function size(file: string): number {
   } catch {
     return 0;
   }
+}
+
+/**
+ * How long a file's size read for an exchange stands for the next ones: another worker's timeout or answer is seen
+ * that much later at most, and a run of many requests in flight asks the file system a few times a second, not twice
+ * an exchange. This worker's own writes are seen at once.
+ */
+const SIZE_FRESH_MS = 50;
+const sizes = new Map<string, { size: number; readAt: number }>();
+
+function recentSize(file: string): number {
+  const now = Date.now();
+  const known = sizes.get(file);
+  if (known && now - known.readAt < SIZE_FRESH_MS) return known.size;
+  const read = size(file);
+  sizes.set(file, { size: read, readAt: now });
+  return read;
+}
+
+/** This worker changed the file: its size is read again when next asked. */
+function changed(file: string): void {
+  sizes.delete(file);
 }
