@@ -224,9 +224,17 @@ function responsePlan(exchange: Exchange): PlannedCheck[] {
   return anyResponsePlan(exchange, operationId);
 }
 
-/** Every answer the service writes in its own words (an error, or one that is not JSON) is searched for internals (ORD-ERR-010), whatever else it is held to. */
+/**
+ * Every answer the service writes in its own words (an error, or one that is not JSON) is searched for internals
+ * (ORD-ERR-010), whatever else it is held to; not the refusal of a request larger than any order needs, which a
+ * server or proxy in front may write (its body is observed, ORD-OBS-028).
+ */
 function leakPlan(exchange: Exchange): PlannedCheck[] {
-  return writtenInOwnWords(exchange) ? [['ORD-ERR-010', noInternalsLeaked]] : [];
+  return writtenInOwnWords(exchange) && !refusalOfOversized(exchange) ? [['ORD-ERR-010', noInternalsLeaked]] : [];
+}
+
+function refusalOfOversized(exchange: Exchange): boolean {
+  return exchange.status >= 400 && exchange.status < 500 && exchange.status !== 429 && oversizedRequest(exchange.request);
 }
 
 function anyResponsePlan(exchange: Exchange, operationId?: OperationId): PlannedCheck[] {
@@ -238,7 +246,7 @@ function statusPlan(exchange: Exchange, operationId?: OperationId): PlannedCheck
   if (exchange.status >= 500) return [['ORD-GEN-003', serverErrorBodyIsJson]];
   if (exchange.status >= 400 && exchange.status !== 429) {
     // The refusal of a request larger than any order needs: its body is observed, whoever wrote it (ORD-OBS-028).
-    if (oversizedRequest(exchange.request)) return [];
+    if (refusalOfOversized(exchange)) return [];
     return [['ORD-GEN-001', errorBodyIsJson], ['ORD-GEN-002', metaStatusMatches], ['ORD-ERR-006', envelopeShape], ['ORD-ERR-001', carriesEnvelope]];
   }
   if (!operationId || !isSuccess(exchange.status)) return [];

@@ -311,6 +311,12 @@ export function withNeighbourAnswer(circumstances: Circumstances, pointer: strin
   return { ...circumstances, neighbours };
 }
 
+/** `circumstances` with the neighbour answers of `more` in place of its own for the values `more` asked about. */
+export function withNeighbourAnswersOf(circumstances: Circumstances, more: Circumstances): Circumstances {
+  if (!more.neighbours?.size) return circumstances;
+  return { ...circumstances, neighbours: new Map([...(circumstances.neighbours ?? []), ...more.neighbours]) };
+}
+
 /**
  * The body a taken answer is held to: what was sent, each value replaced by what its explaining reading says
  * comes back (a value read as not sent, kept or replaced comes back as the answer shows it), and the values no

@@ -82,7 +82,7 @@ function busyLoops(ms: number): () => void {
 
 test('a fixed window per account, met by four workers on a machine two busy loops load: the verdict an unlimited server gets, only later', async () => {
   test.setTimeout(15 * 60_000);
-  const server = await startServer(behavioursFromEnvironment({ OMS_KNOBS: 'rate-limit=fixed-window' }));
+  const server = await startServer(behavioursFromEnvironment({ OMS_KNOBS: 'rate-limit=rate-limit-fixed-window' }));
   const stop = busyLoops(12 * 60_000);
   try {
     const [a, b] = DEVELOPMENT_ACCOUNTS;

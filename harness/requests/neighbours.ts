@@ -1,4 +1,4 @@
-import { nextNeighbour, withNeighbour, withNeighbourAnswer, type Circumstances, type SentValue } from '../../checks/readings';
+import { explanationOf, nextNeighbour, withNeighbour, withNeighbourAnswer, withNeighbourAnswersOf, type Circumstances, type SentValue } from '../../checks/readings';
 import { isSuccess } from '../../checks/status';
 import type { Exchange } from '../../contract/exchange';
 import type { OmsApi } from './api';
@@ -40,6 +40,33 @@ export async function withNeighbourAnswers(read: readonly ReadAnswer[]): Promise
       circumstances[index] = withNeighbourAnswer(circumstances[index], value.pointer, neighbour, control && isSuccess(control.status) ? control.json : undefined);
     });
   }
+}
+
+/**
+ * The circumstances of gets that read back judged writes (each `read` is the get's answer, with the write's control
+ * and circumstances): where neither a fixed reading nor the write's controls explain what the get shows (a service
+ * that stamps on the way to storage what its write answer left empty), the same controls are read back through a
+ * get. A get the write's circumstances explain costs no request.
+ */
+export async function withNeighbourAnswersReadBack(api: OmsApi, read: readonly ReadAnswer[]): Promise<Circumstances[]> {
+  const onGet = await withNeighbourAnswers(
+    read.map((one) => ({
+      ...one,
+      values: one.values.filter((value) => explanationOf(value, one.answer.json, one.circumstances) === undefined),
+      circumstances: { before: one.circumstances?.before },
+      control: readBack(api, one.control),
+    })),
+  );
+  return read.map(({ circumstances = {} }, index) => withNeighbourAnswersOf(circumstances, onGet[index]));
+}
+
+/** A control write, then a get of the order it wrote: what the service stores for the control, as a get shows it. */
+function readBack(api: OmsApi, control: ReadAnswer['control']): ReadAnswer['control'] {
+  return async (body) => {
+    const written = await control(body);
+    const id = written && isSuccess(written.status) ? (written.json as { id?: unknown } | undefined)?.id : undefined;
+    return typeof id === 'string' || typeof id === 'number' ? api.get(String(id)) : undefined;
+  };
 }
 
 /** A control create: the body with the neighbour in place, sent as a create. */

@@ -26,7 +26,7 @@ import { findInList, judgedWhenSettled, listAnswerHolds } from '../../harness/re
 import { orderRequest, type OmsApi } from '../../harness/requests/api';
 import { verifies } from '../../harness/record/verifies';
 import { together } from '../../harness/requests/together';
-import { controlCreate, controlUpdate, withNeighbourAnswers } from '../../harness/requests/neighbours';
+import { controlCreate, controlUpdate, withNeighbourAnswers, withNeighbourAnswersReadBack } from '../../harness/requests/neighbours';
 import { requestLine } from '../../contract/operations';
 import { fullOrder, minimalOrder, withOwnReferences } from '../../contract/examples';
 import type { Exchange, Json } from '../../contract/exchange';
@@ -122,10 +122,12 @@ test.describe(`coverage phase: ${QUERIES.length + ORDERS.length} deterministic c
       // Created side by side: each must be an order of its own before any is read back.
       ensure(distinctIds(ids, taken.map(({ created }) => created)));
       const stored = await together(ids.map((id) => api.get(id)));
-      taken.forEach(({ body }, index) => {
-        foundAsked(ids[index], stored[index]);
-        check(edgesComeBack(body, stored[index], storedAsSent, 'the stored order', neighbours[index]));
-      });
+      ids.forEach((id, index) => foundAsked(id, stored[index]));
+      const storedNeighbours = await withNeighbourAnswersReadBack(
+        api,
+        taken.map(({ body }, index) => ({ values: body.cases, body: body.denoted, answer: stored[index], circumstances: neighbours[index], control: controlCreate(api) })),
+      );
+      taken.forEach(({ body }, index) => check(edgesComeBack(body, stored[index], storedAsSent, 'the stored order', storedNeighbours[index])));
       // In the list, the summary form beside the full form the get just showed.
       const listed = await judgedWhenSettled(api, () => findInList(api, ids), (search) => ids.map((id, index) => summaryCarriesFullForm(id, stored[index], search)).filter((judgement) => judgement !== undefined));
       check(listed);
@@ -140,18 +142,20 @@ test.describe(`coverage phase: ${QUERIES.length + ORDERS.length} deterministic c
         return isSuccess(updated[index].status) ? [{ update, index }] : [];
       });
       // A twin of an order is the same create sent again: a control update finds it as the judged update found its order.
-      const afterUpdates = await withNeighbourAnswers(
-        resent.map(({ update, index }) => ({
-          values: update.cases,
-          body: update.denoted,
-          answer: updated[index],
-          circumstances: { before: stored[index].json },
-          control: controlUpdate(api, () => sendEdges(api, taken[index].body)),
-        })),
+      const controlsOf = resent.map(({ update, index }) => ({
+        values: update.cases,
+        body: update.denoted,
+        circumstances: { before: stored[index].json },
+        control: controlUpdate(api, () => sendEdges(api, taken[index].body)),
+      }));
+      const afterUpdates = await withNeighbourAnswers(controlsOf.map((controls, at) => ({ ...controls, answer: updated[resent[at].index] })));
+      const readAfterUpdates = await withNeighbourAnswersReadBack(
+        api,
+        controlsOf.map((controls, at) => ({ ...controls, answer: readAfter[resent[at].index], circumstances: afterUpdates[at] })),
       );
       resent.forEach(({ update, index }, at) => {
         check(edgesComeBack(update, updated[index], updateAnswersWhatWasSent, 'the update response', afterUpdates[at]));
-        check(edgesComeBack(update, readAfter[index], (denoted, exchange, what) => updateVisibleOnGet(denoted, exchange, what, updated[index]), 'the order after the update', afterUpdates[at]));
+        check(edgesComeBack(update, readAfter[index], (denoted, exchange, what) => updateVisibleOnGet(denoted, exchange, what, updated[index]), 'the order after the update', readAfterUpdates[at]));
       });
     },
   );
@@ -172,14 +176,17 @@ test.describe(`coverage phase: ${QUERIES.length + ORDERS.length} deterministic c
       const updated = await together(UPDATE_EDGES.map((edge, index) => sendEdges(api, edge, ids[index])));
       const after = await together(ids.map((id) => api.get(id)));
       // A twin of an order is made from the same body: a control update goes to it.
-      const circumstances = await withNeighbourAnswers(
-        UPDATE_EDGES.map((edge, index) => ({
-          values: edge.roundTrip ? edge.cases : [],
-          body: edge.denoted,
-          answer: updated[index],
-          circumstances: { before: before[index] },
-          control: controlUpdate(api, () => api.create(withOwnReferences(made[index]))),
-        })),
+      const controlsOf = UPDATE_EDGES.map((edge, index) => ({
+        values: edge.roundTrip ? edge.cases : [],
+        body: edge.denoted,
+        circumstances: { before: before[index] },
+        control: controlUpdate(api, () => api.create(withOwnReferences(made[index]))),
+      }));
+      const circumstances = await withNeighbourAnswers(controlsOf.map((controls, index) => ({ ...controls, answer: updated[index] })));
+      const afterCircumstances = await withNeighbourAnswersReadBack(
+        api,
+        // Only a taken update is read back through its controls.
+        controlsOf.map((controls, index) => ({ ...controls, values: isSuccess(updated[index].status) ? controls.values : [], answer: after[index], circumstances: circumstances[index] })),
       );
       observe('ORD-OBS-034', UPDATE_EDGES.flatMap((edge, index) => readingsSeen(edge, updated[index], circumstances[index])).join('; '));
       UPDATE_EDGES.forEach((edge, index) => {
@@ -193,7 +200,7 @@ test.describe(`coverage phase: ${QUERIES.length + ORDERS.length} deterministic c
         observeCoercion(edge);
         if (!edge.roundTrip) return;
         check(edgesComeBack(edge, update, updateAnswersWhatWasSent, 'the update response', circumstances[index]));
-        check(edgesComeBack(edge, got, (denoted, exchange, what) => updateVisibleOnGet(denoted, exchange, what, update), 'the order after the update', circumstances[index]));
+        check(edgesComeBack(edge, got, (denoted, exchange, what) => updateVisibleOnGet(denoted, exchange, what, update), 'the order after the update', afterCircumstances[index]));
       });
     },
   );

@@ -214,7 +214,7 @@ export const KNOBS: readonly Knob[] = [
   choice('rate-limit', 'ORD-DOC-006', 'none', {
     'rate-limit-429': () => variantHooks('rate-limit-429'),
     'rate-limit-429-early': () => variantHooks('rate-limit-429-early'),
-    'fixed-window': () => variantHooks('rate-limit-fixed-window'),
+    'rate-limit-fixed-window': () => variantHooks('rate-limit-fixed-window'),
   }),
   // After every knob that keeps its own copy of the store (list-lag's index): they must meet an order under the id it is stored with.
   choice('deleted-ids', 'ORD-OBS-022', 'never-reused', { reused: deletedIdsReused }),
