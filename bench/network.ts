@@ -198,9 +198,16 @@ function spanOf(test: TestTiming): { from: number; to: number } | undefined {
 
 /** Where a run's time went, from its tests' times and when its command started and ended. */
 export function phasesOf(tests: Record<string, TestTiming>, startedAtEpochMs: number, wallMs: number): RunPhases | undefined {
+  // A quiet test is apart from its first view on; what it wrote before, it wrote beside the others.
   const spans = Object.values(tests).flatMap((test) => {
     const span = spanOf(test);
-    return span ? [{ ...span, apart: (test.kind ?? (test.phase === ALONE_PHASE ? 'alone' : 'together')) !== 'together' }] : [];
+    if (!span) return [];
+    const apart = (test.kind ?? (test.phase === ALONE_PHASE ? 'alone' : 'together')) !== 'together';
+    if (test.viewsFrom === undefined || !apart) return [{ ...span, apart }];
+    return [
+      { from: span.from, to: test.viewsFrom, apart: false },
+      { from: test.viewsFrom, to: span.to, apart: true },
+    ];
   });
   if (spans.length === 0) return undefined;
   const extent = (of: typeof spans) => (of.length ? Math.max(...of.map((s) => s.to)) - Math.min(...of.map((s) => s.from)) : 0);

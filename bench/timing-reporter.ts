@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Reporter, TestCase, TestResult, TestStep } from '@playwright/test/reporter';
 import { isPhaseProject, kindOf, type TestKind } from '../config/phases';
-import { CHAIN_ANNOTATION, RAN_ANNOTATION } from '../harness/record/annotations';
+import { CHAIN_ANNOTATION, QUIET_ANNOTATION, RAN_ANNOTATION } from '../harness/record/annotations';
 
 /** Per test: its duration, and how many steps Playwright made in it (each expect and each API call is one). */
 export interface TestTiming {
@@ -20,6 +20,8 @@ export interface TestTiming {
   /** When its body ran (epoch ms): ahead of Playwright, it may have run long before Playwright reports it. */
   ranFrom?: number;
   ranTo?: number;
+  /** A quiet test's: when its views began, nothing of the run writing from then (epoch ms); what it wrote before went out beside the others. */
+  viewsFrom?: number;
 }
 
 /**
@@ -50,6 +52,8 @@ export default class TimingReporter implements Reporter {
       entry.ranFrom = startedAt;
       entry.ranTo = endedAt;
     }
+    const quiet = result.annotations.find((a) => a.type === QUIET_ANNOTATION)?.description;
+    if (quiet) entry.viewsFrom = (JSON.parse(quiet) as { from: number }).from;
   }
 
   onEnd(): void {

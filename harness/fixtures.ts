@@ -19,7 +19,7 @@ import type { Exchange } from '../contract/exchange';
 import { accountApi } from './requests/pipeline';
 import { declaringTests, type TestBody } from './schedule/declarations';
 import { readPlan } from './schedule/plan';
-import { Scheduler } from './schedule/scheduler';
+import { currentScheduler, scheduleWith, Scheduler } from './schedule/scheduler';
 import { runInRecord, liveRecord } from './record/current-test';
 import { deferredRecord, replayRecord, settledBody } from './record/deferred';
 
@@ -30,8 +30,6 @@ interface Accounts {
   gate: RequestGate;
 }
 
-/** The worker's scheduler, once its fixture is set up: every test body Playwright reaches is handed to it. */
-let scheduler: Scheduler | undefined;
 
 /**
  * A server under test that a project starts in each of its workers, instead of the one the settings name: the
@@ -116,7 +114,7 @@ const playwrightTest = base.extend<TestFixtures, WorkerFixtures>({
         requestsPerSecond: settings.maxRps ? settings.maxRps / workers : undefined,
         pace,
         retryForMs: RATE_LIMIT_RETRY_TIMEOUTS * settings.requestTimeoutMs,
-        rank: () => scheduler?.rank() ?? 0,
+        rank: () => currentScheduler()?.rank() ?? 0,
       });
       const created = new CreatedOrders();
       const baseUrl = settings.baseUrl as string;
@@ -152,15 +150,16 @@ const playwrightTest = base.extend<TestFixtures, WorkerFixtures>({
     async ({ settings, accounts, soleWorker }, use, workerInfo) => {
       // A worker that is not its project's only one cannot know which of the project's tests it will get.
       const plan = soleWorker && workerInfo.project.repeatEach <= 1 ? readPlan(workerInfo.project.name) : undefined;
-      scheduler = new Scheduler(plan ?? [], {
+      const scheduler = new Scheduler(plan ?? [], {
         fixtures: () => fixturesAhead(settings, accounts),
         // On the same machine the CPU is the limit, and tests one at a time keep a faulty server's effects on the
         // account (an order it deletes or mixes up) within the test that met them, as they always were there.
         testsAhead: plan && acrossNetwork(settings.roundTripMs) ? Math.max(MIN_TESTS_AHEAD, 2 * (settings.concurrency as number)) : 1,
       });
+      scheduleWith(scheduler);
       await use();
       scheduler.close();
-      scheduler = undefined;
+      scheduleWith(undefined);
     },
     { scope: 'worker', auto: true },
   ],
@@ -285,7 +284,7 @@ function fixturesAhead(settings: Settings, accounts: Accounts): Record<string, u
 }
 
 /** The suite's test(): Playwright's, each body run by the worker's scheduler (harness/schedule/scheduler.ts). */
-export const test = declaringTests(playwrightTest, (body, fixtures, testInfo) => (scheduler ? scheduler.take(body, fixtures, testInfo) : runHere(body, fixtures, testInfo)));
+export const test = declaringTests(playwrightTest, (body, fixtures, testInfo) => currentScheduler()?.take(body, fixtures, testInfo) ?? runHere(body, fixtures, testInfo));
 
 /** A body run where no scheduler is (a worker fixture of its own never set up): in its test, through a record as the scheduler runs it. */
 async function runHere(body: TestBody, fixtures: Record<string, unknown>, info: TestInfo): Promise<void> {

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect, test, type TestInfo } from '@playwright/test';
 import { ALONE_TAG, QUIET_TAG } from '../config/phases';
-import { Scheduler } from '../harness/schedule/scheduler';
+import { refuseWriteInQuiet, scheduleWith, Scheduler, untilNothingWrites } from '../harness/schedule/scheduler';
 import { testKey, type PlannedTest } from '../harness/schedule/plan';
 import type { TestBody } from '../harness/schedule/declarations';
 import { observe } from '../harness/record/observe';
@@ -36,29 +36,54 @@ function infoOf(test: PlannedTest) {
   return { info: info as unknown as TestInfo, limits, skips, annotations: info.annotations };
 }
 
-/** Bodies that note when they ran, each waiting a few milliseconds as a request would. */
+/**
+ * Bodies that note when they ran, each waiting a few milliseconds as a request would. A quiet one writes first, then
+ * waits for the quiet (untilNothingWrites) and reads its view: its span is its view's, `wrote` when it wrote.
+ */
 function timedBodies(tests: PlannedTest[]) {
   const spans = new Map<string, { from: number; to: number }>();
+  const wrote = new Map<string, { from: number; to: number }>();
+  const refusals = new Map<string, { before: boolean; after: boolean }>();
+  const request = (t: PlannedTest) => sleep(15 + (t.titlePath[1].length % 4) * 5);
+  const refused = (what: string) => {
+    try {
+      refuseWriteInQuiet(what);
+      return false;
+    } catch {
+      return true;
+    }
+  };
   const bodies = new Map<string, TestBody>(
     tests.map((t) => [
       testKey(t.titlePath),
       async () => {
+        if (t.tags.includes(QUIET_TAG)) {
+          const from = performance.now();
+          await request(t);
+          wrote.set(t.titlePath[1], { from, to: performance.now() });
+          const before = refused('create an order');
+          await untilNothingWrites();
+          refusals.set(t.titlePath[1], { before, after: refused('create an order') });
+        }
         const from = performance.now();
-        await sleep(15 + (t.titlePath[1].length % 4) * 5);
+        await request(t);
         spans.set(t.titlePath[1], { from, to: performance.now() });
       },
     ]),
   );
-  return { spans, bodyOf: () => (key: string) => bodies.get(key) };
+  return { spans, wrote, refusals, bodyOf: () => (key: string) => bodies.get(key) };
 }
 
 const overlap = (a: { from: number; to: number }, b: { from: number; to: number }) => a.from < b.to && b.from < a.to;
 
-test('runs the bodies of the tests side by side, then the quiet ones together, then each alone one by itself, whatever order Playwright reaches them in', async () => {
+test.afterEach(() => scheduleWith(undefined));
+
+test('runs the bodies of the tests side by side, the quiet ones\' views together once nothing writes, then each alone one by itself, whatever order Playwright reaches them in', async () => {
   // Playwright's order: the kinds mixed, as tests/ declares them.
   const plan = [planned('t1', 'together'), planned('q1', 'quiet'), planned('t2', 'together'), planned('a1', 'alone'), planned('t3', 'together'), planned('q2', 'quiet'), planned('t4', 'together'), planned('a2', 'alone')];
-  const { spans, bodyOf } = timedBodies(plan);
+  const { spans, wrote, refusals, bodyOf } = timedBodies(plan);
   const scheduler = new Scheduler(plan, { fixtures: () => ({}), testsAhead: 8, bodies: bodyOf });
+  scheduleWith(scheduler);
   for (const t of plan) await scheduler.take(async () => undefined, {}, infoOf(t).info);
   const kinds = Object.fromEntries(plan.map((t) => [t.titlePath[1], t.tags[0] === QUIET_TAG ? 'quiet' : t.tags[0] === ALONE_TAG ? 'alone' : 'together']));
   const names = (kind: string) => Object.keys(kinds).filter((name) => kinds[name] === kind);
@@ -67,9 +92,12 @@ test('runs the bodies of the tests side by side, then the quiet ones together, t
   expect([...spans.keys()].sort()).toEqual(plan.map((t) => t.titlePath[1]).sort());
   // Side by side: the together bodies overlapped one another (sent ahead of Playwright).
   expect(names('together').some((a) => names('together').some((b) => a !== b && overlap(span(a), span(b))))).toBe(true);
-  // Quiet after every together one, beside each other.
-  for (const q of names('quiet')) for (const t of names('together')) expect(span(q).from, `${q} began before ${t} ended`).toBeGreaterThanOrEqual(span(t).to);
+  // A quiet test's writes go out beside the together ones; its view after every together one ended, beside the other views.
+  expect(names('quiet').every((q) => names('together').some((t) => overlap(wrote.get(q) as { from: number; to: number }, span(t))))).toBe(true);
+  for (const q of names('quiet')) for (const t of names('together')) expect(span(q).from, `${q} began its view before ${t} ended`).toBeGreaterThanOrEqual(span(t).to);
   expect(overlap(span('q1'), span('q2'))).toBe(true);
+  // A write of a quiet test is refused once its views began (a defect of the suite), not before.
+  for (const q of names('quiet')) expect(refusals.get(q)).toEqual({ before: false, after: true });
   // Alone: beside nothing.
   for (const a of names('alone')) for (const other of Object.keys(kinds)) if (other !== a) expect(overlap(span(a), span(other)), `${a} ran beside ${other}`).toBe(false);
 });
@@ -124,20 +152,41 @@ test('replays what a body run ahead recorded into its test, when Playwright reac
 });
 
 test('counts a test\'s time limit from its body\'s start, and not the time it waits for its turn', async () => {
-  const plan = [planned('slow', 'together'), planned('view', 'quiet')];
+  const plan = [planned('slow', 'together'), planned('apart', 'alone')];
   const bodies = new Map<string, TestBody>([
-    [testKey(plan[0].titlePath), () => sleep(50)],
+    [testKey(plan[0].titlePath), () => sleep(200)],
     [testKey(plan[1].titlePath), async () => currentTest()?.setTimeout(5_000)],
   ]);
   const scheduler = new Scheduler(plan, { fixtures: () => ({}), testsAhead: 4, bodies: () => (key) => bodies.get(key) });
-  // Playwright reaches the quiet test first: it waits, without a limit, for the side-by-side one to end.
-  const view = infoOf(plan[1]);
+  // Playwright reaches the test that runs alone while the side-by-side one runs: it waits, without a limit, for it to end.
   const slow = infoOf(plan[0]);
+  const apart = infoOf(plan[1]);
+  await Promise.all([scheduler.take(async () => undefined, {}, slow.info), scheduler.take(async () => undefined, {}, apart.info)]);
+  expect(apart.limits[0]).toBe(0);
+  // Then the limit the body set, from its start: what it asked for, and the ~200 ms it waited on top.
+  expect(apart.limits[apart.limits.length - 1]).toBeGreaterThan(5_000 + 150);
+  expect(apart.limits[apart.limits.length - 1]).toBeLessThan(5_000 + 200 + 5_000);
+});
+
+test('leaves the time a quiet test waits for the quiet out of its time limit', async () => {
+  const plan = [planned('view', 'quiet'), planned('slow', 'together')];
+  const bodies = new Map<string, TestBody>([
+    [
+      testKey(plan[0].titlePath),
+      async () => {
+        currentTest()?.setTimeout(5_000);
+        await untilNothingWrites();
+      },
+    ],
+    [testKey(plan[1].titlePath), () => sleep(400)],
+  ]);
+  const scheduler = new Scheduler(plan, { fixtures: () => ({}), testsAhead: 4, bodies: () => (key) => bodies.get(key) });
+  scheduleWith(scheduler);
+  const view = infoOf(plan[0]);
+  const slow = infoOf(plan[1]);
   await Promise.all([scheduler.take(async () => undefined, {}, view.info), scheduler.take(async () => undefined, {}, slow.info)]);
-  expect(view.limits[0]).toBe(0);
-  // Then the limit the body set, from its start: no more than it asked for.
-  expect(view.limits[view.limits.length - 1]).toBeGreaterThan(4_000);
-  expect(view.limits[view.limits.length - 1]).toBeLessThanOrEqual(5_000);
+  // The body asked for 5 s; it waited about 400 ms for the side-by-side test, which its limit gives back.
+  expect(view.limits[view.limits.length - 1]).toBeGreaterThan(5_000 + 300);
 });
 
 test('ranks a request of the test Playwright waits for before the others, and the others by the plan', async () => {

@@ -1,6 +1,6 @@
 import type { TestDetails } from '@playwright/test';
 import { requirement } from '../../requirements/catalogue';
-import { ALONE_TAG, kindOf, QUIET_TAG, type TestKind } from '../../config/phases';
+import { ALONE_TAG, kindOf, NO_OTHER_CREATES_TAG, QUIET_TAG } from '../../config/phases';
 import { currentTest } from './current-test';
 import { REQUIREMENT_ANNOTATION } from './annotations';
 
@@ -33,23 +33,39 @@ export function runsAlone(details: TestDetails): TestDetails {
 }
 
 /**
- * Runs the test while no test of the run writes, beside other tests that only read (config/phases.ts): a list
- * view read twice for a stable account: test('…', whileNothingWrites(verifies('ORD-LIST-003')), …).
+ * Reads its views while no test of the run writes, beside other tests that only read (config/phases.ts): a list view
+ * read twice for a stable account: test('…', whileNothingWrites(verifies('ORD-LIST-003')), …). What it writes
+ * first, it writes beside the others; its first view waits for the quiet (harness/schedule/scheduler.ts).
  */
 export function whileNothingWrites(details: TestDetails): TestDetails {
   return { ...details, tag: [...[details.tag ?? []].flat(), QUIET_TAG] };
 }
 
 /**
- * Throws (a defect of the suite, not of the server) when the test running now may meet what `what` rests on
- * not meeting: a write of the run (`quiet`: declare the test whileNothingWrites or runsAlone) or any other test
- * of the run (`alone`: runsAlone). Outside a test (a benchmark, a unit test) nothing to hold.
+ * Runs beside the others, holding its worker's creates back while what it does must meet none (config/phases.ts): a
+ * write to an order just deleted, orders made one after another: test('…', whileNoOtherTestCreates(verifies('ORD-DELETE-005')), …).
+ * A run of several workers runs it in its second phase, where no other worker creates.
  */
-export function mustRunApart(what: string, needs: Exclude<TestKind, 'together'>): void {
+export function whileNoOtherTestCreates(details: TestDetails): TestDetails {
+  return { ...details, tag: [...[details.tag ?? []].flat(), NO_OTHER_CREATES_TAG] };
+}
+
+/** What a test needs kept from it, as mustRunApart asks: no write of the run during its views, no other create during its window, nothing beside it. */
+export type Apart = 'quiet' | 'no-other-creates' | 'alone';
+
+const DECLARED: Record<Apart, { tag: string; declare: string }> = {
+  quiet: { tag: QUIET_TAG, declare: 'whileNothingWrites(verifies(…))' },
+  'no-other-creates': { tag: NO_OTHER_CREATES_TAG, declare: 'whileNoOtherTestCreates(verifies(…))' },
+  alone: { tag: ALONE_TAG, declare: 'runsAlone(verifies(…))' },
+};
+
+/**
+ * Throws (a defect of the suite, not of the server) when the test running now may meet what `what` rests on not
+ * meeting: declared so, or alone. Outside a test (a benchmark, a unit test) nothing to hold.
+ */
+export function mustRunApart(what: string, needs: Apart): void {
   const info = currentTest();
   if (!info) return;
-  const kind = kindOf(info.tags);
-  if (kind === 'alone' || kind === needs) return;
-  const declare = needs === 'alone' ? 'runsAlone(verifies(…))' : 'whileNothingWrites(verifies(…)) (or runsAlone, if it writes)';
-  throw new Error(`${what} in a test that runs beside the run's other tests: declare it with ${declare} so no other test of the run meets it (config/phases.ts)`);
+  if (kindOf(info.tags) === 'alone' || info.tags.includes(DECLARED[needs].tag)) return;
+  throw new Error(`${what} in a test that runs beside the run's other tests: declare it with ${DECLARED[needs].declare} so no other test of the run meets it (config/phases.ts)`);
 }

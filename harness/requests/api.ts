@@ -18,6 +18,7 @@ import { bounds } from '../../contract/query';
 import { readLedger, runLedger } from '../http/ledger';
 import { atOnce, together } from './together';
 import { refuseInReadOnly } from './read-only';
+import { mustRunApart } from '../record/verifies';
 import { idExtensions, reachesNoOrder } from '../../generators/order-id';
 
 /** An id no order has, to send get, update and delete to. */
@@ -140,6 +141,12 @@ export class OmsApi {
    */
   judge(exchange: Exchange): Exchange {
     return judgeResponse(exchange);
+  }
+
+  /** Runs `hold` with every create of the worker's other tests held back until it ends (CreatedOrders.withoutOtherCreates). */
+  withoutOtherCreates<T>(hold: () => Promise<T>): Promise<T> {
+    mustRunApart('creates and writes no other test\'s create may come between', 'no-other-creates');
+    return this.created.withoutOtherCreates(hold);
   }
 
   /** OMS_READ_ONLY: every request that could change something is refused (the test skipped with the reason). */

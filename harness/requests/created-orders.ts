@@ -1,4 +1,6 @@
 import type { AccountName } from '../../config/settings';
+import { currentTest, type TestRecord } from '../record/current-test';
+import { HELD_CREATES_ANNOTATION } from '../record/annotations';
 import { isSuccess } from '../../checks/status';
 import { runLedger } from '../http/ledger';
 import { createdIdOf, type Outgoing, type Sender } from '../http/stage';
@@ -15,10 +17,12 @@ export class CreatedOrders {
   private readonly madeUp = new Set<string>();
   /** Creates on their way, each until its answer is recorded, and who waits for the last to end. */
   private creating = 0;
-  private lastCreateEnded?: () => void;
+  private readonly waitingForNoCreate: Array<() => void> = [];
   private readonly deleted = new Set<string>();
 
   private closed = false;
+  /** The test that holds the worker's creates back now (withoutOtherCreates), and what waits for it to let go. */
+  private holder?: { record: TestRecord | undefined; released: Promise<void> };
 
   /**
    * The ownership stage of the request pipeline, around `next`: a request that changes an order goes out only for an order this
@@ -39,12 +43,18 @@ export class CreatedOrders {
     if (spec.method === 'DELETE') request.releases = (this.creates.get(orderId) ?? 0) <= 1 && this.owners.get(orderId) === request.account;
     // An interrupted test's body runs on after its teardown began: a create it starts then would make an order no one deletes.
     if (create && this.closed) throw new Error('the worker is shutting down: no create is sent after its cleanup began');
-    if (create) this.creating++;
+    if (create) {
+      // A create of another test waits while a test holds them back; a test's own go out. Counted in the same turn
+      // as the last look, so no window opens between them.
+      const record = currentTest();
+      while (this.holder && this.holder.record !== record) await this.holder.released;
+      this.creating++;
+    }
     let exchange: Exchange;
     try {
       exchange = await next.send(request);
     } finally {
-      if (create && --this.creating === 0) this.lastCreateEnded?.();
+      if (create && --this.creating === 0) for (const wake of this.waitingForNoCreate.splice(0)) wake();
     }
     const id = create ? createdIdOf(exchange) : undefined;
     // Whatever the body was (even one the server should have refused), an order it made is ours to delete.
@@ -54,10 +64,39 @@ export class CreatedOrders {
     return exchange;
   }
 
+  /**
+   * Runs `hold` with every create of this worker's other tests held back until it ends (creates in flight when it starts
+   * are waited for first): a write to an order just deleted that no create may give the deleted id to, orders made one
+   * after another with nothing made between. Tests that hold take turns. A run of several workers runs such tests where
+   * no other worker creates (config/phases.ts).
+   */
+  async withoutOtherCreates<T>(hold: () => Promise<T>): Promise<T> {
+    const record = currentTest();
+    while (this.holder) await this.holder.released;
+    let release = () => {};
+    this.holder = { record, released: new Promise<void>((resolve) => (release = resolve)) };
+    let from = Date.now();
+    try {
+      await this.noCreateInFlight();
+      // The window, as its annotation shows it, opens once the last create of another test has its answer.
+      from = Date.now();
+      return await hold();
+    } finally {
+      this.holder = undefined;
+      release();
+      record?.annotations.push({ type: HELD_CREATES_ANNOTATION, description: JSON.stringify({ from, to: Date.now() }) });
+    }
+  }
+
   /** Once every create on its way has its answer recorded (each ends at the request timeout at the latest); no create starts after it is called. */
   async settled(): Promise<void> {
     this.closed = true;
-    if (this.creating > 0) await new Promise<void>((ended) => (this.lastCreateEnded = ended));
+    await this.noCreateInFlight();
+  }
+
+  /** Once no create of this worker is in flight. */
+  private async noCreateInFlight(): Promise<void> {
+    while (this.creating > 0) await new Promise<void>((wake) => this.waitingForNoCreate.push(wake));
   }
 
   /** An order of this run that a write after its delete brought back: held again, so the cleanup deletes it. */

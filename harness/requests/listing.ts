@@ -10,6 +10,7 @@ import { ensure, judged } from '../record/findings';
 import type { Judgement, Judgements } from '../../checks/check';
 import { minimalOrder } from '../../contract/examples';
 import { mustRunApart } from '../record/verifies';
+import { untilNothingWrites } from '../schedule/scheduler';
 import { bounds, isValidQuery, type ListQuery } from '../../contract/query';
 import { atOnce, together } from './together';
 
@@ -45,6 +46,8 @@ export async function readStableView(
   { attempts = 10, stop = ensure }: { attempts?: number; stop?: (judgement: Judgement | undefined) => void } = {},
 ): Promise<ListPage[] | undefined> {
   mustRunApart('a list view read twice for a stable account', 'quiet');
+  // What the test wrote first went out beside the other tests; its views wait until nothing of the run writes.
+  await untilNothingWrites();
   const until = Date.now() + api.listSettleMs;
   let previous: ListPage[] | undefined;
   let changes = 0;

@@ -103,21 +103,24 @@ export interface WriteAfterDelete {
 /**
  * Creates an order and a newer one, deletes the first, sees a get show it deleted (else the test stops on
  * ORD-DELETE-002), sends `write` to it and gets it again. A server may give a deleted id to a new order
- * (ORD-OBS-022): in a test that runs alone (config/phases.ts), no other create of this run comes between,
- * and with a newer order alive (a table that hands out its highest free id again cannot give the deleted one)
- * the write can only reach the deleted order. One the write brought back is the cleanup's to delete again.
+ * (ORD-OBS-022): from the delete to the last get no other create of the run comes between (the test holds its
+ * worker's creates back: whileNoOtherTestCreates, config/phases.ts), and with a newer order alive (a table that hands
+ * out its highest free id again cannot give the deleted one) the write can only reach the deleted order. One the
+ * write brought back is the cleanup's to delete again.
  */
 export async function writeAfterDelete(api: OmsApi, write: (id: string) => Promise<Exchange>): Promise<WriteAfterDelete> {
-  mustRunApart('a write after a delete', 'alone');
+  mustRunApart('a write after a delete', 'no-other-creates');
   const created = await createOrder(api, minimalOrder());
   await createOrder(api, minimalOrder());
-  const deletion = await api.delete(created.id);
-  ensure(deleteAccepted(deletion));
-  const shown = await api.get(created.id);
-  ensure(deletedOnGet('get after the delete', created.body, shown, deletion));
-  api.allowAfterDelete(created.id);
-  const written = await write(created.id);
-  const after = await api.get(created.id);
-  if (isSuccess(after.status) && !showsDeleted(created.body.deleted_at, after.json)) api.reclaim(created.id);
-  return { created, shown, written, after };
+  return api.withoutOtherCreates(async () => {
+    const deletion = await api.delete(created.id);
+    ensure(deleteAccepted(deletion));
+    const shown = await api.get(created.id);
+    ensure(deletedOnGet('get after the delete', created.body, shown, deletion));
+    api.allowAfterDelete(created.id);
+    const written = await write(created.id);
+    const after = await api.get(created.id);
+    if (isSuccess(after.status) && !showsDeleted(created.body.deleted_at, after.json)) api.reclaim(created.id);
+    return { created, shown, written, after };
+  });
 }

@@ -1,15 +1,21 @@
 import { settingName } from '../../config/settings';
 import type { Sender } from '../http/stage';
 import { skipTest } from '../record/skips';
+import { refuseWriteInQuiet } from '../schedule/scheduler';
 
 /**
- * The read-only guard of the request pipeline (OMS_READ_ONLY): a request that could change something is not
- * sent, and the test that needed it is skipped with the setting that would let it run.
+ * The read-only guard of the request pipeline: in read-only mode (OMS_READ_ONLY) a request that could change something
+ * is not sent, and the test that needed it is skipped with the setting that would let it run; nor is one from a test
+ * reading its views while nothing of the run writes (a defect of the suite).
  */
 export function readOnlyGuarded(next: Sender, readOnly: boolean): Sender {
   return {
     async send(request) {
-      if (readOnly && request.spec.method !== 'GET') refuseInReadOnly(WRITES[request.operation ?? ''] ?? `send ${request.spec.method} ${request.spec.path}`);
+      if (request.spec.method !== 'GET') {
+        const what = WRITES[request.operation ?? ''] ?? `send ${request.spec.method} ${request.spec.path}`;
+        if (readOnly) refuseInReadOnly(what);
+        refuseWriteInQuiet(what);
+      }
       return await next.send(request);
     },
   };

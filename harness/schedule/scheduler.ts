@@ -3,7 +3,7 @@ import { kindOf, type TestKind } from '../../config/phases';
 import { runInRecord, currentTest, type TestRecord } from '../record/current-test';
 import { deferredRecord, replayRecord, settledBody, type BodyOutcome, type DeferredRecord } from '../record/deferred';
 import { trafficOfTest } from '../record/requests';
-import { CHAIN_ANNOTATION, RAN_ANNOTATION, REQUESTS_ANNOTATION } from '../record/verifies';
+import { CHAIN_ANNOTATION, QUIET_ANNOTATION, RAN_ANNOTATION, REQUESTS_ANNOTATION } from '../record/annotations';
 import { collectGarbage } from '../memory';
 import { declaredBody, loadDeclarations, type TestBody } from './declarations';
 import { testKey, type PlannedTest } from './plan';
@@ -27,13 +27,16 @@ interface Entry {
   body?: TestBody;
   /** Fixtures of its own (Playwright's, for a test it reached before the scheduler started the body). */
   fixtures?: Record<string, unknown>;
-  run?: { record: DeferredRecord; startedAt: number; endedAt?: number; outcome: Promise<BodyOutcome> };
+  /** `heldMs`: how long the body waited for the quiet, no part of its time limit. */
+  run?: { record: DeferredRecord; startedAt: number; heldMs: number; endedAt?: number; outcome: Promise<BodyOutcome> };
   /** Playwright waits for this test now. */
   awaited: boolean;
   /** Told when the run starts, for a test Playwright waits for. */
   started?: () => void;
   /** Sets the time limit of the test Playwright waits for, from its body's start: again whenever the body sets its own. */
   limit?: () => void;
+  /** A quiet test's wait for the quiet (untilNothingWrites): what lets it go on, and whether it has gone on. */
+  quiet?: { resume?: () => void; resumed: boolean; since: number };
 }
 
 export interface SchedulerOptions {
@@ -89,7 +92,7 @@ export class Scheduler {
   /**
    * The body of the test Playwright reached: its run (started ahead, or now), waited for, and its record replayed
    * into the test. The test's time limit counts from its body's start, as if it had run here; the time it waits
-   * for its turn is no part of it.
+   * for its turn, or a quiet test for the quiet, is no part of it.
    */
   async take(body: TestBody, fixtures: Record<string, unknown>, info: TestInfo): Promise<void> {
     const reached = Date.now();
@@ -101,13 +104,16 @@ export class Scheduler {
     if (!entry.run) {
       info.setTimeout(0);
       await new Promise<void>((started) => {
-        entry.started = started;
+        const stopNotes = this.noteWhileWaiting(entry);
+        entry.started = () => {
+          stopNotes();
+          started();
+        };
         this.pump();
-        if (!entry.run) this.sayWhileWaiting(entry);
       });
     }
     const run = entry.run as NonNullable<Entry['run']>;
-    entry.limit = () => info.setTimeout(Math.max(1, run.startedAt + (run.record.timeoutMs ?? info.project.timeout) - reached));
+    entry.limit = () => info.setTimeout(Math.max(1, run.startedAt + run.heldMs + (run.record.timeoutMs ?? info.project.timeout) - reached));
     entry.limit();
     const outcome = await run.outcome;
     entry.awaited = false;
@@ -126,19 +132,18 @@ export class Scheduler {
     }
   }
 
-  /** While Playwright waits for a test whose kind's turn has not come, a line now and then says what it waits for: the run goes on meanwhile. */
-  private sayWhileWaiting(entry: Entry): void {
-    const say = () => {
+  /**
+   * While Playwright waits for a test whose turn has not come (or a quiet test waits for the quiet), a line now and
+   * then says what it waits for: the run goes on meanwhile. Returns what stops the lines.
+   */
+  private noteWhileWaiting(entry: Entry): () => void {
+    const timer = setInterval(() => {
+      if (!entry.awaited) return;
       const turn = this.turn();
-      const waitingFor = [...this.running].filter((running) => running.kind === turn).length + this.queue.filter((queued) => queued.kind === turn && !queued.run).length;
+      const waitingFor = this.active().filter((running) => this.stageOf(running) === turn).length + this.queue.filter((queued) => this.stageOf(queued) === turn && !queued.run).length;
       console.warn(`oms-conformance: ${waitingFor} test(s) that run ${TURN_WORDS[turn]} go first; "${entry.test.title}" (${KIND_WORDS[entry.kind]}) waits for them`);
-    };
-    const timer = setInterval(say, WAITING_NOTE_MS);
-    const started = entry.started;
-    entry.started = () => {
-      clearInterval(timer);
-      started?.();
-    };
+    }, WAITING_NOTE_MS);
+    return () => clearInterval(timer);
   }
 
   /** No body starts after this (the worker's teardown): those still running end on their own, each request within its deadline. */
@@ -184,37 +189,90 @@ export class Scheduler {
   }
 
   /**
-   * Starts what may start now. The kinds take turns, in the order that keeps them apart the fewest times: every
-   * test that runs side by side first, then the quiet ones together, then the alone ones one at a time. The test
-   * Playwright waits for starts first once its kind's turn has come; the others follow in the order of the plan.
+   * Starts what may start now. The kinds take turns, in the order that keeps them apart the fewest times: every test
+   * that runs side by side first, the quiet ones among them up to their first view (what they write first is written
+   * beside the others), then the quiet ones' views together, then the alone ones one at a time. The test Playwright
+   * waits for starts first once its turn has come; the others follow in the order of the plan.
    */
   private pump(): void {
     const turn = this.turn();
+    if (turn !== 'together') this.resumeQuiet();
     const awaited = [...this.entries.values()].find((entry) => entry.awaited && !entry.run);
-    if (awaited && (awaited.kind === turn || !this.aheadOf(turn)) && this.mayStart(awaited)) this.start(awaited);
+    if (awaited && (this.stageOf(awaited) === turn || !this.aheadOf(turn)) && this.mayStart(awaited)) this.start(awaited);
     if (this.closed) return;
     this.queue = this.queue.filter((entry) => !entry.run && entry.body);
     for (const entry of this.queue) {
-      if (this.running.size >= this.options.testsAhead) break;
-      if (entry.kind === turn && this.mayStart(entry)) this.start(entry);
+      if (this.active().length >= this.options.testsAhead) break;
+      if (this.stageOf(entry) === turn && this.mayStart(entry)) this.start(entry);
     }
   }
 
-  /** The kind whose turn it is: the first, in together, quiet, alone, with a test not run yet (one without a body to run ahead waits for Playwright, and holds no turn). */
+  /** What a test is doing now, as the turns see it: a quiet test is one of the side-by-side ones until its views go on. */
+  private stageOf(entry: Entry): TestKind {
+    return entry.kind === 'quiet' && !entry.quiet?.resumed ? 'together' : entry.kind;
+  }
+
+  /** The tests running now that are not waiting for the quiet. */
+  private active(): Entry[] {
+    return [...this.running].filter((entry) => !(entry.quiet && !entry.quiet.resumed));
+  }
+
+  /** The turn: the first, in together, quiet, alone, with a test not run yet or running (one without a body to run ahead waits for Playwright, and holds no turn). */
   private turn(): TestKind {
     return (['together', 'quiet'] as const).find((kind) => this.aheadOf(kind)) ?? 'alone';
   }
 
-  /** Whether a test of this kind is still running, or waits to be run ahead. */
-  private aheadOf(kind: TestKind): boolean {
-    return [...this.running].some((entry) => entry.kind === kind) || this.queue.some((entry) => entry.kind === kind && !entry.run && entry.body !== undefined);
+  /** Whether a test in this stage is running (a quiet one waiting for the quiet counts for the quiet), or waits to be run ahead. */
+  private aheadOf(stage: TestKind): boolean {
+    const waitingForQuiet = (entry: Entry) => entry.quiet !== undefined && !entry.quiet.resumed;
+    const running = [...this.running].some((entry) => (waitingForQuiet(entry) ? stage === 'quiet' : this.stageOf(entry) === stage));
+    return running || this.queue.some((entry) => !entry.run && entry.body !== undefined && this.stageOf(entry) === stage);
   }
 
   private mayStart(entry: Entry): boolean {
-    const kinds = new Set([...this.running].map((running) => running.kind));
-    if (kinds.size === 0) return true;
-    if (entry.kind === 'alone' || kinds.has('alone')) return false;
-    return kinds.size === 1 && kinds.has(entry.kind);
+    const stages = new Set(this.active().map((running) => this.stageOf(running)));
+    if (stages.size === 0) return true;
+    const stage = this.stageOf(entry);
+    if (stage === 'alone' || stages.has('alone')) return false;
+    return stages.size === 1 && stages.has(stage);
+  }
+
+  /** Lets every quiet test waiting for the quiet go on to its views: nothing of the run writes from here. */
+  private resumeQuiet(): void {
+    for (const entry of this.running) {
+      if (!entry.quiet || entry.quiet.resumed) continue;
+      entry.quiet.resumed = true;
+      const from = Date.now();
+      if (entry.run) {
+        entry.run.heldMs += from - entry.quiet.since;
+        entry.run.record.annotations.push({ type: QUIET_ANNOTATION, description: JSON.stringify({ from }) });
+      }
+      entry.limit?.();
+      entry.quiet.resume?.();
+    }
+  }
+
+  /** A quiet test about to read its first view waits here until nothing of the run writes (untilNothingWrites); any other goes on. */
+  async quietFor(record: TestRecord | undefined): Promise<void> {
+    const entry = this.entryOf(record);
+    if (!entry || entry.kind !== 'quiet' || entry.quiet) return;
+    await new Promise<void>((resume) => {
+      const stopNotes = this.noteWhileWaiting(entry);
+      entry.quiet = {
+        resume: () => {
+          stopNotes();
+          resume();
+        },
+        resumed: false,
+        since: Date.now(),
+      };
+      this.pump();
+    });
+  }
+
+  /** Whether a test reads its views now, while nothing of the run may write: a write of its own would be one. */
+  readsInQuiet(record: TestRecord | undefined): boolean {
+    return this.entryOf(record)?.quiet?.resumed === true;
   }
 
   private start(entry: Entry): void {
@@ -222,8 +280,14 @@ export class Scheduler {
     const body = entry.body as TestBody;
     const fixtures = entry.fixtures ?? this.options.fixtures();
     recordsOfEntries.set(record, entry);
-    const outcome = settledBody(() => runInRecord(record, async () => body(fixtures, NO_TEST_INFO)));
-    entry.run = { record, startedAt: Date.now(), outcome };
+    // The body begins once its run is entered here: what it asks of the scheduler at once (the quiet) finds it running.
+    const outcome = settledBody(() =>
+      runInRecord(record, async () => {
+        await undefined;
+        return body(fixtures, NO_TEST_INFO);
+      }),
+    );
+    entry.run = { record, startedAt: Date.now(), heldMs: 0, outcome };
     this.running.add(entry);
     entry.started?.();
     void outcome.then(() => {
@@ -236,6 +300,31 @@ export class Scheduler {
   private entryOf(record: TestRecord | undefined): Entry | undefined {
     return record && recordsOfEntries.get(record);
   }
+}
+
+/** The worker's scheduler, once its fixture is set up: every test body Playwright reaches is handed to it, and a body asks it what it must wait for. */
+let current: Scheduler | undefined;
+
+export function scheduleWith(scheduler: Scheduler | undefined): void {
+  current = scheduler;
+}
+
+export function currentScheduler(): Scheduler | undefined {
+  return current;
+}
+
+/**
+ * Waits, in a quiet test (whileNothingWrites), until nothing of the run writes: what it wrote before it was written
+ * beside the other tests, what it reads after is read while only the other quiet tests read beside it. In any other
+ * test, or where no scheduler runs the worker's tests, it goes on at once.
+ */
+export async function untilNothingWrites(): Promise<void> {
+  await current?.quietFor(currentTest());
+}
+
+/** Throws (a defect of the suite) where a quiet test writes after its views began: nothing of the run may write then. */
+export function refuseWriteInQuiet(what: string): void {
+  if (current?.readsInQuiet(currentTest())) throw new Error(`${what} in a test reading its views while nothing of the run writes (whileNothingWrites): write before the first view (config/phases.ts)`);
 }
 
 /** A body runs ahead of its test: Playwright's TestInfo is not its to write to (the harness records through currentTest()). */

@@ -10,7 +10,7 @@ import { observe } from '../../harness/record/observe';
 import { createOrder, getOrder, unknownIds, writeAfterDelete } from '../../harness/requests/orders';
 import type { Json } from '../../contract/exchange';
 import { fullOrder, minimalOrder } from '../../contract/examples';
-import { runsAlone, verifies } from '../../harness/record/verifies';
+import { verifies, whileNoOtherTestCreates } from '../../harness/record/verifies';
 
 test.describe('DELETE /orders/{order_id} (4.5)', () => {
   test('answers a 2xx with one of the documented shapes', verifies('ORD-DELETE-001', 'ORD-OBS-001', 'ORD-OBS-003'), async ({ api }) => {
@@ -46,14 +46,14 @@ test.describe('DELETE /orders/{order_id} (4.5)', () => {
     check(remainsAfterUnknownIdDeletes(sample.id, liveDeletedAt, sent.map(({ id }) => id), await api.get(sample.id), deletes));
   });
 
-  test('answers an update of a deleted order without a 5xx, and the order stays deleted', runsAlone(verifies('ORD-DELETE-005', 'ORD-OBS-004')), async ({ api }) => {
+  test('answers an update of a deleted order without a 5xx, and the order stays deleted', whileNoOtherTestCreates(verifies('ORD-DELETE-005', 'ORD-OBS-004')), async ({ api }) => {
     const { created, shown, written, after } = await writeAfterDelete(api, (id) => api.update(id, { note: 'written after the delete' }));
     check(writeAfterDeleteAnswered('update', isSuccess(shown.status), written));
     check(staysDeleted(created.body, after, written));
     observe('ORD-OBS-004', `an update of a deleted order answers ${written.status}`);
   });
 
-  test('answers a second delete of an order without a 5xx, and the order stays deleted', runsAlone(verifies('ORD-DELETE-005', 'ORD-OBS-004')), async ({ api }) => {
+  test('answers a second delete of an order without a 5xx, and the order stays deleted', whileNoOtherTestCreates(verifies('ORD-DELETE-005', 'ORD-OBS-004')), async ({ api }) => {
     const { created, shown, written, after } = await writeAfterDelete(api, (id) => api.delete(id));
     check(writeAfterDeleteAnswered('delete', isSuccess(shown.status), written));
     check(staysDeleted(created.body, after, written));
@@ -64,10 +64,10 @@ test.describe('DELETE /orders/{order_id} (4.5)', () => {
     for (const id of api.unknownIdsOutsideAscii()) check(deleteUnknownIdAnswer(false)(await api.delete(id)));
   });
 
-  // Alone: a delete that removes the order created next to the one named shows only where the three were made one after another, no other create of the run between.
-  test('deletes only the order named', runsAlone(verifies('ORD-DELETE-004')), async ({ api }) => {
-    // One after another: the one deleted has the other two on either side of it.
-    const orders = [await createOrder(api, fullOrder()), await createOrder(api, fullOrder()), await createOrder(api, fullOrder())];
+  // A delete that removes the order created next to the one named shows only where the three were made one after another, no other create of the run between.
+  test('deletes only the order named', whileNoOtherTestCreates(verifies('ORD-DELETE-004')), async ({ api }) => {
+    // One after another, nothing made between: the one deleted has the other two on either side of it.
+    const orders = await api.withoutOtherCreates(async () => [await createOrder(api, fullOrder()), await createOrder(api, fullOrder()), await createOrder(api, fullOrder())]);
     const survivors = [orders[0], orders[2]];
     // Compared with what the server held before the delete, not with what was sent: values it computes stay out of it.
     const before = await together(survivors.map((survivor) => getOrder(api, survivor.id)));

@@ -23,7 +23,7 @@ import { observe } from '../../harness/record/observe';
 import { createOrder, orderToRead } from '../../harness/requests/orders';
 import type { Json } from '../../contract/exchange';
 import { fullOrder, item, nonAsciiOrder } from '../../contract/examples';
-import { runsAlone, verifies, whileNothingWrites } from '../../harness/record/verifies';
+import { verifies, whileNothingWrites } from '../../harness/record/verifies';
 import { together } from '../../harness/requests/together';
 
 const limitBounds = contract().queryParameter('listOrders', 'limit') as { minimum: number; maximum: number; default: number };
@@ -83,7 +83,7 @@ test.describe('GET /orders (4.1, 8)', () => {
     });
   }
 
-  test('reports the total count in meta.total, also after a delete and while another account holds orders', runsAlone(verifies('ORD-LIST-007')), async ({ api, accounts, settings }) => {
+  test('reports the total count in meta.total, also after a delete and while another account holds orders', whileNothingWrites(verifies('ORD-LIST-007')), async ({ api, accounts, settings }) => {
     await ensureOrders(api, FULL_ACCOUNT);
     if (!settings.readOnly) {
       // "The count of orders" is the account's own: another account's order must not be counted.
