@@ -63,7 +63,7 @@ export interface Place {
   operation: 'create' | 'update';
   /** A top-level field OrderCreate requires. Nested fields have no required-ness shown (2.7). */
   required: boolean;
-  /** The empty value of the field's type ({}, [], ""), where it has one: a number or a boolean has none. */
+  /** The empty value of the field's type ({}, [], "", 0, false), where it has one. */
   empty?: unknown;
 }
 
@@ -78,7 +78,11 @@ function isRequiredField(pointer: string): boolean {
   return /^\/[^/]+$/.test(pointer) && ((contract().schema('OrderCreate').required ?? []) as string[]).includes(pointer.slice(1));
 }
 
-/** The empty value ({}, [], "") of the type of the field at a pointer of a create or update body (OrderCreate), where it has one; none for the whole body. */
+/**
+ * The empty value of the type of the field at a pointer of a create or update body (OrderCreate): {}, [], "", and a
+ * number's 0 and a boolean's false, as binders give a null (Jackson's primitives, Ajv's coerceTypes, Fastify's
+ * default, frameworks.md); none for the whole body.
+ */
 export function emptyValueAt(pointer: string): unknown {
   if (pointer === '') return undefined;
   let schema: JsonSchema | undefined = contract().schema('OrderCreate');
@@ -87,7 +91,11 @@ export function emptyValueAt(pointer: string): unknown {
     schema = /^\d+$/.test(key) ? (resolved?.items as JsonSchema | undefined) : (resolved?.properties as Record<string, JsonSchema> | undefined)?.[key];
   }
   const types = [branchOf(schema)?.type].flat();
-  return types.includes('object') ? {} : types.includes('array') ? [] : types.includes('string') ? '' : undefined;
+  if (types.includes('object')) return {};
+  if (types.includes('array')) return [];
+  if (types.includes('string')) return '';
+  if (types.includes('number') || types.includes('integer')) return 0;
+  return types.includes('boolean') ? false : undefined;
 }
 
 /** A schema resolved, its branch that is not null where it is a oneOf or anyOf (an object or null). */
@@ -102,7 +110,7 @@ function branchOf(schema: JsonSchema | undefined): JsonSchema | undefined {
  * The readings a correct server may make of a value of `kind` at `place`. Not sent is a reading only where the
  * body stays valid without the field (never a required field of a create); an update may leave a field every
  * order holds as it was, or do to it what the same update without it does. A null may be read as the empty
- * value of the field's type, where it has one (an object, an array, text).
+ * value of the field's type ({}, [], "", 0, false).
  */
 export function readingsOf(kind: ValueKind, { operation, required, empty }: Place): Reading[] {
   const unsent: Reading[] = operation === 'update' ? [required ? 'kept' : 'not-sent'] : required ? [] : ['not-sent'];

@@ -115,6 +115,7 @@ const playwrightTest = base.extend<TestFixtures, WorkerFixtures>({
         pace,
         retryForMs: RATE_LIMIT_RETRY_TIMEOUTS * settings.requestTimeoutMs,
         rank: () => currentScheduler()?.rank() ?? 0,
+        onPause: (ms) => currentScheduler()?.holdRunning(ms),
       });
       const created = new CreatedOrders();
       const baseUrl = settings.baseUrl as string;

@@ -308,6 +308,7 @@ function gapsOf(run: RunInfo, collected: Collected, requirements: RequirementRes
 
 /** What a cut below its floor leaves of the requirements its test verifies: not checked by it, for the cut's cause. */
 export function skipOfCut(cut: Cut, effort: RunInfo['effort']): Skip {
+  if (cut.cause === 'configuration') return { kind: 'configuration', reason: `held back at ${cut.made} of ${cut.planned} ${cut.unit} (${cut.reason})`, settings: cut.settings ?? [] };
   const reason = `cut short at ${cut.made} of ${cut.planned} ${cut.unit} (${cut.reason}), below the effort's floor`;
   if (cut.cause !== 'budget') return { kind: cut.cause, reason };
   // Only the effort's budget is a setting today: a thorough run's budget cut short has no larger one to offer.

@@ -21,7 +21,7 @@ const READING_KNOBS: Record<Reading, string[]> = {
   refused: ['wrong-types=refused', 'null-on-create=taken', 'non-object-update=refused'],
   taken: ['null-on-create=taken', 'lone-surrogates=kept'],
   'not-sent': ['null-on-create=not-sent-with-defaults', 'null-on-update=ignored', 'wrong-types=dropped-by-binder'],
-  empty: ['empty-objects=null-as-empty-stamped', 'update-omitted=replace-null-as-omitted'],
+  empty: ['empty-objects=null-as-empty-stamped', 'update-omitted=replace-null-as-omitted', 'null-scalars=zero-values'],
   coerced: ['scalar-coercion=numeric-strings-taken', 'scalar-coercion=pydantic-lax', 'order-id-check=trimmed-and-read-as-number'],
   kept: ['update-null-over-required=ignored', 'wrong-types=dropped-by-binder', 'update-omitted=replace-null-as-omitted'],
   replaced: ['lone-surrogates=replaced', 'lone-surrogates=question-mark', 'lone-surrogates=dropped'],
@@ -197,14 +197,16 @@ test('a value read as not sent on a create may hold what the service gives the f
   expect(explainingReading(value, { payment: { method: 'card', status: 'completed' } }, unsentShows('/payment', {}))).toBeUndefined();
 });
 
-test('readings that lose data explain nothing: 2.5 stored as 2, null stored as 0 over a price, text cut at a lone surrogate, a sent 0 ignored by an update', () => {
+test('readings that lose data explain nothing: 2.5 stored as 2, null stored as a price neither held nor empty, text cut at a lone surrogate, a sent 0 ignored by an update', () => {
   const before = { price: 25, items: [{ quantity: 2 }], note: 'Leave at the door' };
   const quantity: SentValue = { name: 'quantity = 2.5', pointer: '/items/0/quantity', kind: 'wrong-type', denotes: 2.5, readings: readingsOf('wrong-type', { operation: 'create', required: false }) };
   expect(explainingReading(quantity, { items: [{ quantity: 2 }] }, unsentShows('/items/0/quantity', { items: [{}] }))).toBeUndefined();
-  const price: SentValue = { name: 'update price = null', pointer: '/price', kind: 'null', denotes: null, readings: readingsOf('null', { operation: 'update', required: true }) };
-  expect(price.readings).toEqual(['refused', 'kept']);
-  expect(explainingReading(price, { price: 0 }, { before })).toBeUndefined();
+  const price: SentValue = { name: 'update price = null', pointer: '/price', kind: 'null', denotes: null, readings: readingsOf('null', placeAt('/price', 'update')) };
+  expect(price.readings).toEqual(['refused', 'kept', 'empty']);
+  expect(explainingReading(price, { price: 9.99 }, { before })).toBeUndefined();
   expect(explainingReading(price, { price: 25 }, { before })).toBe('kept');
+  // A number's empty value, as Ajv's coerceTypes and Jackson's primitives read a null.
+  expect(explainingReading(price, { price: 0 }, { before })).toBe('empty');
   const text: SentValue = { name: 'note = a lone surrogate', pointer: '/note', kind: 'denotes-nothing', denotes: 'lone \ud800 surrogate', readings: readingsOf('denotes-nothing', { operation: 'create', required: false }) };
   expect(explainingReading(text, { note: 'lone ?' })).toBeUndefined();
   expect(explainingReading(text, { note: 'lone ?urrogate' })).toBeUndefined();

@@ -189,6 +189,25 @@ test('leaves the time a quiet test waits for the quiet out of its time limit', a
   expect(view.limits[view.limits.length - 1]).toBeGreaterThan(5_000 + 300);
 });
 
+test('leaves the time the run pauses for the server\'s rate limit out of the time limits of the bodies running', async () => {
+  const plan = [planned('limited', 'together')];
+  let scheduler: Scheduler | undefined;
+  const bodies = new Map<string, TestBody>([
+    [
+      testKey(plan[0].titlePath),
+      async () => {
+        currentTest()?.setTimeout(5_000);
+        // A 429's Retry-After of 3 s, met while the body runs (the gate's onPause).
+        scheduler?.holdRunning(3_000);
+      },
+    ],
+  ]);
+  scheduler = new Scheduler(plan, { fixtures: () => ({}), testsAhead: 4, bodies: () => (key) => bodies.get(key) });
+  const limited = infoOf(plan[0]);
+  await scheduler.take(async () => undefined, {}, limited.info);
+  expect(limited.limits[limited.limits.length - 1]).toBeGreaterThan(5_000 + 3_000 - 100);
+});
+
 test('ranks a request of the test Playwright waits for before the others, and the others by the plan', async () => {
   const plan = [planned('first', 'together'), planned('second', 'together'), planned('third', 'together')];
   const ranks = new Map<string, number>();

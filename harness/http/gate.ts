@@ -32,6 +32,8 @@ export interface GateOptions {
    * Playwright waits for first). Asked as a request starts waiting, in its own async context.
    */
   rank?: () => number;
+  /** The run's pause grew by this many ms at a 429 or 503 of this worker: time its tests wait for the server, no part of their time limits. */
+  onPause?: (ms: number) => void;
 }
 
 interface Waiter {
@@ -92,7 +94,8 @@ export class RequestGate {
           throw new RateLimitedError(reason);
         }
         // The whole run holds back, not only this request: the others would meet the same limit.
-        this.options.pace.noteLimited(delay);
+        const added = this.options.pace.noteLimited(delay);
+        if (added > 0) this.options.onPause?.(added);
       }
     } finally {
       this.release();

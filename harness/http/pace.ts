@@ -13,6 +13,8 @@ interface PaceState {
   spacingMs: number;
   /** When the last limit began (epoch ms): the spacing halves for every SPACING_HALF_LIFE_MS without one since. */
   limitedAt: number;
+  /** The requests the run got through between the last pause and the limit that began it (this worker's times the workers). */
+  acceptedLast?: number;
   /** Set once a request stayed limited for as long as its retries may take: the run stops sending. */
   gaveUp?: string;
 }
@@ -20,6 +22,8 @@ interface PaceState {
 /** The spacing a limit that let nothing through since the last one starts from, doubled at each such limit; at most the last. */
 const FIRST_SPACING_MS = 10;
 const MAX_SPACING_MS = 2_000;
+/** A spacing that let this many times more requests through than the one before it did is one the limit rewards. */
+const WIDER_GOT_MORE = 1.2;
 /** Without a 429 for this long, the learned spacing halves: the run speeds up again while the server lets it. */
 const SPACING_HALF_LIFE_MS = 15_000;
 
@@ -61,17 +65,33 @@ export class RunPace {
     return { pausedUntil: state.pausedUntil, spacingMs: spacingAt(state, now) * this.workers };
   }
 
-  /** A 429 (or 503) asked to wait `delayMs`: the whole run pauses that long, and a new limit spaces its requests further apart. */
-  noteLimited(delayMs: number): void {
+  /**
+   * A 429 (or 503) asked to wait `delayMs`: the whole run pauses that long, and a new limit spaces its requests further
+   * apart. How much later the run now goes on than it would have: what its tests wait that is the server's, not theirs.
+   */
+  noteLimited(delayMs: number): number {
     const now = Date.now();
     const state = this.read();
     const pausedUntil = Math.max(state.pausedUntil, now + delayMs);
-    if (now < state.pausedUntil) return void this.write({ ...state, pausedUntil });
+    const added = pausedUntil - Math.max(state.pausedUntil, now);
+    if (now < state.pausedUntil) {
+      this.write({ ...state, pausedUntil });
+      return added;
+    }
     // A new limit: what this worker got through since it resumed, over the time to the end of the pause, is its share of the rate allowed.
-    const learned = this.accepted > 0 ? (pausedUntil - this.resumedAt) / (this.accepted * this.workers) : 2 * spacingAt(state, now);
+    const accepted = this.accepted * this.workers;
+    const spacing = spacingAt(state, now);
+    const learned =
+      accepted === 0
+        ? 2 * spacing
+        : spacing > 0 && accepted <= (state.acceptedLast ?? 0) * WIDER_GOT_MORE
+          ? // Spaced wider, no more got through: a limit that counts requests, whatever their rate (every tenth refused); spacing only slows the run.
+            spacing / 2
+          : (pausedUntil - this.resumedAt) / accepted;
     this.accepted = 0;
     this.resumedAt = pausedUntil;
-    this.write({ ...state, pausedUntil, spacingMs: Math.min(MAX_SPACING_MS, Math.max(FIRST_SPACING_MS, learned)), limitedAt: now });
+    this.write({ ...state, pausedUntil, spacingMs: Math.min(MAX_SPACING_MS, Math.max(FIRST_SPACING_MS, learned)), limitedAt: now, acceptedLast: accepted });
+    return added;
   }
 
   /** An answer that was no limit: counted towards the rate the next limit tells (the spacing decays by the clock, spacingAt). */

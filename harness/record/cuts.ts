@@ -9,7 +9,7 @@ export const CUT_ANNOTATION = 'oms-cut';
  */
 export interface Cut {
   /** What was cut, counted in `made` and `planned`. */
-  unit: 'generated runs' | 'command sequences';
+  unit: 'generated runs' | 'command sequences' | 'probes';
   made: number;
   planned: number;
   /** Requests the test sent on them (shrinking included). */
@@ -17,9 +17,12 @@ export interface Cut {
   /**
    * budget: the effort's request budget (configuration: a thorough effort completes it);
    * server: the server stopped answering, or rate limits outlasted the retries;
-   * interrupted: the run was stopped (Ctrl-C, a global timeout).
+   * interrupted: the run was stopped (Ctrl-C, a global timeout);
+   * configuration: what the run was given keeps them back (an account holding others' orders), `settings` says what would not.
    */
-  cause: 'budget' | 'server' | 'interrupted';
+  cause: 'budget' | 'server' | 'interrupted' | 'configuration';
+  /** configuration: what would let the rest be made. */
+  settings?: string[];
   /** One line: which limit cut it ("budget of 1500 requests reached"). */
   reason: string;
   /** Fewer runs than the effort's floor: the requirements the test verifies count as not checked. */

@@ -90,14 +90,17 @@ export class OmsApi {
    * faulty server may apply to every order of the account: sent side by side only while a list read whole just before
    * shows nothing but orders this run created (any worker's: the run's ledger), as on a fresh preview or the embedded
    * server; otherwise held back, and why. A shared account's orders are never put at risk. Never in read-only mode.
+   * Other tests' creates are held back meanwhile, so no create of the run still in flight looks like another's order.
    */
   async sendToCollection(specs: RequestSpec[]): Promise<{ sent: Exchange[] } | { heldBack: string }> {
     if (this.readOnly) refuseInReadOnly('send methods the interface does not define to /orders');
     if (specs.some((spec) => spec.path.split('?')[0] !== '/orders' || spec.method === 'GET' || spec.method === 'POST')) throw new Error('sendToCollection sends PUT, PATCH and DELETE to /orders only');
-    const others = await this.ordersOfOthers();
-    if (others) return { heldBack: others };
-    // The ownership stage lets them through: the collection was seen to hold this run's orders alone.
-    return { sent: await together(specs.map((spec) => this.pipeline.send({ ...this.outgoing(spec), collectionClearedByList: true }))) };
+    return this.withoutOtherCreates(async () => {
+      const others = await this.ordersOfOthers();
+      if (others) return { heldBack: others };
+      // The ownership stage lets them through: the collection was seen to hold this run's orders alone.
+      return { sent: await together(specs.map((spec) => this.pipeline.send({ ...this.outgoing(spec), collectionClearedByList: true }))) };
+    });
   }
 
   /**
@@ -107,6 +110,14 @@ export class OmsApi {
    * meta.total counts (a list that changed while it was read may have hidden one).
    */
   private async ordersOfOthers(): Promise<string | undefined> {
+    // A delete of another test may fall between the pages: the list is read again, a few times at most.
+    for (let read = 1; ; read++) {
+      const why = await this.ordersOfOthersInOneRead();
+      if (why !== CHANGED_WHILE_READ || read === COLLECTION_READS) return why === CHANGED_WHILE_READ ? `the list changed each of the ${COLLECTION_READS} times it was read` : why;
+    }
+  }
+
+  private async ordersOfOthersInOneRead(): Promise<string | undefined> {
     const limit = bounds('limit').maximum as number;
     const first = readPage({ page: 1, limit }, await this.list({ page: 1, limit }));
     if (!isSuccess(first.exchange.status) || first.total === undefined) return `the list answered ${first.exchange.status}${first.total === undefined ? ' without meta.total' : ''}`;
@@ -117,7 +128,7 @@ export class OmsApi {
     if (pages.some((page) => !isSuccess(page.exchange.status))) return 'a page of the list was refused';
     const shown = new Set(pages.flatMap(({ ids }) => ids));
     const total = pages[0].total ?? first.total;
-    if (shown.size < total || pages.some((page) => page.total !== total)) return `the list showed ${shown.size} of the ${total} orders it counts (it changed while it was read)`;
+    if (shown.size < total || pages.some((page) => page.total !== total)) return CHANGED_WHILE_READ;
     const ours = this.createdByThisRun();
     const others = [...shown].filter((id) => !ours.has(id)).length;
     return others > 0 ? `the account holds ${others} order(s) this run did not create` : undefined;
@@ -271,6 +282,9 @@ export type { OperationId };
 
 /** How many pages of 100 orders the suite reads to tell that an account holds only its own, before it sends a method the interface does not define to the collection. */
 const COLLECTION_CHECK_PAGES = 10;
+/** How many times the list is read whole for the collection probes while it changes as it is read. */
+const COLLECTION_READS = 3;
+const CHANGED_WHILE_READ = 'the list changed while it was read';
 
 /** The order id of a path /orders/{id} (decoded), or "" for /orders. */
 function orderIdOf(path: string): string {

@@ -27,7 +27,7 @@ interface Entry {
   body?: TestBody;
   /** Fixtures of its own (Playwright's, for a test it reached before the scheduler started the body). */
   fixtures?: Record<string, unknown>;
-  /** `heldMs`: how long the body waited for the quiet, no part of its time limit. */
+  /** `heldMs`: how long the body waited for the quiet or for the server's rate limit, no part of its time limit. */
   run?: { record: DeferredRecord; startedAt: number; heldMs: number; endedAt?: number; outcome: Promise<BodyOutcome> };
   /** Playwright waits for this test now. */
   awaited: boolean;
@@ -235,6 +235,18 @@ export class Scheduler {
     const stage = this.stageOf(entry);
     if (stage === 'alone' || stages.has('alone')) return false;
     return stages.size === 1 && stages.has(stage);
+  }
+
+  /**
+   * The run pauses `ms` longer for the server (a 429's Retry-After): every body running now waits that much more,
+   * no part of its time limit (a quiet one waiting for the quiet has it counted there already).
+   */
+  holdRunning(ms: number): void {
+    for (const entry of this.running) {
+      if (!entry.run || (entry.quiet && !entry.quiet.resumed)) continue;
+      entry.run.heldMs += ms;
+      entry.limit?.();
+    }
   }
 
   /** Lets every quiet test waiting for the quiet go on to its views: nothing of the run writes from here. */

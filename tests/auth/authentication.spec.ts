@@ -8,9 +8,12 @@ import { minimalOrder } from '../../contract/examples';
 import { ORDER_OPERATIONS, refusedAndUnchanged } from '../../harness/requests/operations';
 import { verifies } from '../../harness/record/verifies';
 import { skipTest } from '../../harness/record/skips';
-import { clientCredentials, fetchToken, type ClientCredentials } from '../../harness/http/token';
+import { clientCredentials, fetchToken, type ClientCredentials, type IssuedToken } from '../../harness/http/token';
 import { NEAR_MISS_SCHEMES } from '../../generators/near-miss-tokens';
-import { together } from '../../harness/requests/together';
+import { atOnce, together } from '../../harness/requests/together';
+
+/** How many tokens the token test asks for, where each expired before its use was answered. */
+const TOKEN_TRIES = 3;
 
 /** Ways of sending the Authorization header that section 5.1 does not allow, by the requirement they break. */
 function badCredentials(token: string): Array<[string, BadCredentials, string | null]> {
@@ -71,15 +74,31 @@ test.describe('Authentication (4, 5)', () => {
       skipTest({ kind: 'configuration', reason: 'OMS_CLIENT_ID and OMS_CLIENT_SECRET are not set: the token endpoint cannot be exercised', settings: ['OMS_CLIENT_ID and OMS_CLIENT_SECRET'] });
     }
     // The request format is not shown (5.3): a form, JSON or HTTP Basic, whichever the server takes, is conformant.
-    let token: string;
-    try {
-      // Each answer of POST /token is judged as every answer of the run is (checks/body.ts: access_token, JSON).
-      token = (await fetchToken(api.client.baseUrl, credentials as ClientCredentials, settings.tokenAuth, settings.requestTimeoutMs, (exchange) => api.judge(exchange))).accessToken;
-    } catch (error) {
-      check(tokenNotIssued((error as Error).message));
-      return;
+    // A token that expired before its use was answered (a 1 s lifetime, a loaded machine) shows nothing: a fresh one is
+    // sent at once, up to TOKEN_TRIES times.
+    for (let attempt = 1; ; attempt++) {
+      let issued: IssuedToken;
+      // The server's clock started the lifetime after this moment, at the earliest.
+      const asked = Date.now();
+      try {
+        // Each answer of POST /token is judged as every answer of the run is (checks/body.ts: access_token, JSON).
+        issued = await fetchToken(api.client.baseUrl, credentials as ClientCredentials, settings.tokenAuth, settings.requestTimeoutMs, (exchange) => api.judge(exchange));
+      } catch (error) {
+        check(tokenNotIssued((error as Error).message));
+        return;
+      }
+      const [exchange] = await atOnce(() => [api.send({ ...requestLine('listOrders'), query: { limit: 1 }, authorization: `Bearer ${issued.accessToken}` })]);
+      const expiredFirst = exchange.status === 401 && issued.lifetimeMs !== undefined && Date.now() >= asked + issued.lifetimeMs;
+      if (!expiredFirst) {
+        check(issuedTokenAccepted(exchange));
+        return;
+      }
+      if (attempt === TOKEN_TRIES) {
+        skipTest({
+          kind: 'server',
+          reason: `each of ${TOKEN_TRIES} tokens POST /token issued (expires_in ${(issued.lifetimeMs ?? 0) / 1000} s) had expired by the time GET /orders answered 401: whether the server accepts its tokens was not shown`,
+        });
+      }
     }
-    const exchange = await api.send({ ...requestLine('listOrders'), query: { limit: 1 }, authorization: `Bearer ${token}` });
-    check(issuedTokenAccepted(exchange));
   });
 });

@@ -273,14 +273,15 @@ export const EDGE_FAULTS: FaultDefinition[] = [
     }),
   }),
   fault({
-    id: 'update-null-price-stored-as-zero',
+    id: 'update-null-price-stored-as-default',
     level: 'MUST',
     catches: ['ORD-UPDATE-002'],
-    collateral: because('the order after the update shows the price 0', ['ORD-UPDATE-003']),
+    collateral: because('the order after the update shows the default price', ['ORD-UPDATE-003']),
     subtle: true,
-    description: 'An update of price null stores 0 (float(body.get("price") or 0)): a null over a field every order holds becomes a value the client never sent, where it may only be refused or ignored.',
+    description:
+      'An update of price null stores a default price (float(body.get("price") or DEFAULT_PRICE), 9.99): a null over a field every order holds becomes a value the client never sent, neither the price held, nor 0 (the empty value of a number), nor what the same update without price leaves.',
     hooks: () => ({
-      rewriteRequest: (request) => (is(request, 'update') ? withJsonBody(request, (body) => (body.price === null ? { ...body, price: 0 } : body)) : request),
+      rewriteRequest: (request) => (is(request, 'update') ? withJsonBody(request, (body) => (body.price === null ? { ...body, price: 9.99 } : body)) : request),
     }),
   }),
   fault({

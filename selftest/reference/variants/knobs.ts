@@ -58,7 +58,7 @@ import {
   errorsNamingFieldAndValue,
 } from './freedoms';
 import { amountBeyondColumn, pydanticLax, requiredNullsIgnoredOnUpdate, unplainNumberLiteral, unstorableText } from './edges';
-import { loneSurrogatesAs, nonObjectUpdateAsNoFields, nullObjectsAsEmptyStamped, nullsIgnoredOnUpdate, nullsNotSentOnCreate, replacingUpdateNullAsOmitted, wrongTypesDroppedByBinder } from './readings';
+import { loneSurrogatesAs, nonObjectUpdateAsNoFields, nullObjectsAsEmptyStamped, nullsIgnoredOnUpdate, nullsNotSentOnCreate, nullScalarsAsZeroValues, replacingUpdateNullAsOmitted, wrongTypesDroppedByBinder } from './readings';
 import type { StoredOrder } from '../../../reference/store';
 import { nestedFieldLeftOut } from '../../../checks/nested-fields';
 
@@ -175,6 +175,8 @@ export const KNOBS: readonly Knob[] = [
   // The readings of values the document does not define (checks/readings.ts), after the coercions above: what a lax parser coerced is of its type.
   choice('null-on-create', 'ORD-OBS-034', 'taken', { 'not-sent-with-defaults': nullsNotSentOnCreate }),
   choice('null-on-update', 'ORD-OBS-034', 'taken', { ignored: nullsIgnoredOnUpdate }),
+  // Ajv's coerceTypes (Fastify's default) and Jackson's primitives: a null into a number is 0, into a boolean false, into text "".
+  choice('null-scalars', 'ORD-OBS-034', 'taken', { 'zero-values': nullScalarsAsZeroValues }),
   choice('wrong-types', 'ORD-OBS-034', 'refused', { 'dropped-by-binder': wrongTypesDroppedByBinder }),
   choice('non-object-update', 'ORD-OBS-034', 'refused', { 'no-fields': nonObjectUpdateAsNoFields }),
   choice('body-label', 'ORD-OBS-030', 'any', { 'json-only-415': refuseUnlabelledBodies }),

@@ -126,6 +126,41 @@ export function nullsIgnoredOnUpdate(): Hooks {
   return { rewriteRequest: (request) => (is(request, 'update') ? withJsonBody(request, (body) => withoutNulls(body) as Json) : request) };
 }
 
+/**
+ * null where the schema allows no null read as the zero value of the field's type, at any depth, on create and update:
+ * a number's 0, a boolean's false, text's "" (Ajv's coerceTypes, Fastify's default; Jackson's primitives). A null
+ * where an object or array goes is left to the other knobs.
+ */
+function nullScalarsAsZero(value: unknown, schema: JsonSchema): unknown {
+  const resolved = contract().resolve(schema);
+  if (Array.isArray(value)) return resolved.items ? value.map((element) => nullScalarsAsZero(element, resolved.items as JsonSchema)) : value;
+  if (!isObject(value) || !resolved.properties) return value;
+  const properties = resolved.properties as Record<string, JsonSchema>;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, inner]) => {
+      const inside = properties[key];
+      if (!inside) return [key, inner];
+      if (inner !== null) return [key, nullScalarsAsZero(inner, inside)];
+      const zero = zeroValue(inside);
+      return [key, zero === undefined || allowsNull(inside) ? null : zero];
+    }),
+  );
+}
+
+function allowsNull(schema: JsonSchema): boolean {
+  const resolved = contract().resolve(schema);
+  const branches = ((resolved.oneOf ?? resolved.anyOf) as JsonSchema[] | undefined)?.map((branch) => contract().resolve(branch)) ?? [resolved];
+  return resolved.nullable === true || branches.some((branch) => [branch.type].flat().includes('null'));
+}
+
+/** null read as the zero value of a scalar field's type, on create and update (nullScalarsAsZero). */
+export function nullScalarsAsZeroValues(): Hooks {
+  return {
+    rewriteRequest: (request) =>
+      is(request, 'create', 'update') ? withJsonBody(request, (body) => nullScalarsAsZero(body, contract().schema(is(request, 'create') ? 'OrderCreate' : 'OrderUpdate')) as Json) : request,
+  };
+}
+
 /** The JSON types a schema allows, null aside (null has knobs of its own). */
 function allowsType(schema: JsonSchema, value: unknown): boolean {
   const resolved = contract().resolve(schema);
