@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { requirement } from '../requirements/catalogue';
 import { behavioursFromEnvironment } from './reference/behaviours';
-import { FAULTS } from './reference/faults';
+import { FAULT_FAMILIES, FAULTS } from './reference/faults';
 import { VARIANTS } from './reference/variants';
 import { faultRowClaim, judgeRow } from './matrix/judge';
-import { MATRIX_REPORTS, rowName, selectRows } from './matrix/rows';
+import { CAUGHT_ALSO_BY, MATRIX_REPORTS, rowName, selectRows, WHOLE_SUITE_FAULTS } from './matrix/rows';
 import { oncePerRun } from './support/once';
 import { readProjectRun } from './support/reports-by-project';
 import { PROJECT_ROOT, runSuite } from './support/run-suite';
@@ -68,6 +68,25 @@ test.describe('fault and variant definitions', () => {
     const areas = ['list', 'create', 'get', 'update', 'delete', 'auth', 'format', 'errors', 'concurrency'];
     expect(areas.filter((area) => !FAULTS.some((f) => f.id.startsWith(`${area}-`)))).toEqual([]);
     expect(FAULTS.filter((f) => f.subtle).length * 3).toBeGreaterThanOrEqual(FAULTS.length);
+  });
+
+  test('every family of faults runs one fault through the whole suite; the extra tests of a fault row name a fault that runs a subset and requirements of the catalogue', () => {
+    const families = Object.entries(FAULT_FAMILIES);
+    expect(families.filter(([, faults]) => !faults.some((fault) => WHOLE_SUITE_FAULTS.includes(fault.id))).map(([family]) => family), 'families with no whole-suite row').toEqual([]);
+    expect(families.flatMap(([, faults]) => faults).length, 'FAULT_FAMILIES holds every fault once').toBe(new Set(FAULTS).size);
+    const problems = Object.entries(CAUGHT_ALSO_BY).flatMap(([id, requirements]) => [
+      ...(FAULTS.some((fault) => fault.id === id) ? [] : [`${id}: no such fault`]),
+      ...(WHOLE_SUITE_FAULTS.includes(id) ? [`${id}: runs the whole suite, extra tests mean nothing`] : []),
+      ...requirements.flatMap((requirementId) => {
+        try {
+          requirement(requirementId);
+          return [];
+        } catch (error) {
+          return [`${id}: ${(error as Error).message}`];
+        }
+      }),
+    ]);
+    expect(problems, 'CAUGHT_ALSO_BY in selftest/matrix/rows.ts').toEqual([]);
   });
 
   test('an unknown OMS_FAULT or OMS_VARIANT name is refused with a message naming it', async () => {
