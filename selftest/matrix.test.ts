@@ -6,7 +6,7 @@ import { behavioursFromEnvironment } from './reference/behaviours';
 import { FAULT_FAMILIES, FAULTS } from './reference/faults';
 import { VARIANTS } from './reference/variants';
 import { faultRowClaim, judgeRow } from './matrix/judge';
-import { CAUGHT_ALSO_BY, MATRIX_REPORTS, rowName, selectRows, WHOLE_SUITE_FAULTS } from './matrix/rows';
+import { ALL_ROWS, CAUGHT_ALSO_BY, MATRIX_REPORTS, rowGrep, rowName, selectRows, WHOLE_SUITE_FAULTS } from './matrix/rows';
 import { oncePerRun } from './support/once';
 import { readProjectRun } from './support/reports-by-project';
 import { PROJECT_ROOT, runSuite } from './support/run-suite';
@@ -87,6 +87,13 @@ test.describe('fault and variant definitions', () => {
       }),
     ]);
     expect(problems, 'CAUGHT_ALSO_BY in selftest/matrix/rows.ts').toEqual([]);
+  });
+
+  test("a fault row's grep takes the tests tagged with its requirements and those CAUGHT_ALSO_BY names, no id that only starts alike; whole-suite rows take every test", () => {
+    const row = (name: string) => ALL_ROWS.find((r) => rowName(r) === name)!;
+    const grep = rowGrep(row('update-nulls-omitted-fields'))!;
+    expect(['@ORD-FORM-001', '@ORD-UPDATE-007 @MUST', '@ORD-FORM-0010', '@ORD-FORM-001-x', '@ORD-UPDATE-002'].map((tags) => grep.test(`a title ${tags}`))).toEqual([true, true, false, false, false]);
+    expect(ALL_ROWS.filter((r) => r.kind === 'variant' || WHOLE_SUITE_FAULTS.includes(rowName(r))).map((r) => [rowName(r), rowGrep(r)]).filter(([, g]) => g !== undefined)).toEqual([]);
   });
 
   test('an unknown OMS_FAULT or OMS_VARIANT name is refused with a message naming it', async () => {
