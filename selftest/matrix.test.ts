@@ -3,16 +3,17 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { requirement } from '../requirements/catalogue';
 import { behavioursFromEnvironment } from './reference/behaviours';
-import { FAULTS } from './reference/faults';
+import { FAULT_FAMILIES, FAULTS } from './reference/faults';
 import { VARIANTS } from './reference/variants';
-import { judgeFault, judgeVariant } from './matrix/judge';
-import { MATRIX_REPORTS, rowName, selectRows } from './matrix/rows';
+import { faultRowClaim, judgeRow } from './matrix/judge';
+import { ALL_ROWS, CAUGHT_ALSO_BY, MATRIX_REPORTS, rowGrep, rowName, selectRows, WHOLE_SUITE_FAULTS } from './matrix/rows';
 import { oncePerRun } from './support/once';
 import { readProjectRun } from './support/reports-by-project';
 import { PROJECT_ROOT, runSuite } from './support/run-suite';
 
 /**
- * Proves the suite: every row of the matrix runs the whole suite. A fault must be caught by the requirements it
+ * Proves the suite: every variant, and one fault of each family, runs the whole suite; the other faults the tests
+ * of their requirements (selftest/matrix/rows.ts, rowGrep). A fault must be caught by the requirements it
  * declares and by nothing else than its declared collateral; a variant must pass, any failure being a false
  * alarm. All rows are one Playwright run (selftest/matrix/playwright.config.ts, `npm run matrix` alone), started
  * once here; each row's test judges that row's report. OMS_MATRIX=quick runs a representative dozen rows,
@@ -69,6 +70,32 @@ test.describe('fault and variant definitions', () => {
     expect(FAULTS.filter((f) => f.subtle).length * 3).toBeGreaterThanOrEqual(FAULTS.length);
   });
 
+  test('every family of faults runs one fault through the whole suite; the extra tests of a fault row name a fault that runs a subset and requirements of the catalogue', () => {
+    const families = Object.entries(FAULT_FAMILIES);
+    expect(families.filter(([, faults]) => !faults.some((fault) => WHOLE_SUITE_FAULTS.includes(fault.id))).map(([family]) => family), 'families with no whole-suite row').toEqual([]);
+    expect(families.flatMap(([, faults]) => faults).length, 'FAULT_FAMILIES holds every fault once').toBe(new Set(FAULTS).size);
+    const problems = Object.entries(CAUGHT_ALSO_BY).flatMap(([id, requirements]) => [
+      ...(FAULTS.some((fault) => fault.id === id) ? [] : [`${id}: no such fault`]),
+      ...(WHOLE_SUITE_FAULTS.includes(id) ? [`${id}: runs the whole suite, extra tests mean nothing`] : []),
+      ...requirements.flatMap((requirementId) => {
+        try {
+          requirement(requirementId);
+          return [];
+        } catch (error) {
+          return [`${id}: ${(error as Error).message}`];
+        }
+      }),
+    ]);
+    expect(problems, 'CAUGHT_ALSO_BY in selftest/matrix/rows.ts').toEqual([]);
+  });
+
+  test("a fault row's grep takes the tests tagged with its requirements and those CAUGHT_ALSO_BY names, no id that only starts alike; whole-suite rows take every test", () => {
+    const row = (name: string) => ALL_ROWS.find((r) => rowName(r) === name)!;
+    const grep = rowGrep(row('update-nulls-omitted-fields'))!;
+    expect(['@ORD-FORM-001', '@ORD-UPDATE-007 @MUST', '@ORD-FORM-0010', '@ORD-FORM-001-x', '@ORD-UPDATE-002'].map((tags) => grep.test(`a title ${tags}`))).toEqual([true, true, false, false, false]);
+    expect(ALL_ROWS.filter((r) => r.kind === 'variant' || WHOLE_SUITE_FAULTS.includes(rowName(r))).map((r) => [rowName(r), rowGrep(r)]).filter(([, g]) => g !== undefined)).toEqual([]);
+  });
+
   test('an unknown OMS_FAULT or OMS_VARIANT name is refused with a message naming it', async () => {
     expect(() => behavioursFromEnvironment({ OMS_VARIANT: 'create-200,no-such-variant' })).toThrow(
       /OMS_VARIANT=no-such-variant: there is no variant "no-such-variant"\. Known variants .*create-200/,
@@ -98,13 +125,10 @@ test.describe('fault and variant matrix', () => {
 
   for (const row of ROWS) {
     const name = rowName(row);
-    const title =
-      row.kind === 'fault'
-        ? `catches fault ${name} (${row.fault.level}) by ${row.fault.catches.join(', ')} and no unrelated requirement`
-        : `accepts variant ${name}`;
+    const title = row.kind === 'fault' ? faultRowClaim(row) : `accepts variant ${name}`;
     test(title, () => {
       const run = readProjectRun(join(MATRIX_REPORTS, name));
-      const result = row.kind === 'fault' ? judgeFault(row.fault, run) : judgeVariant(row.variant, run);
+      const result = judgeRow(row, run);
       expect(result.passed, result.reason).toBe(true);
     });
   }

@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import type { FullConfig, FullResult, Suite } from '@playwright/test/reporter';
 import { ReportsByProject, type ProjectRun } from '../support/reports-by-project';
 import type { SuiteRun } from '../support/run-suite';
-import { judgeFault, judgeVariant, type RowResult } from './judge';
+import { judgeRow, type RowResult } from './judge';
 import { renderMarkdown, renderText } from './render';
-import { ALL_ROWS, MATRIX_REPORTS, rowName, rowRunId } from './rows';
+import { ALL_ROWS, MATRIX_REPORTS, rowName, rowRunId, runsWholeSuite } from './rows';
 
 const ROOT = join(__dirname, '..', '..');
 const MATRIX_DOCUMENT = join(ROOT, 'docs', 'conformance-matrix.md');
@@ -30,13 +30,18 @@ export default class MatrixReporter extends ReportsByProject {
   override onBegin(config: FullConfig, suite: Suite): void {
     super.onBegin(config, suite);
     this.workers = config.workers;
-    console.log(`matrix: ${this.projects.size} rows, each the whole suite (${suite.suites[0]?.allTests().length ?? 0} tests) under the strict profile, ${config.workers} workers`);
+    const rows = [...this.projects.keys()].flatMap((name) => rowNamed(name) ?? []);
+    const whole = rows.filter(runsWholeSuite).length;
+    const tests = Math.max(0, ...suite.suites.map((project) => project.allTests().length));
+    console.log(
+      `matrix: ${rows.length} rows under the strict profile, ${config.workers} workers: ${whole} the whole suite (${tests} tests), ${rows.length - whole} faults the tests of their requirements`,
+    );
   }
 
   protected override projectEnded(run: ProjectRun, suiteRun: SuiteRun): void {
     const row = rowNamed(run.name);
     if (!row) return;
-    const judged = row.kind === 'fault' ? judgeFault(row.fault, suiteRun) : judgeVariant(row.variant, suiteRun);
+    const judged = judgeRow(row, suiteRun);
     const result = { ...judged, durationMs: this.durationOf(run) };
     this.results.set(run.name, result);
     console.log(`${result.passed ? 'ok  ' : 'FAIL'} ${row.kind} ${run.name} (${(result.durationMs / 1000).toFixed(1)} s)`);

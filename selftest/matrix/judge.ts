@@ -2,6 +2,7 @@ import type { FaultDefinition } from '../reference/faults';
 import { unrelatedFailures } from '../reference/faults/kit';
 import type { VariantDefinition } from '../reference/variants';
 import { failedRequirements, type SuiteRun } from '../support/run-suite';
+import { rowName, runsWholeSuite, type Row } from './rows';
 
 /** One row of the matrix, as written to disk by the test that ran it. */
 export interface RowResult {
@@ -9,6 +10,8 @@ export interface RowResult {
   name: string;
   /** What the fault or variant changes. */
   description: string;
+  /** Whether the row ran the whole suite; false for a fault row that ran the tests of its requirements (rows.ts, rowGrep). */
+  wholeSuite: boolean;
   /** Fault level; undefined for variants. */
   level?: 'MUST' | 'SHOULD';
   subtle?: boolean;
@@ -29,18 +32,31 @@ export interface RowResult {
   durationMs: number;
 }
 
+/** A row judged from its run: a fault by judgeFault, a variant by judgeVariant. */
+export function judgeRow(row: Row, run: SuiteRun): RowResult {
+  return row.kind === 'fault' ? judgeFault(row.fault, run, runsWholeSuite(row)) : judgeVariant(row.variant, run);
+}
+
+/** What a fault row claims of the tests it ran: the whole suite, or those of its requirements only. */
+export function faultRowClaim(row: Row & { kind: 'fault' }): string {
+  const { fault } = row;
+  const by = `catches fault ${rowName(row)} (${fault.level}) by ${fault.catches.join(', ')}`;
+  return runsWholeSuite(row) ? `${by} and no unrelated requirement in the whole suite` : `${by} and no unrelated requirement in the tests of its requirements`;
+}
+
 const GATING: Record<'MUST' | 'SHOULD', string[]> = { MUST: ['MUST'], SHOULD: ['MUST', 'SHOULD'] };
 
 /**
- * A fault is caught when the whole suite, run against it, is not conformant for its level's profile (a
- * MUST fault fails some MUST requirement; a SHOULD fault some MUST or SHOULD one), every requirement it
- * declares failed, and nothing else did: a failed requirement that is neither declared nor declared
- * collateral, or a failure attributed to no requirement, is a false alarm of the suite.
+ * A fault is caught when the tests run against it (the whole suite, or with `wholeSuite` false the tests of its
+ * requirements) are not conformant for its level's profile (a MUST fault fails some MUST requirement; a SHOULD
+ * fault some MUST or SHOULD one), every requirement it declares failed, and nothing else did: a failed requirement
+ * that is neither declared nor declared collateral, or a failure attributed to no requirement, is a false alarm of
+ * the suite. What the tests not run would have failed, the whole-suite row of the fault's family answers for.
  */
-export function judgeFault(fault: FaultDefinition, run: SuiteRun): RowResult {
+export function judgeFault(fault: FaultDefinition, run: SuiteRun, wholeSuite = true): RowResult {
   const failed = failedRequirements(run.report).map((r) => ({ id: r.id, level: r.level }));
   const unrelated = unrelatedFailures(fault, failed.map((f) => f.id));
-  const base = rowBase('fault', fault.id, fault.description, run, failed, unrelated);
+  const base = rowBase('fault', fault.id, fault.description, run, failed, unrelated, wholeSuite);
   const result = { ...base, level: fault.level, subtle: fault.subtle, declared: fault.catches, collateral: fault.collateral.map((c) => c.requirement) };
   if (!run.report) return { ...result, reason: noReport(`fault ${fault.id}`, run) };
   const missing = fault.catches.filter((id) => !failed.some((f) => f.id === id));
@@ -54,7 +70,7 @@ export function judgeFault(fault: FaultDefinition, run: SuiteRun): RowResult {
   if (problems.length === 0) return { ...result, passed: true };
   return {
     ...result,
-    reason: `fault ${fault.id} (${fault.level}) was not caught cleanly by the whole suite: ${problems.join('; ')}; failed were:\n  ${describeFailed(run, true)}\nsuite output tail:\n${tail(run.output)}`,
+    reason: `fault ${fault.id} (${fault.level}) was not caught cleanly by ${wholeSuite ? 'the whole suite' : `the tests of its requirements (${[...fault.catches].join(', ')}; selftest/matrix/rows.ts, rowGrep)`}: ${problems.join('; ')}; failed were:\n  ${describeFailed(run, true)}\nsuite output tail:\n${tail(run.output)}`,
   };
 }
 
@@ -65,7 +81,7 @@ export function judgeFault(fault: FaultDefinition, run: SuiteRun): RowResult {
 export function judgeVariant(variant: VariantDefinition, run: SuiteRun): RowResult {
   const failed = failedRequirements(run.report).map((r) => ({ id: r.id, level: r.level }));
   const unrelated = failed.map((f) => f.id);
-  const result = { ...rowBase('variant', variant.name, variant.description, run, failed, unrelated), declared: [], collateral: [] };
+  const result = { ...rowBase('variant', variant.name, variant.description, run, failed, unrelated, true), declared: [], collateral: [] };
   if (!run.report) return { ...result, reason: noReport(`variant ${variant.name}`, run) };
   const unattributed = run.report.unattributedFailures;
   if (unrelated.length === 0 && unattributed.length === 0 && run.exitCode === 0) return { ...result, passed: true };
@@ -80,11 +96,11 @@ export function judgeVariant(variant: VariantDefinition, run: SuiteRun): RowResu
   };
 }
 
-function rowBase(kind: 'fault' | 'variant', name: string, description: string, run: SuiteRun, failed: RowResult['failed'], unrelated: string[]) {
+function rowBase(kind: 'fault' | 'variant', name: string, description: string, run: SuiteRun, failed: RowResult['failed'], unrelated: string[], wholeSuite: boolean) {
   const skipped = (run.report?.requirements ?? [])
     .filter((r) => (r.level === 'MUST' || r.level === 'SHOULD') && r.status === 'skipped')
     .map((r) => r.id);
-  return { kind, name, description, failed, unrelated, skipped, passed: false, reason: '', exitCode: run.exitCode, durationMs: 0 };
+  return { kind, name, description, wholeSuite, failed, unrelated, skipped, passed: false, reason: '', exitCode: run.exitCode, durationMs: 0 };
 }
 
 function describeFailed(run: SuiteRun, withEvidence = false): string {

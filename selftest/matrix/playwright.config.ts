@@ -3,7 +3,7 @@ import { defineConfig } from '@playwright/test';
 import type { WorkerOptions } from '../../harness/fixtures';
 import { newRunId } from '../../harness/http/ledger';
 import { referenceTarget } from '../reference/target';
-import { ALL_ROWS, MATRIX_LEDGERS, rowName, rowRunId, rowSettings, rowVariables, selectRows, SLOW_ROWS } from './rows';
+import { ALL_ROWS, MATRIX_LEDGERS, rowGrep, rowName, rowRunId, rowSettings, rowVariables, selectRows, SLOW_ROWS } from './rows';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -31,7 +31,7 @@ const rows = selectRows(process.env.OMS_MATRIX);
 
 /**
  * The fault and variant matrix in one Playwright run (`npm run matrix`): one project per row, each the whole suite
- * (tests/) against a reference server with that row's fault or variant, started in each of the project's workers
+ * (tests/) or, for most faults, the tests of their requirements (rowGrep), against a reference server with that row's fault or variant, started in each of the project's workers
  * (referenceTarget, the suite's `target` option) with a run id of its own; conformance-reporter.ts builds a
  * conformance report per project and judges each row (selftest/matrix/README.md). OMS_MATRIX selects rows.
  */
@@ -50,6 +50,7 @@ export default defineConfig<{}, WorkerOptions>({
     name: rowName(row),
     // One worker, one server: each row's tests meet one store, as a run of the suite against one server does.
     workers: 1,
+    grep: rowGrep(row),
     use: { target: referenceTarget(rowVariables(row), rowRunId(row), { settings: rowSettings(row) }), soleWorker: true },
   })),
 });

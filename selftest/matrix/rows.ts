@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { Settings } from '../../config/settings';
-import { FAULTS, type FaultDefinition } from '../reference/faults';
+import { FAULT_FAMILIES, FAULTS, type FaultDefinition } from '../reference/faults';
 import { VARIANTS, type VariantDefinition } from '../reference/variants';
 
 /** Where the matrix run writes each row's report (test-results/matrix/reports/<row>/report.json). */
@@ -12,6 +12,54 @@ export const MATRIX_LEDGERS = join(__dirname, '..', '..', 'test-results', 'matri
 export type Row = { kind: 'fault'; fault: FaultDefinition } | { kind: 'variant'; variant: VariantDefinition };
 
 export const rowName = (row: Row): string => (row.kind === 'fault' ? row.fault.id : row.variant.name);
+
+/**
+ * The families whose every fault runs the whole suite: what catches them is no test but the run around the tests (a
+ * token renewal, the worker's cleanup, the first request of the run), which no requirement tag selects.
+ */
+const WHOLE_SUITE_FAMILIES = ['outside-tests'];
+
+/**
+ * The faults that run the whole suite, so the matrix still shows, family by family (FAULT_FAMILIES), that a fault
+ * fails nothing unrelated anywhere in the suite: in each family the one with the most declared collateral (the first
+ * of them), whose declarations the whole suite tests most, and every fault of WHOLE_SUITE_FAMILIES.
+ */
+export const WHOLE_SUITE_FAULTS: readonly string[] = Object.entries(FAULT_FAMILIES).flatMap(([family, faults]) =>
+  WHOLE_SUITE_FAMILIES.includes(family) ? faults.map((fault) => fault.id) : [faults.reduce((most, fault) => (fault.collateral.length > most.collateral.length ? fault : most)).id],
+);
+
+/** Whether a row runs the whole suite: every variant, and the faults of WHOLE_SUITE_FAULTS. */
+export function runsWholeSuite(row: Row): boolean {
+  return row.kind === 'variant' || WHOLE_SUITE_FAULTS.includes(row.fault.id);
+}
+
+/**
+ * The tests a row runs, as a Playwright grep on their requirement tags (verifies() tags each test @ORD-…), or
+ * undefined for the whole suite: a fault row outside WHOLE_SUITE_FAULTS runs the tests of the requirements it
+ * declares, those that must catch it, and of those CAUGHT_ALSO_BY names for it.
+ */
+export function rowGrep(row: Row): RegExp | undefined {
+  if (row.kind === 'variant' || runsWholeSuite(row)) return undefined;
+  const ids = [...row.fault.catches, ...(CAUGHT_ALSO_BY[row.fault.id] ?? [])];
+  return new RegExp(`@(?:${ids.join('|')})(?![\\w-])`);
+}
+
+/**
+ * Requirements whose tests a fault row runs besides those it declares, where the declared one is judged by a check
+ * every exchange gets (ORD-FORM-001: the format of every field of every answer; ORD-GEN-001: a JSON body) and the tests tagged with it never
+ * meet the fault: these are the tests that do.
+ */
+export const CAUGHT_ALSO_BY: Readonly<Record<string, readonly string[]>> = {
+  // An update that sends customer null, a create of a total beyond a double: only the coverage phase's edge values
+  // and updates to null (the tests of ORD-OBS-034) send one.
+  'update-null-customer-stored': ['ORD-OBS-034'],
+  'create-total-beyond-double-empty-body': ['ORD-OBS-034'],
+  // The answer of an update: the tests of ids an update does not take (ORD-UPDATE-007) read it field by field.
+  'format-updated-at-epoch-after-update': ['ORD-UPDATE-007'],
+  'update-nulls-omitted-fields': ['ORD-UPDATE-007'],
+  // An order made without placed_at, read back: the tests of each operation under a valid token (ORD-AUTH-002) make one.
+  'unsent-placed-at-not-a-date': ['ORD-AUTH-002'],
+};
 
 /** A few rows that exercise every mechanism (paging, round trips, auth, formats, errors, concurrency, variants). */
 const QUICK = [
