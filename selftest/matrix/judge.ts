@@ -2,7 +2,7 @@ import type { FaultDefinition } from '../reference/faults';
 import { unrelatedFailures } from '../reference/faults/kit';
 import type { VariantDefinition } from '../reference/variants';
 import { failedRequirements, type SuiteRun } from '../support/run-suite';
-import { rowName, runsWholeSuite, type Row } from './rows';
+import { matrixLatency, rowName, runsWholeSuite, type Row } from './rows';
 
 /** One row of the matrix, as written to disk by the test that ran it. */
 export interface RowResult {
@@ -55,7 +55,7 @@ const GATING: Record<'MUST' | 'SHOULD', string[]> = { MUST: ['MUST'], SHOULD: ['
  */
 export function judgeFault(fault: FaultDefinition, run: SuiteRun, wholeSuite = true): RowResult {
   const failed = failedRequirements(run.report).map((r) => ({ id: r.id, level: r.level }));
-  const unrelated = unrelatedFailures(fault, failed.map((f) => f.id));
+  const unrelated = unrelatedFailures(fault, failed.map((f) => f.id), matrixLatency() !== undefined);
   const base = rowBase('fault', fault.id, fault.description, run, failed, unrelated, wholeSuite);
   const result = { ...base, level: fault.level, subtle: fault.subtle, declared: fault.catches, collateral: fault.collateral.map((c) => c.requirement) };
   if (!run.report) return { ...result, reason: noReport(`fault ${fault.id}`, run) };

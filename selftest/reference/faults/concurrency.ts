@@ -10,10 +10,11 @@ export const CONCURRENCY_FAULTS: FaultDefinition[] = [
     level: 'SHOULD',
     catches: ['ORD-CREATE-007'],
     collateral: because(
-      "the suite's generated runs create side by side, as concurrent clients do, and across a network so do its tests: two of their orders get one id, and reading one back (get, list, the other account's view) shows the other; deleting both, the second delete finds none (404); a test that checks a refused request left its order as it was finds another order there",
-      ['ORD-GET-001', 'ORD-GET-002', 'ORD-GET-003', 'ORD-UPDATE-003', 'ORD-UPDATE-005', 'ORD-UPDATE-007', 'ORD-LIST-008', 'ORD-ISO-001', 'ORD-ISO-002', 'ORD-ISO-003', 'ORD-DELETE-001', 'ORD-AUTH-001', 'ORD-AUTH-003', 'ORD-AUTH-004'],
+      "the suite's generated runs create side by side, as concurrent clients do, and across a network so do its tests: two of their orders get one id, and reading one back (get, list, the other account's view) shows the other; deleting both, the second delete finds none (404), and a write after a delete meets the other order; a test that checks a refused request left its order as it was finds another order there",
+      ['ORD-GET-001', 'ORD-GET-002', 'ORD-GET-003', 'ORD-UPDATE-003', 'ORD-UPDATE-005', 'ORD-UPDATE-007', 'ORD-LIST-008', 'ORD-ISO-001', 'ORD-ISO-002', 'ORD-ISO-003', 'ORD-DELETE-001', 'ORD-DELETE-005', 'ORD-OBS-004', 'ORD-AUTH-001', 'ORD-AUTH-003', 'ORD-AUTH-004', 'ORD-AUTH-007'],
     ),
     subtle: true,
+    acrossTests: 'across a network the tests run side by side and create at the same moments: which two orders share an id, and so which test reads back, updates or deletes the other one, depends on timing',
     description:
       'Order ids come from a counter read before a slow step and written after it: creates in flight together get the same id (the later overwrites the earlier).',
     hooks: () => {

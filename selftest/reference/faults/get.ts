@@ -20,9 +20,10 @@ export const GET_FAULTS: FaultDefinition[] = [
     catches: ['ORD-GET-001'],
     collateral: because(
       "a get answers another order than the one asked for, so any check that reads an order back by get may see the wrong one: across a network, tests that run side by side create orders at once, and the newest is often another test's",
-      ['ORD-GET-002', 'ORD-GET-003', 'ORD-UPDATE-003', 'ORD-UPDATE-005', 'ORD-UPDATE-007', 'ORD-ISO-002'],
+      ['ORD-GET-002', 'ORD-GET-003', 'ORD-UPDATE-003', 'ORD-UPDATE-005', 'ORD-UPDATE-007', 'ORD-ISO-002', 'ORD-DELETE-004'],
     ),
     subtle: true,
+    acrossTests: "across a network the tests run side by side: the newest order of the account is another test's whenever one creates while a get is answered, so any check that reads an order back may meet it",
     description: 'Get answers the account\'s newest order, whatever id was asked: right only for the last order created.',
     hooks: () => ({
       rewriteReply: (request, reply, { services }) => {

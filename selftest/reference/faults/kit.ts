@@ -238,6 +238,12 @@ export interface FaultDefinition {
   description: string;
   /** Shows only in some conditions: page 3 or later, two or more items, non-ASCII text, after an update… */
   subtle: boolean;
+  /**
+   * Why, where many tests run side by side (the matrix across a network, OMS_MATRIX_LATENCY), the fault reaches
+   * whichever test reads back an order another test made at the same moment: any requirement may fail with it then,
+   * which one depends on timing. Its declared requirements must still fail; at 0 ms its collateral is the declared one.
+   */
+  acrossTests?: string;
   /** A fresh behaviour (with fresh state) for one server. */
   behaviour(): Behaviour;
 }
@@ -256,7 +262,8 @@ export function because(reason: string, requirements: string[]): Collateral[] {
  * Requirements a run against the fault failed that it neither declares nor names as collateral: each is a
  * false alarm of the suite (or collateral still to declare, with its reason).
  */
-export function unrelatedFailures(fault: FaultDefinition, failed: string[]): string[] {
+export function unrelatedFailures(fault: FaultDefinition, failed: string[], sideBySide = false): string[] {
+  if (sideBySide && fault.acrossTests !== undefined) return [];
   return failed.filter((id) => !fault.catches.includes(id) && !fault.collateral.some((c) => c.requirement === id));
 }
 
