@@ -189,6 +189,25 @@ test('leaves the time a quiet test waits for the quiet out of its time limit', a
   expect(view.limits[view.limits.length - 1]).toBeGreaterThan(5_000 + 300);
 });
 
+test('holds every view of a quiet test until the quiet, its views read side by side (generated runs in flight at once) too', async () => {
+  const plan = [planned('views', 'quiet'), planned('writer', 'together')];
+  const seen: string[] = [];
+  const bodies = new Map<string, TestBody>([
+    [testKey(plan[0].titlePath), () => Promise.all([1, 2, 3].map(async (view) => {
+      await untilNothingWrites();
+      seen.push(`view ${view}`);
+    })).then(() => undefined)],
+    [testKey(plan[1].titlePath), async () => {
+      await sleep(200);
+      seen.push('write');
+    }],
+  ]);
+  const scheduler = new Scheduler(plan, { fixtures: () => ({}), testsAhead: 4, bodies: () => (key) => bodies.get(key) });
+  scheduleWith(scheduler);
+  await Promise.all([scheduler.take(async () => undefined, {}, infoOf(plan[0]).info), scheduler.take(async () => undefined, {}, infoOf(plan[1]).info)]);
+  expect(seen).toEqual(['write', 'view 1', 'view 2', 'view 3']);
+});
+
 test('leaves the time the run pauses for the server\'s rate limit out of the time limits of the bodies running', async () => {
   const plan = [planned('limited', 'together')];
   let scheduler: Scheduler | undefined;

@@ -36,7 +36,7 @@ interface Entry {
   /** Sets the time limit of the test Playwright waits for, from its body's start: again whenever the body sets its own. */
   limit?: () => void;
   /** A quiet test's wait for the quiet (untilNothingWrites): what lets it go on, and whether it has gone on. */
-  quiet?: { resume?: () => void; resumed: boolean; since: number };
+  quiet?: { resume?: () => void; resumed: boolean; since: number; resuming: Promise<void> };
 }
 
 export interface SchedulerOptions {
@@ -267,19 +267,23 @@ export class Scheduler {
   /** A quiet test about to read its first view waits here until nothing of the run writes (untilNothingWrites); any other goes on. */
   async quietFor(record: TestRecord | undefined): Promise<void> {
     const entry = this.entryOf(record);
-    if (!entry || entry.kind !== 'quiet' || entry.quiet) return;
-    await new Promise<void>((resume) => {
-      const stopNotes = this.noteWhileWaiting(entry);
-      entry.quiet = {
-        resume: () => {
-          stopNotes();
-          resume();
-        },
-        resumed: false,
-        since: Date.now(),
-      };
-      this.pump();
-    });
+    if (!entry || entry.kind !== 'quiet') return;
+    // Views of one test read side by side (its generated runs in flight at once) each wait for the one quiet.
+    if (entry.quiet) return entry.quiet.resuming;
+    let resume = () => {};
+    const resuming = new Promise<void>((resolve) => (resume = resolve));
+    const stopNotes = this.noteWhileWaiting(entry);
+    entry.quiet = {
+      resume: () => {
+        stopNotes();
+        resume();
+      },
+      resumed: false,
+      since: Date.now(),
+      resuming,
+    };
+    this.pump();
+    return resuming;
   }
 
   /** Whether a test reads its views now, while nothing of the run may write: a write of its own would be one. */
